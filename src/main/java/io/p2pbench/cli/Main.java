@@ -1,0 +1,107 @@
+package io.p2pbench.cli;
+
+import io.p2pbench.cuda.CudaException;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code p2pbench} command line. Bad input, a missing GPU or driver, and unreadable files end
+ * in one line on stderr and exit code 2, never a stack trace (set P2PBENCH_DEBUG=1 to see one).
+ */
+@Command(name = "p2pbench", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Measures how fast GPUs talk to each other and to the host: peer copies with P2P on and "
+                + "off, host-staged copies, host-device copies, all-reduce and activation exchanges.",
+        subcommands = {TopologyCommand.class, RunCommand.class, ReportCommand.class, CompareCommand.class,
+            CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+    /** Exit code for bad input, a missing GPU, or unusable files. */
+    public static final int EXIT_USAGE = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "a subcommand is required: topology, run, report or compare");
+    }
+
+    /** Runs the command line and exits with its code. */
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs the command line and returns the exit code. */
+    public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** Runs the command line with its output and errors going to the given writers (tests). */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = commandLine();
+        cl.setOut(out);
+        cl.setErr(err);
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setParameterExceptionHandler(Main::onBadParameter);
+        cl.setExecutionExceptionHandler(Main::onFailure);
+        return cl;
+    }
+
+    private static int onBadParameter(CommandLine.ParameterException e, String[] args) {
+        PrintWriter err = e.getCommandLine().getErr();
+        String message = e.getMessage();
+        if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
+            String first = u.getUnmatched().get(0);
+            message = (first.startsWith("-") ? "unknown option '" : "unknown subcommand or argument '") + first
+                    + "' for '" + e.getCommandLine().getCommandName() + "'";
+        }
+        err.println("p2pbench: " + oneLine(message) + " (see 'p2pbench "
+                + (e.getCommandLine().getParent() == null ? "" : e.getCommandLine().getCommandName() + " ")
+                + "--help')");
+        err.flush();
+        return EXIT_USAGE;
+    }
+
+    private static int onFailure(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        PrintWriter err = cl.getErr();
+        if (debug()) {
+            e.printStackTrace(err);
+        }
+        if (e instanceof UserInputException || e instanceof CudaException) {
+            err.println("p2pbench: " + oneLine(e.getMessage()));
+            err.flush();
+            return EXIT_USAGE;
+        }
+        err.println("p2pbench: internal error: " + e.getClass().getSimpleName() + ": " + oneLine(e.getMessage())
+                + (debug() ? "" : " (set P2PBENCH_DEBUG=1 for the stack trace)"));
+        err.flush();
+        return 1;
+    }
+
+    static String oneLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        return s.lines().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("");
+    }
+
+    private static boolean debug() {
+        return "1".equals(System.getenv("P2PBENCH_DEBUG"));
+    }
+
+    /** Prints the suite version. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"p2pbench " + io.p2pbench.topology.TopologyProbe.SUITE_VERSION};
+        }
+    }
+}

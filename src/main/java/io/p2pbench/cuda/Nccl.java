@@ -1,0 +1,115 @@
+package io.p2pbench.cuda;
+
+import static org.bytedeco.cuda.global.nccl.*;
+
+import java.util.Arrays;
+import org.bytedeco.cuda.global.nccl;
+import org.bytedeco.cuda.nccl.ncclComm;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.IntPointer;
+import org.bytedeco.javacpp.Loader;
+import org.bytedeco.javacpp.PointerPointer;
+
+/**
+ * NCCL communicators for one process driving several GPUs (ncclCommInitAll): one communicator per
+ * GPU of the group, destroyed together on close.
+ *
+ * <p>NVLink SHARP (multicast) must stay off where GPUs are shared: the launcher sets
+ * NCCL_NVLS_ENABLE=0, and {@link #open} refuses to start if it is set to anything else.
+ */
+public final class Nccl implements AutoCloseable {
+    private final int[] devices;
+    private final ncclComm[] comms;
+    private boolean closed;
+
+    private Nccl(int[] devices, ncclComm[] comms) {
+        this.devices = devices;
+        this.comms = comms;
+    }
+
+    static void check(int result, String call, Object... args) {
+        if (result != ncclSuccess) {
+            BytePointer text = ncclGetErrorString(result);
+            throw new CudaException(call, Cuda.formatArgs(args), result, "ncclResult" + result,
+                    text == null ? "" : text.getString());
+        }
+    }
+
+    /** NCCL's version code (e.g. 22803 for 2.28.3), or a reason it cannot be loaded. */
+    public static String version() {
+        try {
+            Loader.load(nccl.class);
+            try (IntPointer v = new IntPointer(1)) {
+                check(ncclGetVersion(v), "ncclGetVersion");
+                int code = v.get();
+                return (code / 10000) + "." + (code / 100) % 100 + "." + code % 100;
+            }
+        } catch (Throwable t) {
+            return "unavailable (" + Cuda.describeLoadFailure(t) + ")";
+        }
+    }
+
+    /** Opens one communicator per GPU in {@code devices} (distinct GPUs; NCCL refuses repeats). */
+    public static Nccl open(int... devices) {
+        Cuda.require();
+        String nvls = System.getenv("NCCL_NVLS_ENABLE");
+        if (nvls == null || !nvls.equals("0")) {
+            throw CudaException.notAvailable("NCCL_NVLS_ENABLE must be 0 (NVLink multicast off) for p2pbench's "
+                    + "NCCL runs; it is " + (nvls == null ? "unset" : nvls) + ". bin/p2pbench sets it");
+        }
+        if (Arrays.stream(devices).distinct().count() != devices.length) {
+            throw new IllegalArgumentException("NCCL needs distinct GPUs, got " + Arrays.toString(devices));
+        }
+        Loader.load(nccl.class);
+        PointerPointer<ncclComm> out = new PointerPointer<>(devices.length);
+        try (IntPointer list = new IntPointer(devices)) {
+            check(ncclCommInitAll(out, devices.length, list), "ncclCommInitAll",
+                    "devices", Arrays.toString(devices));
+        }
+        ncclComm[] comms = new ncclComm[devices.length];
+        for (int i = 0; i < devices.length; i++) {
+            comms[i] = out.get(ncclComm.class, i);
+        }
+        out.close();
+        return new Nccl(devices.clone(), comms);
+    }
+
+    /** Number of ranks. */
+    public int size() {
+        return devices.length;
+    }
+
+    /** GPU of rank {@code rank}. */
+    public int device(int rank) {
+        return devices[rank];
+    }
+
+    /** The communicator of rank {@code rank}, for calls in this package. */
+    ncclComm comm(int rank) {
+        if (closed) {
+            throw new IllegalStateException("NCCL communicators are closed");
+        }
+        return comms[rank];
+    }
+
+    /** Opens an NCCL group (operations of several ranks issued from one thread). */
+    public static void groupStart() {
+        check(ncclGroupStart(), "ncclGroupStart");
+    }
+
+    /** Closes the NCCL group, launching its operations. */
+    public static void groupEnd() {
+        check(ncclGroupEnd(), "ncclGroupEnd");
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            for (int i = 0; i < comms.length; i++) {
+                Cuda.setDevice(devices[i]);
+                check(ncclCommDestroy(comms[i]), "ncclCommDestroy", "rank", i);
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.p2pbench.cuda;
+
+import java.nio.ByteBuffer;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
+
+/** Raw-address helpers; JavaCPP positions are in elements, so offsets go through BytePointer. */
+final class Pointers {
+    private Pointers() {}
+
+    static Pointer offset(Pointer base, long offset, long bytes) {
+        if (offset < 0 || offset > bytes) {
+            throw new IndexOutOfBoundsException("offset " + offset + " outside 0.." + bytes);
+        }
+        BytePointer view = new BytePointer(base);
+        view.position(0);
+        return view.position(offset);
+    }
+
+    static ByteBuffer view(Pointer base, long bytes) {
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a host view is limited to 2 GiB, buffer has " + bytes + " bytes");
+        }
+        BytePointer view = new BytePointer(base);
+        view.position(0).capacity(bytes).limit(bytes);
+        return view.asByteBuffer();
+    }
+}

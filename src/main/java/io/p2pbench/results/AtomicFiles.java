@@ -1,0 +1,44 @@
+package io.p2pbench.results;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Writes files so that a reader (or an interrupted run) never sees half of one: the bytes go to a
+ * temporary file in the same folder, which is then renamed over the target.
+ */
+public final class AtomicFiles {
+    private AtomicFiles() {}
+
+    /** Writes {@code text} (UTF-8) to {@code target} atomically, creating parent folders. */
+    public static void write(Path target, String text) throws IOException {
+        write(target, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes {@code bytes} to {@code target} atomically, creating parent folders. */
+    public static void write(Path target, byte[] bytes) throws IOException {
+        Path abs = target.toAbsolutePath();
+        Path dir = abs.getParent();
+        Files.createDirectories(dir);
+        Path tmp = Files.createTempFile(dir, "." + abs.getFileName(), ".tmp");
+        try {
+            Files.write(tmp, bytes);
+            move(tmp, abs);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** Moves {@code from} onto {@code to} atomically where the file system allows it. */
+    public static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+}

@@ -1,0 +1,91 @@
+package io.p2pbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import io.p2pbench.cuda.Cuda;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class CliTest {
+    /** Output of one command line run in this JVM. */
+    record Result(int code, String out, String err) {}
+
+    static Result run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return new Result(code, out.toString(), err.toString());
+    }
+
+    /** Runs the command line in a child JVM with one environment variable set. */
+    static Result runWithEnv(String var, String value, String... args) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new java.util.ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put(var, value);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        return new Result(p.exitValue(), out, err);
+    }
+
+    static void assertOneLine(Result r, String... fragments) {
+        assertEquals(2, r.code(), r.err());
+        assertEquals(1, r.err().lines().count(), "expected one line, got:\n" + r.err());
+        assertTrue(r.err().startsWith("p2pbench: "), r.err());
+        for (String f : fragments) {
+            assertTrue(r.err().contains(f), "missing '" + f + "' in: " + r.err());
+        }
+    }
+
+    @Test
+    void unknownSubcommandIsOneLineExitTwo() {
+        assertOneLine(run("benchmark-all"), "unknown subcommand or argument 'benchmark-all'");
+    }
+
+    @Test
+    void unknownOptionIsOneLineExitTwo() {
+        assertOneLine(run("topology", "--colour"), "unknown option '--colour'", "topology");
+    }
+
+    @Test
+    void noSubcommandIsOneLineExitTwo() {
+        assertOneLine(run(), "a subcommand is required");
+    }
+
+    @Test
+    void helpListsTheSubcommands() {
+        Result r = run("--help");
+        assertEquals(0, r.code());
+        for (String sub : List.of("topology", "run", "report", "compare")) {
+            assertTrue(r.out().contains(sub), r.out());
+        }
+    }
+
+    @Test
+    void topologyWithoutADriverIsOneLineExitTwo() {
+        assumeFalse(Cuda.availability().available(), "a GPU is present: this test is for machines without one");
+        assertOneLine(run("topology"), "CUDA is not available");
+    }
+
+    @Test
+    void emptyCudaVisibleDevicesIsOneLineExitTwo() throws Exception {
+        assertOneLine(runWithEnv("CUDA_VISIBLE_DEVICES", "", "topology"), "CUDA_VISIBLE_DEVICES is set but empty");
+    }
+
+    @Test
+    void malformedCudaVisibleDevicesIsOneLineExitTwo() throws Exception {
+        assertOneLine(runWithEnv("CUDA_VISIBLE_DEVICES", "0,first", "topology", "--json"), "'first'");
+    }
+}
