@@ -135,12 +135,21 @@ public final class Cuda {
 
     // ---------------------------------------------------------------- status checks
 
-    /** Throws {@link CudaException} unless {@code status} is cudaSuccess. {@code args}: name, value, ... */
+    /**
+     * Throws {@link CudaException} unless {@code status} is cudaSuccess. {@code args}: name, value, ...
+     * Calls in measured loops test the status themselves and call {@link #failure} only on error,
+     * so that the success path allocates nothing (no varargs array, no boxing).
+     */
     public static void check(int status, String call, Object... args) {
         if (status != cudaSuccess) {
-            cudaGetLastError(); // clear it, so the next call's status is that call's own
-            throw new CudaException(call, formatArgs(args), status, errorName(status), errorString(status));
+            throw failure(status, call, args);
         }
+    }
+
+    /** The exception for a failed runtime call (clears the runtime's last error). */
+    public static CudaException failure(int status, String call, Object... args) {
+        cudaGetLastError(); // clear it, so the next call's status is that call's own
+        return new CudaException(call, formatArgs(args), status, errorName(status), errorString(status));
     }
 
     /** Like {@link #check} for driver API calls (CUresult). */
@@ -195,7 +204,10 @@ public final class Cuda {
 
     /** Makes {@code device} current on this thread (cheap; called before every per-device call). */
     public static void setDevice(int device) {
-        check(cudaSetDevice(device), "cudaSetDevice", "device", device);
+        int status = cudaSetDevice(device);
+        if (status != cudaSuccess) {
+            throw failure(status, "cudaSetDevice", "device", device);
+        }
     }
 
     /** Free and total device memory of {@code device}, in bytes: {@code {free, total}}. */

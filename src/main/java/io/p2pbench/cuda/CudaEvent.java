@@ -53,7 +53,10 @@ public final class CudaEvent implements AutoCloseable {
                     + stream.device());
         }
         Cuda.setDevice(device);
-        Cuda.check(cudaEventRecord(handle(), stream.handle()), "cudaEventRecord", "device", device);
+        int status = cudaEventRecord(handle(), stream.handle());
+        if (status != cudaSuccess) {
+            throw Cuda.failure(status, "cudaEventRecord", "device", device);
+        }
     }
 
     /** Blocks the host until the event has completed. */

@@ -37,14 +37,19 @@ public final class CudaStream implements AutoCloseable {
 
     /** Blocks the host until all work enqueued so far has finished. */
     public void synchronize() {
-        Cuda.check(cudaStreamSynchronize(handle()), "cudaStreamSynchronize", "device", device);
+        int status = cudaStreamSynchronize(handle());
+        if (status != cudaSuccess) {
+            throw Cuda.failure(status, "cudaStreamSynchronize", "device", device);
+        }
     }
 
     /** Makes later work on this stream wait for {@code event}'s last recorded point (any device). */
     public void waitFor(CudaEvent event) {
         Cuda.setDevice(device);
-        Cuda.check(cudaStreamWaitEvent(handle(), event.handle(), 0), "cudaStreamWaitEvent",
-                "device", device, "eventDevice", event.device());
+        int status = cudaStreamWaitEvent(handle(), event.handle(), 0);
+        if (status != cudaSuccess) {
+            throw Cuda.failure(status, "cudaStreamWaitEvent", "device", device, "eventDevice", event.device());
+        }
     }
 
     @Override

@@ -45,6 +45,11 @@ public final class DeviceBuffer implements Memory {
     }
 
     @Override
+    public Pointer base() {
+        return live();
+    }
+
+    @Override
     public Pointer at(long offset) {
         return Pointers.offset(live(), offset, bytes);
     }

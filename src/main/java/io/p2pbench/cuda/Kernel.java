@@ -82,9 +82,12 @@ public final class Kernel {
                         + " launched on a stream of GPU " + stream.device());
             }
             Cuda.setDevice(module.device());
-            Cuda.checkDriver(cuLaunchKernel(function, gridX, 1, 1, blockX, 1, 1, 0, stream.handle(),
-                    params, (PointerPointer<?>) null), "cuLaunchKernel", "kernel", name,
-                    "device", module.device(), "grid", gridX, "block", blockX);
+            int result = cuLaunchKernel(function, gridX, 1, 1, blockX, 1, 1, 0, stream.handle(), params,
+                    (PointerPointer<?>) null);
+            if (result != CUDA_SUCCESS) {
+                Cuda.checkDriver(result, "cuLaunchKernel", "kernel", name, "device", module.device(),
+                        "grid", gridX, "block", blockX);
+            }
         }
 
         @Override

@@ -25,11 +25,19 @@ public sealed interface Memory extends AutoCloseable
     /** Size in bytes. */
     long bytes();
 
+    /** The allocation's own pointer, at offset 0; never repositioned. */
+    Pointer base();
+
     /** A pointer to byte {@code offset} (a fresh view; the base stays untouched). */
     Pointer at(long offset);
 
     /** The base address, for kernel arguments and driver calls. */
     long address();
+
+    /** A little-endian view of host memory for reads and writes from Java (at most 2 GiB). */
+    default java.nio.ByteBuffer hostView() {
+        throw new UnsupportedOperationException("device memory of GPU " + device() + " has no host view");
+    }
 
     /** Whether a kernel on any device can read and write this memory through its address. */
     default boolean deviceAccessible() {

@@ -48,12 +48,18 @@ public final class PageableHostBuffer implements Memory {
     }
 
     @Override
+    public Pointer base() {
+        return live();
+    }
+
+    @Override
     public Pointer at(long offset) {
         return Pointers.offset(live(), offset, bytes);
     }
 
     /** A little-endian view for host-side reads and writes (at most 2 GiB). */
-    public ByteBuffer asByteBuffer() {
+    @Override
+    public ByteBuffer hostView() {
         return Pointers.view(live(), bytes).order(ByteOrder.LITTLE_ENDIAN);
     }
 

@@ -69,7 +69,7 @@ public final class StreamGate implements AutoCloseable {
         }
         this.timeout = timeout;
         this.flag = new PinnedHostBuffer(64);
-        this.words = flag.asByteBuffer();
+        this.words = flag.hostView();
         words.putInt(0, 0); // released generation
         words.putInt(4, 0); // set by the spin kernel when it gave up
     }

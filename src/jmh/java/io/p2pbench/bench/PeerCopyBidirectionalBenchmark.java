@@ -1,0 +1,54 @@
+package io.p2pbench.bench;
+
+import io.p2pbench.topology.GpuPair;
+import io.p2pbench.transfer.CopyPath;
+import io.p2pbench.transfer.TransferFixture;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * GPU-to-GPU copies in both directions at once, each on its own streams: {@code pair}'s source to
+ * destination and back, along {@code path}. Device-timed like {@link PeerCopyBenchmark#bandwidth};
+ * reported per direction ({@code forwardGBps}, {@code reverseGBps}) and as their sum ({@code sumGBps}),
+ * see {@link BidirectionalBandwidth}.
+ *
+ * <p>Run: {@code p2pbench run --paths CE_P2P_READ --pairs 0-1 --sizes 256M} (bidirectional rows).
+ */
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-Djava.awt.headless=true", "-Dorg.bytedeco.javacpp.maxbytes=0",
+    "-Dorg.bytedeco.javacpp.maxphysicalbytes=0"})
+@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
+public class PeerCopyBidirectionalBenchmark extends TransferState {
+    /** The two GPUs, {@code SRC-DST}; forward is SRC to DST. */
+    @Param({"0-0"})
+    public String pair;
+
+    /** How the bytes move (every path unless listed). */
+    @Param
+    public CopyPath path;
+
+    /** Bytes per transfer, in each direction. */
+    @Param({"4096", "1048576", "268435456"})
+    public long sizeBytes;
+
+    @Override
+    protected TransferFixture open() {
+        return TransferFixture.peer(path, GpuPair.parse(pair), sizeBytes, true,
+                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK));
+    }
+
+    /** One gated batch in both directions at once, timed on the device per direction. */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public void bandwidth(BidirectionalBandwidth counters) {
+        counters.add(batch());
+    }
+}

@@ -1,0 +1,71 @@
+package io.p2pbench.results;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * What a benchmark fork writes beside JMH's own output, into the run folder the orchestrator
+ * names with {@code -Dp2pbench.run.dir} and {@code -Dp2pbench.combination}: per-batch samples and,
+ * when the benchmark cannot run here, the reason it was skipped. Outside an orchestrated run
+ * (plain JMH), nothing is written.
+ */
+public final class BenchmarkRecords {
+    /** System property: the run folder. */
+    public static final String RUN_DIR = "p2pbench.run.dir";
+    /** System property: the combination id. */
+    public static final String COMBINATION = "p2pbench.combination";
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private BenchmarkRecords() {}
+
+    /** The run folder and combination id of this fork, if it is part of a p2pbench run. */
+    public static Optional<Target> target() {
+        String dir = System.getProperty(RUN_DIR);
+        String id = System.getProperty(COMBINATION);
+        return dir == null || id == null ? Optional.empty() : Optional.of(new Target(Path.of(dir), id));
+    }
+
+    /** Where a fork's records go. */
+    public record Target(Path runDir, String id) {
+        /** The samples file of this combination. */
+        public Path samplesFile() {
+            return runDir.resolve("samples").resolve(id + ".json");
+        }
+
+        /** The skip-reason file of this combination. */
+        public Path skipFile() {
+            return runDir.resolve("skips").resolve(id + ".txt");
+        }
+    }
+
+    /** Writes the samples of this fork's combination (no-op outside a run). */
+    public static void writeSamples(BatchSamples samples) {
+        target().ifPresent(t -> {
+            try {
+                AtomicFiles.write(t.samplesFile(), MAPPER.writeValueAsString(samples) + "\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** Records why this fork's combination is skipped (no-op outside a run). */
+    public static void writeSkip(String reason) {
+        target().ifPresent(t -> {
+            try {
+                AtomicFiles.write(t.skipFile(), reason.strip() + "\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** Reads samples written by {@link #writeSamples}. */
+    public static BatchSamples readSamples(Path file) throws IOException {
+        return MAPPER.readValue(file.toFile(), BatchSamples.class);
+    }
+}

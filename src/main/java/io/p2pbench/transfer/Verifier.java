@@ -1,0 +1,178 @@
+package io.p2pbench.transfer;
+
+import io.p2pbench.cuda.Copies;
+import io.p2pbench.cuda.CudaStream;
+import io.p2pbench.cuda.DeviceBuffer;
+import io.p2pbench.cuda.Kernel;
+import io.p2pbench.cuda.Memory;
+import io.p2pbench.cuda.PageableHostBuffer;
+import io.p2pbench.cuda.PinnedHostBuffer;
+import io.p2pbench.cuda.SuiteKernels;
+import java.nio.ByteBuffer;
+import java.util.Locale;
+
+/**
+ * Poisons a destination before a transfer and checks it after: every 32-bit word must equal the
+ * {@link Pattern} word for its position. Device memory and pinned host memory are checked by a
+ * kernel on the lane's GPU (pinned memory is read in place through its mapping); pageable memory
+ * is compared with a reference copy of the pattern on the host (memcmp).
+ *
+ * <p>Test hook: with {@code -Dp2pbench.test.corrupt=true} every check first overwrites one word of
+ * the destination, so the check must fail; a test and an end-to-end run use it to prove that a
+ * bad copy fails the benchmark.
+ */
+final class Verifier implements AutoCloseable {
+    /** System property of the corruption test hook. */
+    static final String CORRUPT_PROPERTY = "p2pbench.test.corrupt";
+    private static final int CORRUPT_WORD = 0x0BADF00D;
+
+    private final String label;
+    private final Memory dst;
+    private final long bytes;
+    private final int seed;
+    private final int device;
+    private final boolean corrupt = Boolean.getBoolean(CORRUPT_PROPERTY);
+    private DeviceBuffer counters;
+    private PinnedHostBuffer result;
+    private PageableHostBuffer reference;
+    private Kernel.Launch resetCount;
+    private Kernel.Launch resetFirst;
+    private Kernel.Launch check;
+    private Kernel.Launch corruptLaunch;
+    private long bytesChecked;
+
+    /**
+     * @param device the GPU whose kernels check device-accessible memory (the destination's GPU,
+     *     or the lane's GPU for host memory)
+     */
+    Verifier(String label, Memory dst, long bytes, int seed, int device) {
+        if (bytes % 4 != 0 || bytes <= 0 || bytes > dst.bytes()) {
+            throw new IllegalArgumentException("cannot verify " + bytes + " bytes of a " + dst.bytes() + "-byte buffer");
+        }
+        this.label = label;
+        this.dst = dst;
+        this.bytes = bytes;
+        this.seed = seed;
+        this.device = device;
+        try {
+            if (dst.deviceAccessible()) {
+                counters = new DeviceBuffer(device, 16);
+                result = new PinnedHostBuffer(32);
+                long words = bytes / 4;
+                int grid = SuiteKernels.gridFor(device, words, SuiteKernels.BLOCK);
+                resetCount = SuiteKernels.kernel(device, "fillWord").prepare(1, 32, counters, 2L, 0);
+                resetFirst = SuiteKernels.kernel(device, "fillWord")
+                        .prepare(1, 32, counters.address() + 8, 2L, -1);
+                check = SuiteKernels.kernel(device, "verifyPattern")
+                        .prepare(grid, SuiteKernels.BLOCK, dst, words, seed, counters);
+                corruptLaunch = SuiteKernels.kernel(device, "fillWord")
+                        .prepare(1, 32, dst.address() + corruptOffset(), 1L, CORRUPT_WORD);
+            } else {
+                reference = new PageableHostBuffer(bytes);
+                ByteBuffer view = reference.hostView();
+                view.limit((int) bytes);
+                Pattern.fill(view, seed);
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private long corruptOffset() {
+        return (bytes / 4 / 2) * 4; // a word in the middle
+    }
+
+    /** Fills the destination with poison: enqueued on {@code stream} for device memory, at once for host memory. */
+    void poison(CudaStream stream) {
+        if (dst.kind() == Memory.Kind.DEVICE) {
+            Copies.memsetAsync(dst, Pattern.POISON_BYTE, bytes, stream);
+        } else {
+            Copies.hostFill(dst, Pattern.POISON_BYTE, bytes);
+        }
+    }
+
+    /** Enqueues the check (device-accessible memory) on {@code stream}, after everything before it. */
+    void enqueueCheck(CudaStream stream) {
+        if (check == null) {
+            return;
+        }
+        if (corrupt) {
+            corruptLaunch.enqueue(stream);
+        }
+        resetCount.enqueue(stream);
+        resetFirst.enqueue(stream);
+        check.enqueue(stream);
+        Copies.async(result, 0, counters, 0, 16, stream);
+        Copies.async(result, 16, dst, corruptOffset(), 4, stream); // a sample word, for messages
+    }
+
+    /**
+     * Reads the outcome once the check's stream has been synchronised; throws {@link
+     * DataMismatchException} naming where and what if any word is wrong.
+     */
+    void requireIntact(CudaStream stream) {
+        long mismatches;
+        long first;
+        if (check != null) {
+            ByteBuffer r = result.hostView();
+            mismatches = r.getLong(0);
+            first = r.getLong(8);
+            if (mismatches != 0) {
+                long firstByte = first * 4;
+                Copies.async(result, 16, dst, firstByte, 4, stream);
+                stream.synchronize();
+                fail(mismatches, first, result.hostView().getInt(16));
+            }
+        } else {
+            if (corrupt) {
+                dst.hostView().putInt((int) corruptOffset(), CORRUPT_WORD);
+            }
+            if (!Copies.hostEquals(dst, reference, bytes)) {
+                ByteBuffer view = dst.hostView();
+                view.limit((int) bytes);
+                first = Pattern.firstMismatch(view, seed);
+                mismatches = countMismatches(view);
+                fail(mismatches, first, view.getInt((int) (first * 4)));
+            }
+        }
+        bytesChecked += bytes;
+    }
+
+    private long countMismatches(ByteBuffer view) {
+        long bad = 0;
+        for (int i = 0; i < bytes / 4; i++) {
+            if (view.getInt(i * 4) != Pattern.word(seed, i)) {
+                bad++;
+            }
+        }
+        return bad;
+    }
+
+    private void fail(long mismatches, long firstWord, int found) {
+        int expected = Pattern.word(seed, firstWord);
+        throw new DataMismatchException(String.format(Locale.ROOT,
+                "data check failed for %s: %d of %d words differ from the pattern; first at byte %d "
+                        + "(expected 0x%08x, found 0x%08x%s)", label, mismatches, bytes / 4, firstWord * 4,
+                expected, found, found == Pattern.POISON_WORD ? ", the poison: never written" : ""));
+    }
+
+    /** Total bytes checked and found intact so far. */
+    long bytesChecked() {
+        return bytesChecked;
+    }
+
+    @Override
+    public void close() {
+        for (AutoCloseable c : new AutoCloseable[] {resetCount, resetFirst, check, corruptLaunch, counters, result,
+            reference}) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("closing verifier of " + label, e);
+                }
+            }
+        }
+    }
+}
