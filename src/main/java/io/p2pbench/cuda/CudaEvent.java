@@ -59,6 +59,19 @@ public final class CudaEvent implements AutoCloseable {
         }
     }
 
+    /** Whether the work before the event's last record has completed (cudaEventQuery; does not block). */
+    public boolean isComplete() {
+        int status = cudaEventQuery(handle());
+        if (status == cudaSuccess) {
+            return true;
+        }
+        if (status == cudaErrorNotReady) {
+            cudaGetLastError();
+            return false;
+        }
+        throw Cuda.failure(status, "cudaEventQuery", "device", device);
+    }
+
     /** Blocks the host until the event has completed. */
     public void synchronize() {
         Cuda.check(cudaEventSynchronize(handle()), "cudaEventSynchronize", "device", device);
