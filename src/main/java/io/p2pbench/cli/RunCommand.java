@@ -1,13 +1,197 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.cuda.Cuda;
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.Preset;
+import io.p2pbench.results.ResultFolder;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.results.RunPlanner;
+import io.p2pbench.topology.GpuPair;
+import io.p2pbench.topology.Topology;
+import io.p2pbench.topology.TopologyJson;
+import io.p2pbench.topology.TopologyProbe;
+import io.p2pbench.transfer.NumaPlacement;
+import io.p2pbench.transfer.Sizes;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-/** Placeholder until its issue lands. */
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Not yet available.")
+/** {@code p2pbench run}: plans the benchmarks for this machine, runs them, writes a result folder. */
+@Command(name = "run", mixinStandardHelpOptions = true,
+        description = {"Runs the benchmark suite on this machine's GPUs and writes results/<machine>/<time>/.",
+            "The plan (benchmarks, skips with reasons, predicted time) is printed first; --dry-run stops there."})
 final class RunCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--preset", paramLabel = "NAME", defaultValue = "quick",
+            description = "quick (minutes), standard (4 KiB..1 GiB, every path and pair) or full. Default: ${DEFAULT-VALUE}.")
+    String preset;
+
+    @Option(names = "--pairs", paramLabel = "LIST", split = ",", converter = PairConverter.class,
+            description = "Only these ordered pairs, e.g. 0-1,1-0 (0-0 is a device-local copy).")
+    List<GpuPair> pairs;
+
+    @Option(names = "--sizes", paramLabel = "LIST", split = ",", converter = SizeConverter.class,
+            description = "Transfer sizes, e.g. 4K,1M,256MiB (binary multiples; multiples of 4 bytes).")
+    List<Long> sizes;
+
+    @Option(names = "--paths", paramLabel = "LIST", split = ",",
+            description = "Only these paths: CE_P2P_READ, CE_P2P_WRITE, CE_NO_P2P, HOST_STAGED, SM_P2P_READ, "
+                    + "SM_P2P_WRITE, HOST_DEVICE.")
+    List<String> paths;
+
+    @Option(names = "--dry-run", description = "Print the plan and stop.")
+    boolean dryRun;
+
+    @Option(names = "--topology", paramLabel = "FILE",
+            description = "With --dry-run: plan for the machine in this topology JSON (from 'p2pbench topology --json').")
+    Path topologyFile;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "results",
+            description = "Root folder of result folders. Default: ${DEFAULT-VALUE}.")
+    Path out;
+
+    @Option(names = "--staging-chunk", paramLabel = "SIZE", converter = SizeConverter.class, defaultValue = "4M",
+            description = "Chunk size of HOST_STAGED copies. Default: ${DEFAULT-VALUE}.")
+    long stagingChunk;
+
     @Override
-    public Integer call() {
-        throw new UserInputException("'p2pbench run' is not available in this build");
+    public Integer call() throws IOException {
+        Preset p;
+        try {
+            p = Preset.named(preset);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (topologyFile != null && !dryRun) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--topology plans for another machine and needs --dry-run");
+        }
+        Set<String> pathSet = null;
+        if (paths != null) {
+            pathSet = new LinkedHashSet<>();
+            for (String s : paths) {
+                pathSet.add(s.trim().toUpperCase(Locale.ROOT));
+            }
+        }
+        Topology topology;
+        if (topologyFile != null) {
+            try {
+                topology = TopologyJson.read(topologyFile);
+            } catch (IOException e) {
+                throw new UserInputException(e.getMessage());
+            }
+        } else {
+            Cuda.require();
+            topology = TopologyProbe.probe();
+        }
+        RunPlanner.Request request = new RunPlanner.Request(p, pairs, sizes, pathSet);
+        List<Combination> plan;
+        try {
+            if (topologyFile == null && sizes != null) {
+                checkFreeMemory(topology, sizes);
+            }
+            plan = RunPlanner.plan(topology, request);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        PrintWriter w = spec.commandLine().getOut();
+        w.print(RunPlanner.describe(topology, p, plan));
+        w.flush();
+        if (dryRun) {
+            return 0;
+        }
+        Instant start = Instant.now();
+        ResultFolder folder = ResultFolder.create(out, topology, start);
+        w.println("Results: " + folder.dir());
+        w.flush();
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("bandwidthTiming", p.bandwidth());
+        settings.put("latencyTiming", p.latency());
+        settings.put("stagingChunkBytes", stagingChunk);
+        settings.put("forkOverheadSecondsAssumed", RunPlanner.FORK_OVERHEAD_SECONDS);
+        List<String> jvmArgs = new ArrayList<>();
+        jvmArgs.add("-Dp2pbench.stagingChunk=" + stagingChunk);
+        if (Boolean.getBoolean("p2pbench.test.corrupt")) {
+            jvmArgs.add("-Dp2pbench.test.corrupt=true");
+        }
+        RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c));
+        RunManifest m = executor.run(commandLine(), topology.fingerprint(), settings, plan);
+        long ok = m.entries().stream().filter(e -> e.status().equals("ok")).count();
+        long failed = m.entries().stream().filter(e -> e.status().equals("failed") || e.status().equals("timeout"))
+                .count();
+        long skipped = m.entries().stream().filter(e -> e.status().equals("skipped")).count();
+        w.printf(Locale.ROOT, "Done: %d ok, %d skipped, %d failed. Results in %s%n", ok, skipped, failed, folder.dir());
+        w.flush();
+        return failed > 0 ? 1 : 0;
+    }
+
+    private static void checkFreeMemory(Topology topology, List<Long> sizes) {
+        for (var g : topology.gpus()) {
+            long free = Cuda.memInfo(g.index())[0];
+            for (long s : sizes) {
+                if (2 * s > free) {
+                    throw new IllegalArgumentException("size " + Sizes.format(s) + " does not fit: a copy needs "
+                            + Sizes.format(2 * s) + " and GPU" + g.index() + " has " + Sizes.format(free)
+                            + " free; use sizes up to " + Sizes.format(free / 2 / 4 * 4));
+                }
+            }
+        }
+    }
+
+    private static Integer numaNode(Topology t, Combination c) {
+        String numa = c.params().get("numa");
+        if (numa == null || t.host().numaNodes() <= 1) {
+            return null;
+        }
+        Integer gpuNode = t.gpu(Integer.parseInt(c.params().get("device"))).numaNode();
+        if (gpuNode == null || gpuNode < 0) {
+            return null;
+        }
+        if (NumaPlacement.valueOf(numa) == NumaPlacement.LOCAL) {
+            return gpuNode;
+        }
+        return gpuNode == 0 ? 1 : 0;
+    }
+
+    private String commandLine() {
+        return "p2pbench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+    }
+
+    /** Parses one pair, {@code SRC-DST}. */
+    static final class PairConverter implements CommandLine.ITypeConverter<GpuPair> {
+        @Override
+        public GpuPair convert(String value) {
+            try {
+                return GpuPair.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** Parses one size. */
+    static final class SizeConverter implements CommandLine.ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            try {
+                return Sizes.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
     }
 }

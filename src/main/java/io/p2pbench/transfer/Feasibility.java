@@ -29,9 +29,9 @@ public final class Feasibility {
             PairInfo back = topology.pair(pair.dst(), pair.src()).orElse(null);
             boolean ok = there != null && back != null && there.canAccessPeer() && back.canAccessPeer();
             if (!ok) {
-                return Optional.of("GPU" + pair.src() + " and GPU" + pair.dst() + " cannot use peer access ("
-                        + "cudaDeviceCanAccessPeer " + pair + ": " + can(there) + ", " + pair.reversed() + ": "
-                        + can(back) + "; link " + (there == null ? "?" : there.link().label()) + ")");
+                return Optional.of("no peer access between these GPUs (cudaDeviceCanAccessPeer is " + can(there)
+                        + " one way and " + can(back) + " the other; link " + (there == null ? "?" : there.link().label())
+                        + ")");
             }
         }
         return Optional.empty();

@@ -88,4 +88,35 @@ class CliTest {
     void malformedCudaVisibleDevicesIsOneLineExitTwo() throws Exception {
         assertOneLine(runWithEnv("CUDA_VISIBLE_DEVICES", "0,first", "topology", "--json"), "'first'");
     }
+
+    private static final String ONE_GPU = "src/test/resources/topologies/h200x1-single-r580.json";
+
+    @Test
+    void dryRunPlansFromATopologyFileWithoutAGpu() {
+        Result r = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "standard");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().startsWith("Plan for h200x1-single-r580 (1 GPU), preset standard:"), r.out());
+    }
+
+    @Test
+    void runRejectsBadInputWithOneLine() {
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--pairs", "0-3"), "pair '0-3' names GPU 3");
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--pairs", "0:1"), "pair '0:1' is malformed");
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--sizes", "0"), "size '0' must be positive");
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--sizes", "-4K"), "'-4K'");
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--sizes", "1.5M"), "'1.5M' is not a size");
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--sizes", "100G"), "size 100 GiB does not fit");
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "fast"), "unknown preset 'fast'");
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--paths", "NVLINK"), "unknown path 'NVLINK'");
+        assertOneLine(run("run", "--topology", ONE_GPU), "--topology plans for another machine and needs --dry-run");
+        assertOneLine(run("run", "--dry-run", "--topology", "no-such-file.json"), "no-such-file.json is not a file");
+    }
+
+    @Test
+    void runWithoutADriverStopsAtOnceWithOneLine() {
+        assumeFalse(Cuda.availability().available(), "a GPU is present: this test is for machines without one");
+        long t0 = System.nanoTime();
+        assertOneLine(run("run", "--preset", "quick"), "CUDA is not available");
+        assertTrue(System.nanoTime() - t0 < 10_000_000_000L);
+    }
 }

@@ -73,6 +73,15 @@ public final class SyntheticTopologies {
         return build(gpus, host(1, 1), (a, b) -> 30, (a, b) -> false);
     }
 
+    /** Writes the synthetic machines as topology JSON into the folder {@code args[0]}. */
+    public static void main(String[] args) throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Path.of(args[0]);
+        java.nio.file.Files.createDirectories(dir);
+        for (Topology t : List.of(nvswitch8(), pcie8TwoSwitches(), twoWithoutP2p(), singleH200())) {
+            java.nio.file.Files.writeString(dir.resolve(t.fingerprint() + ".json"), TopologyJson.write(t));
+        }
+    }
+
     /** 1 H200, like our reference node. */
     public static Topology singleH200() {
         return build(List.of(gpu(0, "NVIDIA H200", -1, null, List.of())), host(1, 1), (a, b) -> null, (a, b) -> false);

@@ -1,0 +1,314 @@
+package io.p2pbench.cli;
+
+import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.Preset;
+import io.p2pbench.results.ResultFolder;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.results.RunPlanner;
+import io.p2pbench.transfer.Sizes;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.results.format.ResultFormatType;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * Runs a plan one benchmark at a time through JMH's Runner API (JMH forks a fresh JVM for each),
+ * with an outer timeout per fork: a hung CUDA call cannot hang the run, the fork is killed and the
+ * benchmark marked {@code timeout}. A failed benchmark is marked {@code failed} with its error and
+ * the run goes on. The manifest is rewritten atomically after every benchmark, so an interrupted
+ * run keeps everything that finished.
+ */
+final class RunExecutor {
+    private static final Pattern EXCEPTION_LINE = Pattern.compile(
+            "^(?:Caused by: )?([a-zA-Z_$][\\w$]*\\.)+[\\w$]*(?:Exception|Error|Skipped)(?:: .*)?$");
+
+    private final ResultFolder folder;
+    private final Preset preset;
+    private final List<String> extraJvmArgs;
+    private final PrintWriter out;
+    private final List<RunManifest.Entry> entries = new ArrayList<>();
+    private final List<String> jmhFiles = new ArrayList<>();
+    private final Object lock = new Object();
+    private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "p2pbench-fork-watchdog");
+        t.setDaemon(true);
+        return t;
+    });
+    private RunManifest manifest;
+    private int current = -1;
+    private volatile boolean finished;
+
+    private final java.util.function.Function<Combination, Integer> numaNode;
+
+    /**
+     * @param numaNode the NUMA node a combination's fork must be bound to (host memory placement),
+     *     or null for no binding
+     */
+    RunExecutor(ResultFolder folder, Preset preset, List<String> extraJvmArgs, PrintWriter out,
+                java.util.function.Function<Combination, Integer> numaNode) {
+        this.folder = folder;
+        this.preset = preset;
+        this.extraJvmArgs = List.copyOf(extraJvmArgs);
+        this.out = out;
+        this.numaNode = numaNode;
+    }
+
+    /** Runs the plan; returns the final manifest. */
+    RunManifest run(String command, String fingerprint, Map<String, Object> settings, List<Combination> plan)
+            throws IOException {
+        String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        for (Combination c : plan) {
+            entries.add(RunManifest.Entry.planned(c));
+        }
+        manifest = new RunManifest(RunManifest.FORMAT, io.p2pbench.topology.TopologyProbe.SUITE_VERSION, command,
+                preset.name(), fingerprint, started, null, "running", settings, entries);
+        folder.writeManifest(manifest);
+        Thread hook = new Thread(this::onInterrupt, "p2pbench-interrupt");
+        Runtime.getRuntime().addShutdownHook(hook);
+        double predictedLeft = RunPlanner.predictedSeconds(plan);
+        double predictedDone = 0;
+        double actualDone = 0;
+        int toRun = (int) plan.stream().filter(c -> !c.plannedSkip()).count();
+        int done = 0;
+        try {
+            for (int i = 0; i < plan.size(); i++) {
+                Combination c = plan.get(i);
+                if (c.plannedSkip()) {
+                    continue;
+                }
+                synchronized (lock) {
+                    current = i;
+                }
+                long t0 = System.nanoTime();
+                RunManifest.Entry e = runOne(i, c);
+                double took = (System.nanoTime() - t0) / 1e9;
+                done++;
+                predictedDone += c.predictedSeconds();
+                predictedLeft -= c.predictedSeconds();
+                actualDone += took;
+                double eta = predictedLeft * (actualDone / Math.max(predictedDone, 1e-9));
+                synchronized (lock) {
+                    entries.set(i, e);
+                    current = -1;
+                    write("running");
+                }
+                out.printf(Locale.ROOT, "[%3d/%d] %-7s %-48s %s  (%.1fs, ETA %s)%n", done, toRun, e.status(), c.id(),
+                        e.headline() != null ? e.headline() : e.reason() == null ? "" : e.reason(), took,
+                        RunPlanner.formatDuration(eta));
+                out.flush();
+            }
+            synchronized (lock) {
+                finished = true;
+                write("complete");
+            }
+        } finally {
+            watchdog.shutdownNow();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running: it records the interruption
+            }
+        }
+        return manifest;
+    }
+
+    private void write(String state) throws IOException {
+        String end = state.equals("running") ? null : Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        manifest = new RunManifest(manifest.format(), manifest.suiteVersion(), manifest.command(), manifest.preset(),
+                manifest.fingerprint(), manifest.startedAt(), end, state, manifest.settings(), List.copyOf(entries));
+        folder.writeManifest(manifest);
+        if (!jmhFiles.isEmpty()) {
+            folder.mergeJmhResults(jmhFiles);
+        }
+    }
+
+    private void onInterrupt() {
+        synchronized (lock) {
+            if (finished) {
+                return;
+            }
+            killForks();
+            if (current >= 0) {
+                RunManifest.Entry e = entries.get(current);
+                entries.set(current, new RunManifest.Entry(e.combination(), "interrupted", "the run was interrupted",
+                        null, null, e.logFile(), null, null));
+            }
+            try {
+                write("interrupted");
+            } catch (IOException ignored) {
+                // nothing more can be done while the JVM exits
+            }
+        }
+    }
+
+    private static void killForks() {
+        ProcessHandle.current().descendants().forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private RunManifest.Entry runOne(int index, Combination c) throws IOException {
+        String stem = String.format(Locale.ROOT, "%03d-%s", index + 1, c.id());
+        String jmhRel = "jmh/" + stem + ".json";
+        String logRel = "logs/" + stem + ".log";
+        Path tmpJson = folder.resolve("jmh/." + stem + ".json.partial");
+        Files.createDirectories(tmpJson.getParent());
+        Files.createDirectories(folder.resolve("logs"));
+        Files.deleteIfExists(tmpJson);
+        Preset.Timing timing = c.metric().equals("latency") ? preset.latency() : preset.bandwidth();
+        List<String> jvmArgs = new ArrayList<>(extraJvmArgs);
+        jvmArgs.add("-D" + BenchmarkRecords.RUN_DIR + "=" + folder.dir().toAbsolutePath());
+        jvmArgs.add("-D" + BenchmarkRecords.COMBINATION + "=" + c.id());
+        ChainedOptionsBuilder opts = new OptionsBuilder()
+                .include("^" + Pattern.quote(c.benchmark()) + "$")
+                .forks(1)
+                .warmupIterations(timing.warmupIterations())
+                .warmupTime(TimeValue.milliseconds(timing.warmupMillis()))
+                .measurementIterations(1)
+                .measurementTime(TimeValue.milliseconds(timing.measurementMillis()))
+                .jvmArgsAppend(jvmArgs.toArray(String[]::new))
+                .result(tmpJson.toString())
+                .resultFormat(ResultFormatType.JSON)
+                .output(folder.resolve(logRel).toString())
+                .shouldFailOnError(false);
+        for (Map.Entry<String, String> p : c.params().entrySet()) {
+            opts.param(p.getKey(), p.getValue());
+        }
+        Integer node = numaNode.apply(c);
+        if (node != null) {
+            Path wrapper = numaWrapper(node);
+            if (wrapper == null) {
+                return new RunManifest.Entry(c, "skipped", "host memory placement needs numactl, which is not "
+                        + "installed", null, null, null, 0.0, null);
+            }
+            opts.jvm(wrapper.toString());
+        }
+        double limit = Math.max(120, 4 * c.predictedSeconds());
+        AtomicBoolean timedOut = new AtomicBoolean();
+        ScheduledFuture<?> kill = watchdog.schedule(() -> {
+            timedOut.set(true);
+            killForks();
+        }, (long) limit, TimeUnit.SECONDS);
+        long t0 = System.nanoTime();
+        Collection<RunResult> results;
+        String runnerError = null;
+        try {
+            results = new Runner(opts.build()).run();
+        } catch (RunnerException | RuntimeException e) {
+            results = List.of();
+            runnerError = e.getMessage();
+        } finally {
+            kill.cancel(false);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        BenchmarkRecords.Target target = new BenchmarkRecords.Target(folder.dir(), c.id());
+        if (Files.isRegularFile(target.skipFile())) {
+            Files.deleteIfExists(tmpJson);
+            return new RunManifest.Entry(c, "skipped", Files.readString(target.skipFile()).strip(), null, null, logRel,
+                    seconds, null);
+        }
+        if (timedOut.get()) {
+            Files.deleteIfExists(tmpJson);
+            return new RunManifest.Entry(c, "timeout", "the fork did not finish within " + (long) limit
+                    + " s and was killed", null, null, logRel, seconds, null);
+        }
+        if (results.isEmpty() || !Files.isRegularFile(tmpJson) || Files.size(tmpJson) < 4) {
+            Files.deleteIfExists(tmpJson);
+            String reason = firstError(folder.resolve(logRel));
+            return new RunManifest.Entry(c, "failed", reason != null ? reason
+                    : runnerError != null ? runnerError : "the fork produced no result; see " + logRel, null, null,
+                    logRel, seconds, null);
+        }
+        io.p2pbench.results.AtomicFiles.move(tmpJson, folder.resolve(jmhRel));
+        jmhFiles.add(jmhRel);
+        String samplesRel = Files.isRegularFile(target.samplesFile())
+                ? folder.dir().relativize(target.samplesFile()).toString() : null;
+        return new RunManifest.Entry(c, "ok", null, jmhRel, samplesRel, logRel, seconds,
+                headline(c, results.iterator().next()));
+    }
+
+    /** A java launcher that binds the fork's CPUs and memory to one NUMA node, or null without numactl. */
+    private Path numaWrapper(int node) throws IOException {
+        Path numactl = null;
+        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+            Path p = Path.of(dir, "numactl");
+            if (Files.isExecutable(p)) {
+                numactl = p;
+                break;
+            }
+        }
+        if (numactl == null) {
+            return null;
+        }
+        Path wrapper = folder.resolve("bin/java-numa" + node);
+        if (!Files.exists(wrapper)) {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            io.p2pbench.results.AtomicFiles.write(wrapper, "#!/bin/sh\nexec " + numactl + " --cpunodebind=" + node
+                    + " --membind=" + node + " " + java + " \"$@\"\n");
+            wrapper.toFile().setExecutable(true);
+        }
+        return wrapper;
+    }
+
+    static String headline(Combination c, RunResult r) {
+        if (c.metric().equals("latency")) {
+            var stats = r.getPrimaryResult().getStatistics();
+            return String.format(Locale.ROOT, "p50 %.2f us, p99 %.2f us (host-observed, %s)", stats.getPercentile(50),
+                    stats.getPercentile(99), Sizes.format(c.sizeBytes()));
+        }
+        Map<String, Result> secondary = r.getSecondaryResults();
+        Result sum = secondary.get("sumGBps");
+        Result dev = secondary.get("deviceGBps");
+        if (sum != null) {
+            return String.format(Locale.ROOT, "%.2f + %.2f = %.2f GB/s (device, median)",
+                    secondary.get("forwardGBps").getScore(), secondary.get("reverseGBps").getScore(), sum.getScore());
+        }
+        return dev == null ? "" : String.format(Locale.ROOT, "%.2f GB/s (device, median)", dev.getScore());
+    }
+
+    /**
+     * The benchmark's own error from a JMH log: the first exception line naming a p2pbench class
+     * (a data mismatch, a CUDA error), else the first exception line at all, or null.
+     */
+    static String firstError(Path log) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(log);
+        } catch (IOException e) {
+            return null;
+        }
+        String any = null;
+        for (String line : lines) {
+            String l = line.strip();
+            if (EXCEPTION_LINE.matcher(l).matches()) {
+                if (l.contains("io.p2pbench.")) {
+                    return l.replaceFirst("^Caused by: ", "");
+                }
+                if (any == null) {
+                    any = l;
+                }
+            }
+        }
+        return any;
+    }
+}

@@ -1,0 +1,40 @@
+package io.p2pbench.results;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code manifest.json} of a result folder: the provenance of a run (suite version, command,
+ * machine, settings, times) and what became of every planned benchmark.
+ *
+ * @param format always {@link #FORMAT}; readers refuse other formats
+ * @param state {@code running}, {@code complete} or {@code interrupted}
+ * @param settings preset timing and knobs, as given to JMH
+ */
+public record RunManifest(String format, String suiteVersion, String command, String preset, String fingerprint,
+                          String startedAt, String finishedAt, String state, Map<String, Object> settings,
+                          List<Entry> entries) {
+    /** The result format this suite writes and reads. */
+    public static final String FORMAT = "p2pbench-results/1";
+
+    /**
+     * One planned benchmark and its outcome.
+     *
+     * @param status {@code pending}, {@code ok}, {@code skipped}, {@code failed}, {@code timeout} or
+     *     {@code interrupted}
+     * @param reason why it was skipped or failed, else null
+     * @param jmhFile JMH's JSON for it, relative to the folder, when ok
+     * @param samplesFile per-batch samples, relative, for bandwidth benchmarks
+     * @param logFile JMH's console output, relative
+     * @param seconds wall time it took
+     * @param headline the figure printed when it finished, e.g. {@code 54.1 GB/s (device, median)}
+     */
+    public record Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
+                        String logFile, Double seconds, String headline) {
+        /** A not-yet-run entry (or a planned skip). */
+        public static Entry planned(Combination c) {
+            return c.plannedSkip() ? new Entry(c, "skipped", c.skipReason(), null, null, null, 0.0, null)
+                    : new Entry(c, "pending", null, null, null, null, null, null);
+        }
+    }
+}

@@ -1,0 +1,311 @@
+package io.p2pbench.results;
+
+import io.p2pbench.topology.GpuInfo;
+import io.p2pbench.topology.GpuPair;
+import io.p2pbench.topology.LinkClass;
+import io.p2pbench.topology.PairInfo;
+import io.p2pbench.topology.Topology;
+import io.p2pbench.transfer.CopyPath;
+import io.p2pbench.transfer.Feasibility;
+import io.p2pbench.transfer.HostDirection;
+import io.p2pbench.transfer.HostMemory;
+import io.p2pbench.transfer.NumaPlacement;
+import io.p2pbench.transfer.Sizes;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Turns a topology and a request into the list of benchmarks to run, with planned skips and a time
+ * prediction. Pure: the same plan comes out for a live machine and for its topology JSON.
+ */
+public final class RunPlanner {
+    /** Seconds a benchmark fork costs beyond its iterations: JVM start, CUDA context, setup. */
+    public static final double FORK_OVERHEAD_SECONDS = 2.5;
+    /** Benchmark package. */
+    static final String BENCH = "io.p2pbench.bench.";
+    /** Selects the host-device benchmarks in {@code --paths}. */
+    public static final String HOST_DEVICE = "HOST_DEVICE";
+
+    private RunPlanner() {}
+
+    /**
+     * What the user asked for; null fields mean "what the preset says".
+     *
+     * @param pairs pairs to measure (sweep and matrix), or null for representatives and all pairs
+     * @param sizes sizes of the sweep and host rows, or null
+     * @param paths peer path names and {@link #HOST_DEVICE}, or null for all
+     */
+    public record Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths) {}
+
+    /** Names accepted by {@code --paths}. */
+    public static List<String> pathNames() {
+        List<String> names = new ArrayList<>();
+        for (CopyPath p : CopyPath.values()) {
+            names.add(p.name());
+        }
+        names.add(HOST_DEVICE);
+        return names;
+    }
+
+    /**
+     * Checks the request against the machine; throws {@link IllegalArgumentException} naming the bad
+     * value and what would be accepted.
+     */
+    public static void validate(Topology t, Request r) {
+        int n = t.gpuCount();
+        if (r.pairs() != null) {
+            for (GpuPair p : r.pairs()) {
+                for (int g : new int[] {p.src(), p.dst()}) {
+                    if (g >= n) {
+                        throw new IllegalArgumentException("pair '" + p + "' names GPU " + g + ", but this machine has "
+                                + (n == 1 ? "only GPU 0" : "GPUs 0.." + (n - 1)));
+                    }
+                }
+            }
+        }
+        if (r.paths() != null) {
+            for (String p : r.paths()) {
+                if (!pathNames().contains(p)) {
+                    throw new IllegalArgumentException("unknown path '" + p + "'; use " + String.join(", ", pathNames()));
+                }
+            }
+        }
+        if (r.sizes() != null) {
+            long smallestGpu = t.gpus().stream().mapToLong(GpuInfo::memoryBytes).min().orElse(0);
+            for (long s : r.sizes()) {
+                if (2 * s > smallestGpu) {
+                    throw new IllegalArgumentException("size " + Sizes.format(s) + " does not fit: a copy needs a source "
+                            + "and a destination buffer, " + Sizes.format(2 * s) + ", and the smallest GPU has "
+                            + Sizes.format(smallestGpu) + "; use sizes up to " + Sizes.format(smallestGpu / 2 / 4 * 4));
+                }
+            }
+        }
+    }
+
+    /** The plan: every combination, planned skips included, in run order. */
+    public static List<Combination> plan(Topology t, Request r) {
+        validate(t, r);
+        Preset p = r.sizes() == null ? r.preset() : r.preset().withSizes(r.sizes());
+        Set<CopyPath> wanted = EnumSet.noneOf(CopyPath.class);
+        for (CopyPath c : CopyPath.values()) {
+            if (r.paths() == null || r.paths().contains(c.name())) {
+                wanted.add(c);
+            }
+        }
+        boolean hostRows = r.paths() == null || r.paths().contains(HOST_DEVICE);
+        Map<String, Combination> plan = new LinkedHashMap<>();
+
+        List<GpuPair> sweepPairs = r.pairs() != null ? r.pairs() : representativePairs(t);
+        for (GpuPair pair : sweepPairs) {
+            for (CopyPath path : p.sweepPaths()) {
+                if (!wanted.contains(path)) {
+                    continue;
+                }
+                for (long size : p.sweepSizes()) {
+                    add(plan, peer(t, p, pair, path, size, "bandwidth", false, "sweep"));
+                    add(plan, peer(t, p, pair, path, size, "latency", false, "sweep"));
+                    if (p.bidirectionalSweepPaths().contains(path) && pair.src() <= pair.dst()) {
+                        add(plan, peer(t, p, pair, path, size, "bandwidth", true, "sweep"));
+                    }
+                }
+            }
+        }
+        List<GpuPair> matrixPairs = r.pairs() != null ? r.pairs() : allPairs(t);
+        for (CopyPath path : p.matrixPaths()) {
+            if (!wanted.contains(path)) {
+                continue;
+            }
+            for (GpuPair pair : matrixPairs) {
+                add(plan, peer(t, p, pair, path, p.matrixSize(), "bandwidth", false, "matrix"));
+                if (p.bidirectionalMatrix() && pair.src() <= pair.dst()) {
+                    add(plan, peer(t, p, pair, path, p.matrixSize(), "bandwidth", true, "matrix"));
+                }
+            }
+        }
+        if (hostRows) {
+            planHost(t, p, plan);
+        }
+        return new ArrayList<>(plan.values());
+    }
+
+    private static void planHost(Topology t, Preset p, Map<String, Combination> plan) {
+        List<Integer> devices = t.gpus().stream().map(GpuInfo::index).toList();
+        int numaNodes = t.host().numaNodes();
+        for (int device : devices) {
+            // The full sweep on the first GPU; every other GPU at the matrix size, to catch one bad link.
+            List<Long> sizes = device == devices.get(0) ? p.hostSizes() : List.of(p.matrixSize());
+            Integer gpuNuma = t.gpu(device).numaNode();
+            for (NumaPlacement numa : NumaPlacement.values()) {
+                Optional<String> numaSkip = Feasibility.numa(numa, numaNodes, gpuNuma);
+                if (numaSkip.isPresent() && numa == NumaPlacement.REMOTE) {
+                    // One row says why, not one per size.
+                    add(plan, host(p, device, HostDirection.H2D, HostMemory.PINNED, numa, p.matrixSize(), "bandwidth",
+                            "sweep", numaSkip.get()));
+                    continue;
+                }
+                for (long size : sizes) {
+                    for (HostMemory memory : HostMemory.values()) {
+                        for (HostDirection dir : HostDirection.values()) {
+                            add(plan, host(p, device, dir, memory, numa, size, "bandwidth", "sweep", numaSkip.orElse(null)));
+                            add(plan, host(p, device, dir, memory, numa, size, "latency", "sweep", numaSkip.orElse(null)));
+                        }
+                        add(plan, hostBidirectional(p, device, memory, numa, size, numaSkip.orElse(null)));
+                    }
+                }
+            }
+        }
+    }
+
+    private static void add(Map<String, Combination> plan, Combination c) {
+        plan.putIfAbsent(c.id(), c);
+    }
+
+    /** One pair per link class (nearest first), lowest indices first, plus the device-local pair 0-0. */
+    public static List<GpuPair> representativePairs(Topology t) {
+        Map<LinkClass, GpuPair> byClass = new TreeMap<>();
+        for (PairInfo pi : t.pairs()) {
+            if (!pi.self() && pi.src() < pi.dst()) {
+                byClass.putIfAbsent(pi.link(), new GpuPair(pi.src(), pi.dst()));
+            }
+        }
+        Set<GpuPair> out = new LinkedHashSet<>();
+        out.add(new GpuPair(t.gpus().get(0).index(), t.gpus().get(0).index()));
+        out.addAll(byClass.values());
+        return new ArrayList<>(out);
+    }
+
+    static List<GpuPair> allPairs(Topology t) {
+        List<GpuPair> out = new ArrayList<>();
+        for (GpuInfo a : t.gpus()) {
+            for (GpuInfo b : t.gpus()) {
+                out.add(new GpuPair(a.index(), b.index()));
+            }
+        }
+        return out;
+    }
+
+    private static Combination peer(Topology t, Preset p, GpuPair pair, CopyPath path, long size, String metric,
+                                    boolean bidirectional, String group) {
+        String kind = bidirectional ? "peer-bidir" : "peer";
+        String id = (bidirectional ? "peer-bidir-" : metric.equals("latency") ? "peer-lat-" : "peer-bw-") + path + "-"
+                + pair.src() + "-" + pair.dst() + "-" + Sizes.compact(size);
+        String bench = BENCH + (bidirectional ? "PeerCopyBidirectionalBenchmark" : "PeerCopyBenchmark") + "." + metric;
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("pair", pair.toString());
+        params.put("path", path.name());
+        params.put("sizeBytes", Long.toString(size));
+        String skip = Feasibility.peerCopy(path, pair, t).orElse(null);
+        if (skip == null) {
+            long need = Feasibility.deviceBytesPerGpu(pair, size, bidirectional);
+            long have = Math.min(t.gpu(pair.src()).memoryBytes(), t.gpu(pair.dst()).memoryBytes());
+            if (need > have) {
+                skip = "too little memory: needs " + Sizes.format(need) + " per GPU, GPU has " + Sizes.format(have);
+            }
+        }
+        String link = t.pair(pair.src(), pair.dst()).map(pi -> pi.link().label()).orElse("?");
+        Preset.Timing timing = metric.equals("latency") ? p.latency() : p.bandwidth();
+        return new Combination(id, bench, kind, metric, params, group, link, size, pair.sameGpu(), skip,
+                predict(timing, size, false));
+    }
+
+    private static Combination host(Preset p, int device, HostDirection dir, HostMemory memory, NumaPlacement numa,
+                                    long size, String metric, String group, String skip) {
+        String id = (metric.equals("latency") ? "host-lat-" : "host-bw-") + dir + "-" + memory + "-" + numa + "-gpu"
+                + device + "-" + Sizes.compact(size);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("device", Integer.toString(device));
+        params.put("direction", dir.name());
+        params.put("memory", memory.name());
+        params.put("numa", numa.name());
+        params.put("sizeBytes", Long.toString(size));
+        Preset.Timing timing = metric.equals("latency") ? p.latency() : p.bandwidth();
+        return new Combination(id, BENCH + "HostDeviceCopyBenchmark." + metric, "host", metric, params, group, "host",
+                size, false, skip, predict(timing, size, memory == HostMemory.PAGEABLE));
+    }
+
+    private static Combination hostBidirectional(Preset p, int device, HostMemory memory, NumaPlacement numa, long size,
+                                                 String skip) {
+        String id = "host-bidir-" + memory + "-" + numa + "-gpu" + device + "-" + Sizes.compact(size);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("device", Integer.toString(device));
+        params.put("memory", memory.name());
+        params.put("numa", numa.name());
+        params.put("sizeBytes", Long.toString(size));
+        return new Combination(id, BENCH + "HostDeviceBidirectionalBenchmark.bandwidth", "host-bidir", "bandwidth",
+                params, "sweep", "host", size, false, skip, predict(p.bandwidth(), size, memory == HostMemory.PAGEABLE));
+    }
+
+    /** Fork overhead, iterations, and setup that grows with size (pattern fills; slower for pageable memory). */
+    static double predict(Preset.Timing timing, long size, boolean pageable) {
+        double setup = size / (pageable ? 1.0e9 : 20.0e9);
+        return FORK_OVERHEAD_SECONDS + timing.seconds() + setup;
+    }
+
+    /** Total predicted seconds of the combinations that will run. */
+    public static double predictedSeconds(List<Combination> plan) {
+        return plan.stream().filter(c -> !c.plannedSkip()).mapToDouble(Combination::predictedSeconds).sum();
+    }
+
+    /** The plan as printed before a run starts (and by --dry-run). */
+    public static String describe(Topology t, Preset preset, List<Combination> plan) {
+        StringBuilder sb = new StringBuilder();
+        long runs = plan.stream().filter(c -> !c.plannedSkip()).count();
+        sb.append(String.format(Locale.ROOT, "Plan for %s (%d GPU%s), preset %s: %d benchmarks to run, %d skipped, "
+                        + "predicted %s%n", t.fingerprint(), t.gpuCount(), t.gpuCount() == 1 ? "" : "s", preset.name(),
+                runs, plan.size() - runs, formatDuration(predictedSeconds(plan))));
+        Map<String, int[]> groups = new LinkedHashMap<>();
+        Map<String, List<Long>> sizes = new LinkedHashMap<>();
+        for (Combination c : plan) {
+            if (c.plannedSkip()) {
+                continue;
+            }
+            String key = String.format(Locale.ROOT, "%-6s %-10s %-9s", c.group(), c.kind(), c.metric());
+            groups.computeIfAbsent(key, k -> new int[1])[0]++;
+            sizes.computeIfAbsent(key, k -> new ArrayList<>()).add(c.sizeBytes());
+        }
+        for (Map.Entry<String, int[]> e : groups.entrySet()) {
+            List<Long> s = sizes.get(e.getKey());
+            long min = s.stream().mapToLong(Long::longValue).min().orElse(0);
+            long max = s.stream().mapToLong(Long::longValue).max().orElse(0);
+            sb.append(String.format(Locale.ROOT, "  %s %4d  sizes %s%n", e.getKey(), e.getValue()[0],
+                    min == max ? Sizes.format(min) : Sizes.format(min) + " .. " + Sizes.format(max)));
+        }
+        Map<String, Set<String>> reasons = new LinkedHashMap<>();
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (Combination c : plan) {
+            if (c.plannedSkip()) {
+                String what = c.params().getOrDefault("path", c.kind() + " " + c.params().getOrDefault("numa", ""));
+                String key = what.strip() + ": " + c.skipReason();
+                reasons.computeIfAbsent(key, k -> new java.util.TreeSet<>())
+                        .add(c.params().getOrDefault("pair", "GPU" + c.params().getOrDefault("device", "?")));
+                counts.merge(key, 1, Integer::sum);
+            }
+        }
+        if (!reasons.isEmpty()) {
+            sb.append("Skipped here (recorded in the results with these reasons):\n");
+            reasons.forEach((r, where) -> sb.append(String.format(Locale.ROOT, "  %4d x %s [%s]%n", counts.get(r), r,
+                    where.size() > 4 ? where.size() + " pairs" : String.join(", ", where))));
+        }
+        return sb.toString();
+    }
+
+    /** {@code 2m05s}, {@code 1h02m}, {@code 40s}. */
+    public static String formatDuration(double seconds) {
+        long s = Math.round(seconds);
+        if (s >= 3600) {
+            return String.format(Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
+        }
+        if (s >= 60) {
+            return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+        }
+        return s + "s";
+    }
+}
