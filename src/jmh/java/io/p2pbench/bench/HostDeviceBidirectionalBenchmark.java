@@ -1,5 +1,6 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.results.ForkSettings;
 import io.p2pbench.transfer.HostDirection;
 import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.NumaBinding;
@@ -24,8 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code p2pbench run --sizes 256M} (host-device bidirectional rows).
  */
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-Djava.awt.headless=true", "-Dorg.bytedeco.javacpp.maxbytes=0",
-    "-Dorg.bytedeco.javacpp.maxphysicalbytes=0"})
+@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
+    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
 @Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public class HostDeviceBidirectionalBenchmark extends TransferState {

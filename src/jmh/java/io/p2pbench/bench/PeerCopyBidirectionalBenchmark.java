@@ -1,5 +1,6 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.results.ForkSettings;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.TransferFixture;
@@ -21,8 +22,8 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code p2pbench run --paths CE_P2P_READ --pairs 0-1 --sizes 256M} (bidirectional rows).
  */
-@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-Djava.awt.headless=true", "-Dorg.bytedeco.javacpp.maxbytes=0",
-    "-Dorg.bytedeco.javacpp.maxphysicalbytes=0"})
+@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
+    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
 @Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
 @Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public class PeerCopyBidirectionalBenchmark extends TransferState {

@@ -123,7 +123,7 @@ final class RunCommand implements Callable<Integer> {
         settings.put("latencyTiming", p.latency());
         settings.put("stagingChunkBytes", stagingChunk);
         settings.put("forkOverheadSecondsAssumed", RunPlanner.FORK_OVERHEAD_SECONDS);
-        List<String> jvmArgs = new ArrayList<>();
+        List<String> jvmArgs = new ArrayList<>(io.p2pbench.results.ForkSettings.all());
         jvmArgs.add("-Dp2pbench.stagingChunk=" + stagingChunk);
         if (Boolean.getBoolean("p2pbench.test.corrupt")) {
             jvmArgs.add("-Dp2pbench.test.corrupt=true");

@@ -94,6 +94,7 @@ public final class Cuda {
                 return absent("cudaGetDeviceCount failed: " + status + " " + errorName(status)
                         + " (" + errorString(status) + ")");
             }
+            checkDriver(cuInit(0), "cuInit"); // the driver API calls (modules, kernels, gate) need it
             Optional<String> visible = VisibleDevices.checkAgainstCount(
                     System.getenv("CUDA_VISIBLE_DEVICES"), count[0]);
             if (visible.isPresent()) {
