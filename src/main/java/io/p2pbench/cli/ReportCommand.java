@@ -1,13 +1,41 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.report.Reporter;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** Placeholder until its issue lands. */
-@Command(name = "report", mixinStandardHelpOptions = true, description = "Not yet available.")
+/** {@code p2pbench report}: statistics, charts, summary.md and exports of result folders; no GPU needed. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Renders result folders into summary.md, statistics.md, charts (PNG and SVG), "
+            + "github-action-benchmark files and the runs' JMH JSON.", "Needs no GPU."})
 final class ReportCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Parameters(arity = "1..*", paramLabel = "RESULT_DIR",
+            description = "Result folders, e.g. results/h200x8-nv18-r580/2026-12-02T14-03-11Z.")
+    List<Path> resultDirs;
+
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Output folder. Default: charts/<fingerprint>/.")
+    Path out;
+
     @Override
     public Integer call() {
-        throw new UserInputException("'p2pbench report' is not available in this build");
+        Path summary;
+        try {
+            summary = out == null ? Reporter.render(resultDirs) : Reporter.render(resultDirs, out);
+        } catch (IOException e) {
+            throw new UserInputException(e.getMessage());
+        }
+        spec.commandLine().getOut().println("Report: " + summary);
+        spec.commandLine().getOut().flush();
+        return 0;
     }
 }

@@ -1,0 +1,23 @@
+package io.p2pbench.report;
+
+import java.util.List;
+
+/**
+ * What one report shows: the sources read, their measurements (one per machine and key), the
+ * fits, the charts written and the export files.
+ *
+ * @param sources result folders in the order they started
+ * @param measurements every figure, the newest run's where runs of one machine overlap
+ * @param superseded how many figures were replaced by a newer run's
+ * @param fits alpha-beta fits
+ * @param charts charts written
+ * @param exports one line per export file, saying what reads it
+ */
+record ReportContent(List<ResultData> sources, List<Measurement> measurements, int superseded,
+                     List<HockneyFit.Fit> fits, List<Charts.ChartFile> charts, List<String> exports) {
+
+    /** The measurements of one machine. */
+    List<Measurement> measurementsOf(String machine) {
+        return measurements.stream().filter(m -> m.machine().equals(machine)).toList();
+    }
+}

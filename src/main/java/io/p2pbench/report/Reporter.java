@@ -1,0 +1,114 @@
+package io.p2pbench.report;
+
+import io.p2pbench.results.AtomicFiles;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code p2pbench report}: reads result folders, computes the statistics and alpha-beta fits,
+ * draws the charts and writes, into one output folder, {@code summary.md}, {@code statistics.md},
+ * the charts (PNG and SVG), github-action-benchmark files and each run's JMH JSON untouched.
+ * Needs no GPU. Run: {@code p2pbench report results/h200x8-nv18-r580/2026-12-02T14-03-11Z}.
+ */
+public final class Reporter {
+    /** Name of the summary file. */
+    public static final String SUMMARY = "summary.md";
+    /** Name of the full per-size statistics file. */
+    public static final String STATISTICS = "statistics.md";
+
+    private Reporter() {}
+
+    /** The default output folder for a machine: {@code charts/<fingerprint>}. */
+    public static Path defaultOutDir(String fingerprint) {
+        return Path.of("charts", fingerprint);
+    }
+
+    /**
+     * Renders the report of {@code resultDirs} into {@link #defaultOutDir} of their machine (machines
+     * joined with {@code +} when they differ); returns the path of summary.md.
+     */
+    public static Path render(List<Path> resultDirs) throws IOException {
+        List<ResultData> sources = readAll(resultDirs);
+        String machines = String.join("+", sources.stream().map(ResultData::machine).distinct().toList());
+        return write(sources, defaultOutDir(machines));
+    }
+
+    /**
+     * Renders the report of {@code resultDirs} into {@code outDir} (created if needed); returns the path
+     * of summary.md. This is what {@code p2pbench run --report} calls after a run. Bad input throws a
+     * {@link BadInputException} with one line saying what is wrong.
+     */
+    public static Path render(List<Path> resultDirs, Path outDir) throws IOException {
+        return write(readAll(resultDirs), outDir);
+    }
+
+    private static Path write(List<ResultData> sources, Path outDir) throws IOException {
+        Files.createDirectories(outDir);
+        Map<String, Measurement> newest = new LinkedHashMap<>();
+        int superseded = 0;
+        for (ResultData d : sources) {
+            for (Measurement m : d.measurements()) {
+                if (newest.put(m.machine() + "|" + m.key(), m) != null) {
+                    superseded++;
+                }
+            }
+        }
+        List<Measurement> measurements = List.copyOf(newest.values());
+        List<Charts.ChartFile> charts = new ArrayList<>();
+        Map<String, ResultData> machines = new LinkedHashMap<>();
+        sources.forEach(d -> machines.putIfAbsent(d.machine(), d));
+        for (ResultData machine : machines.values()) {
+            String prefix = machines.size() > 1 ? Charts.stem(machine.machine()) + "-" : "";
+            charts.addAll(Charts.forMachine(machine,
+                    measurements.stream().filter(m -> m.machine().equals(machine.machine())).toList(), outDir, prefix));
+        }
+        List<String> exports = exports(sources, measurements, outDir);
+        ReportContent content = new ReportContent(sources, measurements, superseded, HockneyFit.fitAll(measurements),
+                charts, exports);
+        SummaryWriter.Documents docs = SummaryWriter.render(content, outDir);
+        AtomicFiles.write(outDir.resolve(STATISTICS), docs.statistics());
+        Path summary = outDir.resolve(SUMMARY);
+        AtomicFiles.write(summary, docs.summary());
+        return summary;
+    }
+
+    /** Reads every folder, oldest run first. */
+    static List<ResultData> readAll(List<Path> resultDirs) throws BadInputException {
+        if (resultDirs.isEmpty()) {
+            throw new BadInputException("no result folder given");
+        }
+        List<ResultData> sources = new ArrayList<>();
+        for (Path dir : resultDirs) {
+            sources.add(ResultReader.read(dir));
+        }
+        sources.sort(Comparator.comparing(d -> String.valueOf(d.manifest().startedAt())));
+        return sources;
+    }
+
+    /** Writes the github-action-benchmark files and copies each run's JMH JSON; one line per export. */
+    private static List<String> exports(List<ResultData> sources, List<Measurement> ms, Path outDir)
+            throws IOException {
+        List<String> lines = new ArrayList<>();
+        BenchmarkActionExport.write(ms, outDir);
+        lines.add("`" + BenchmarkActionExport.BIGGER + "`, `" + BenchmarkActionExport.SMALLER
+                + "`: github-action-benchmark, tools `customBiggerIsBetter` (bandwidth medians) and "
+                + "`customSmallerIsBetter` (latency p50 and p99).");
+        for (ResultData d : sources) {
+            if (d.jmhResults() == null) {
+                lines.add("`" + d.label() + "` has no jmh-results.json (interrupted before the first result?).");
+                continue;
+            }
+            Path copy = outDir.resolve("jmh").resolve(Charts.stem(d.label()) + ".json");
+            AtomicFiles.write(copy, Files.readAllBytes(d.jmhResults()));
+            lines.add("`jmh/" + copy.getFileName() + "`: JMH's JSON of `" + d.label()
+                    + "`, untouched (jmh-visualizer reads it).");
+        }
+        return lines;
+    }
+}

@@ -1,0 +1,57 @@
+package io.p2pbench.report;
+
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.topology.Topology;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything read from one source: a p2pbench result folder, or a baseline imported from NVIDIA's
+ * tools (nvbandwidth, nccl-tests), which have no manifest or topology.
+ *
+ * @param source the folder or file read
+ * @param label short name for tables and legends, e.g. {@code h200x8-nv18-r580/2026-12-02T14-03-11Z}
+ * @param machine the machine's fingerprint (or, for imports, the GPUs the file lists)
+ * @param origin what wrote it, e.g. {@code p2pbench 0.1.0}, {@code nvbandwidth v0.8}
+ * @param topology the machine, or null for imports
+ * @param manifest the run's manifest, or null for imports
+ * @param measurements every figure read
+ * @param notMeasured what was planned or listed but has no figure, with the reason
+ * @param unknownKinds kinds this version does not report, with how many results each has
+ * @param jmhResults the run's {@code jmh-results.json}, or null
+ */
+public record ResultData(Path source, String label, String machine, String origin, Topology topology,
+                         RunManifest manifest, List<Measurement> measurements, List<NotMeasured> notMeasured,
+                         Map<String, Integer> unknownKinds, Path jmhResults) {
+
+    /** The machine as titles and legends name it, e.g. {@code h200x8-nv18-r580 (8x NVIDIA H200)}. */
+    public String machineDescription() {
+        if (topology == null) {
+            return machine;
+        }
+        Map<String, Long> models = new java.util.TreeMap<>();
+        topology.gpus().forEach(g -> models.merge(g.name(), 1L, Long::sum));
+        StringBuilder sb = new StringBuilder(machine).append(" (");
+        models.forEach((name, count) -> sb.append(sb.charAt(sb.length() - 1) == '(' ? "" : " + ").append(count)
+                .append("x ").append(name));
+        return sb.append(')').toString();
+    }
+
+    /** Whether this came from a p2pbench run (rather than an imported baseline). */
+    public boolean isRun() {
+        return manifest != null;
+    }
+
+    /**
+     * A planned or listed combination without a figure.
+     *
+     * @param id the combination id or test name
+     * @param what kind, path and pair, as people read them
+     * @param status {@code skipped}, {@code failed}, {@code timeout}, {@code interrupted}, {@code pending},
+     *     {@code waived}, ...
+     * @param reason why, as recorded
+     * @param singleGpu whether the combination measured no interconnect
+     */
+    public record NotMeasured(String id, String what, String status, String reason, boolean singleGpu) {}
+}

@@ -1,0 +1,276 @@
+package io.p2pbench.report;
+
+import io.p2pbench.results.BatchSamples;
+import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.ResultFolder;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.topology.Topology;
+import io.p2pbench.topology.TopologyProbe;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The read step: turns a result folder ({@code docs/results-format.md}) into {@link Measurement}s.
+ * Bandwidth samples are the per-batch figures of {@code samples/ID.json} (JMH's per-iteration
+ * secondary metrics where a run has no samples file); latency samples are JMH SampleTime's
+ * histogram, expanded. Kinds this version does not know are counted, not read.
+ */
+public final class ResultReader {
+    /** Collective kinds (issue 5): bus and algorithm bandwidth come from JMH secondary metrics. */
+    static final Set<String> COLLECTIVE_KINDS = Set.of("allreduce-ring", "nccl", "exchange");
+    /** Direction of a copy measured alone. */
+    public static final String ONE_WAY = "one-way";
+    /** Direction of one lane of a bidirectional copy, measured while the other direction runs. */
+    public static final String UNDER_REVERSE = "one-way, reverse running";
+    /** The first of two concurrent copies within one GPU (a bidirectional copy of a pair {@code N-N}). */
+    public static final String SELF_LANE_1 = "concurrent copy 1 of 2";
+    /** The second of two concurrent copies within one GPU. */
+    public static final String SELF_LANE_2 = "concurrent copy 2 of 2";
+    /** Both lanes of a bidirectional copy added up. */
+    public static final String BOTH_WAYS = "both ways (sum)";
+
+    private ResultReader() {}
+
+    /** Reads a result folder; a one-line {@link BadInputException} for anything unusable. */
+    public static ResultData read(Path dir) throws BadInputException {
+        requireResultFolder(dir);
+        ResultFolder folder = ResultFolder.open(dir);
+        RunManifest manifest;
+        Topology topology;
+        try {
+            manifest = folder.readManifest();
+            checkSuiteVersion(dir, manifest);
+            topology = folder.readTopology();
+        } catch (BadInputException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new BadInputException(e.getMessage());
+        }
+        if (manifest.entries() == null) {
+            throw new BadInputException(dir.resolve("manifest.json") + " lists no entries");
+        }
+        String machine = manifest.fingerprint() != null ? manifest.fingerprint() : topology.fingerprint();
+        List<Measurement> measurements = new ArrayList<>();
+        List<ResultData.NotMeasured> notMeasured = new ArrayList<>();
+        Map<String, Integer> unknown = new TreeMap<>();
+        for (RunManifest.Entry e : manifest.entries()) {
+            Combination c = e.combination();
+            if (c == null || c.kind() == null || c.params() == null) {
+                throw new BadInputException(dir.resolve("manifest.json") + " has an entry without a combination");
+            }
+            if (!"ok".equals(e.status())) {
+                notMeasured.add(new ResultData.NotMeasured(c.id(), describe(c), e.status(), e.reason(), c.singleGpu()));
+            } else if (isKnown(c.kind())) {
+                measurements.addAll(new EntryReader(folder, e, machine).read());
+            } else {
+                unknown.merge(c.kind(), 1, Integer::sum);
+            }
+        }
+        Path jmhResults = dir.resolve("jmh-results.json");
+        return new ResultData(dir, machine + "/" + dir.getFileName(), machine,
+                "p2pbench " + manifest.suiteVersion(), topology, manifest, List.copyOf(measurements),
+                List.copyOf(notMeasured), Map.copyOf(unknown), Files.isRegularFile(jmhResults) ? jmhResults : null);
+    }
+
+    /** Whether this version reports the kind. */
+    static boolean isKnown(String kind) {
+        return switch (kind) {
+            case "peer", "peer-bidir", "host", "host-bidir" -> true;
+            default -> COLLECTIVE_KINDS.contains(kind);
+        };
+    }
+
+    /** Kind, path and pair of a combination, as people read them. */
+    static String describe(Combination c) {
+        Map<String, String> p = c.params();
+        String what = switch (c.kind()) {
+            case "peer", "peer-bidir" -> c.kind() + " " + c.metric() + " " + p.get("path") + " " + p.get("pair");
+            case "host", "host-bidir" -> c.kind() + " " + c.metric() + " " + p.getOrDefault("direction", "H2D+D2H") + " "
+                    + p.get("memory") + " " + p.get("numa") + " GPU" + p.get("device");
+            default -> c.kind() + " " + String.join(" ", p.values());
+        };
+        return what + " " + io.p2pbench.transfer.Sizes.format(c.sizeBytes());
+    }
+
+    private static void requireResultFolder(Path dir) throws BadInputException {
+        if (!Files.exists(dir)) {
+            throw new BadInputException(dir + " does not exist");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new BadInputException(dir + " is a file, not a p2pbench result folder");
+        }
+        if (!Files.exists(dir.resolve("manifest.json"))) {
+            String hint = "";
+            try (Stream<Path> found = Files.find(dir, 3, (p, a) -> p.getFileName().toString().equals("manifest.json"))) {
+                hint = found.findFirst().map(p -> "; it holds result folders, e.g. " + p.getParent()).orElse("");
+            } catch (IOException e) {
+                hint = "";
+            }
+            throw new BadInputException(dir + " is not a p2pbench result folder (no manifest.json)" + hint);
+        }
+    }
+
+    private static void checkSuiteVersion(Path dir, RunManifest m) throws BadInputException {
+        String theirs = m.suiteVersion() == null ? "?" : m.suiteVersion();
+        String ours = TopologyProbe.SUITE_VERSION;
+        if (!major(theirs).equals(major(ours))) {
+            throw new BadInputException(dir + " holds results of p2pbench " + theirs + "; this p2pbench " + ours
+                    + " reads results of suite version " + major(ours) + ".x (format " + RunManifest.FORMAT + ")");
+        }
+    }
+
+    private static String major(String version) {
+        int dot = version.indexOf('.');
+        return dot > 0 ? version.substring(0, dot) : version;
+    }
+
+    /** Reads the figures of one ok entry. */
+    private static final class EntryReader {
+        private final ResultFolder folder;
+        private final RunManifest.Entry entry;
+        private final Combination c;
+        private final String machine;
+
+        EntryReader(ResultFolder folder, RunManifest.Entry entry, String machine) {
+            this.folder = folder;
+            this.entry = entry;
+            this.c = entry.combination();
+            this.machine = machine;
+        }
+
+        List<Measurement> read() throws BadInputException {
+            if (entry.jmhFile() == null) {
+                throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id()
+                        + " is ok but names no JMH file");
+            }
+            JmhJson jmh = JmhJson.read(folder.resolve(entry.jmhFile()));
+            Map<String, String> p = c.params();
+            return switch (c.kind()) {
+                case "peer" -> List.of(c.metric().equals(Measurement.LATENCY)
+                        ? latency("peer", p.get("path"), ONE_WAY, p.get("pair"), jmh)
+                        : bandwidth("peer", p.get("path"), ONE_WAY, p.get("pair"), lane(jmh, 0, "deviceGBps")));
+                case "peer-bidir" -> peerBidirectional(p, jmh);
+                case "host" -> List.of(c.metric().equals(Measurement.LATENCY)
+                        ? latency("host", hostPath(p), p.get("direction"), "GPU" + p.get("device"), jmh)
+                        : bandwidth("host", hostPath(p), p.get("direction"), "GPU" + p.get("device"),
+                                lane(jmh, 0, "deviceGBps")));
+                case "host-bidir" -> List.of(
+                        bandwidth("host", hostPath(p), "H2D, D2H running", "GPU" + p.get("device"),
+                                lane(jmh, 0, "forwardGBps")),
+                        bandwidth("host", hostPath(p), "D2H, H2D running", "GPU" + p.get("device"),
+                                lane(jmh, 1, "reverseGBps")),
+                        bandwidth("host", hostPath(p), "H2D+D2H (sum)", "GPU" + p.get("device"), sum(jmh)));
+                default -> collective(p, jmh);
+            };
+        }
+
+        private List<Measurement> peerBidirectional(Map<String, String> p, JmhJson jmh) throws BadInputException {
+            String[] ends = p.get("pair").split("-");
+            String reversed = ends[1] + "-" + ends[0];
+            boolean self = ends[0].equals(ends[1]);
+            String first = self ? SELF_LANE_1 : UNDER_REVERSE;
+            String second = self ? SELF_LANE_2 : UNDER_REVERSE;
+            return List.of(
+                    bandwidth("peer", p.get("path"), first, p.get("pair"), lane(jmh, 0, "forwardGBps")),
+                    bandwidth("peer", p.get("path"), second, reversed, lane(jmh, 1, "reverseGBps")),
+                    bandwidth("peer", p.get("path"), BOTH_WAYS, ordered(ends), sum(jmh)));
+        }
+
+        private List<Measurement> collective(Map<String, String> p, JmhJson jmh) throws BadInputException {
+            String path = p.get("operation") + " " + p.get("dtype");
+            List<Measurement> out = new ArrayList<>();
+            if (jmh.hasSecondary("busGBps")) {
+                out.add(bandwidth(c.kind(), path, "bus", p.get("group"), jmh.secondary("busGBps"), "JMH busGBps"));
+            }
+            if (jmh.hasSecondary("algGBps")) {
+                out.add(bandwidth(c.kind(), path, "alg", p.get("group"), jmh.secondary("algGBps"), "JMH algGBps"));
+            }
+            return out;
+        }
+
+        private Measurement bandwidth(String kind, String path, String direction, String pair, Lane lane) {
+            return bandwidth(kind, path, direction, pair, lane.samples, lane.from);
+        }
+
+        private Measurement bandwidth(String kind, String path, String direction, String pair, double[] samples,
+                                      String from) {
+            Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, kind, path, direction, pair, c.sizeBytes());
+            return new Measurement(key, machine, c.link(), c.singleGpu(), c.group(), c.id(), samples, from);
+        }
+
+        private Measurement latency(String kind, String path, String direction, String pair, JmhJson jmh)
+                throws BadInputException {
+            Measurement.Key key = new Measurement.Key(Measurement.LATENCY, kind, path, direction, pair, c.sizeBytes());
+            return new Measurement(key, machine, c.link(), c.singleGpu(), c.group(), c.id(), jmh.histogramMicros(),
+                    "JMH SampleTime histogram");
+        }
+
+        /** Per-batch figures of one lane from samples/ID.json, else JMH's per-iteration secondary metric. */
+        private Lane lane(JmhJson jmh, int lane, String secondary) throws BadInputException {
+            BatchSamples s = samples();
+            if (s == null) {
+                return new Lane(jmh.secondary(secondary), "JMH " + secondary + " (no per-batch samples)");
+            }
+            double[] out = new double[s.batches().size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = s.batches().get(i).laneGBps().get(lane);
+            }
+            return new Lane(out, "per-batch samples");
+        }
+
+        /** Per batch, both lanes added up. */
+        private Lane sum(JmhJson jmh) throws BadInputException {
+            BatchSamples s = samples();
+            if (s == null) {
+                return new Lane(jmh.secondary("sumGBps"), "JMH sumGBps (no per-batch samples)");
+            }
+            double[] out = new double[s.batches().size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = s.batches().get(i).laneGBps().get(0) + s.batches().get(i).laneGBps().get(1);
+            }
+            return new Lane(out, "per-batch samples");
+        }
+
+        private BatchSamples samples() throws BadInputException {
+            if (entry.samplesFile() == null) {
+                return null;
+            }
+            Path file = folder.resolve(entry.samplesFile());
+            BatchSamples s;
+            try {
+                s = BenchmarkRecords.readSamples(file);
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                throw new BadInputException(file + " is not readable samples JSON (truncated?): "
+                        + e.getOriginalMessage().lines().findFirst().orElse(""));
+            } catch (IOException e) {
+                throw new BadInputException(file + " cannot be read: " + e.getMessage());
+            }
+            int lanes = c.kind().endsWith("-bidir") ? 2 : 1;
+            if (s.batches() == null || s.batches().isEmpty()
+                    || s.batches().stream().anyMatch(b -> b.laneGBps() == null || b.laneGBps().size() != lanes)) {
+                throw new BadInputException(file + " does not hold " + lanes + "-lane batches for " + c.id());
+            }
+            return s;
+        }
+
+        private static String hostPath(Map<String, String> p) {
+            return p.get("memory") + " " + p.get("numa");
+        }
+
+        private static String ordered(String[] ends) {
+            return Integer.parseInt(ends[0]) <= Integer.parseInt(ends[1]) ? ends[0] + "-" + ends[1]
+                    : ends[1] + "-" + ends[0];
+        }
+    }
+
+    /** Samples of one lane and where they come from. */
+    private record Lane(double[] samples, String from) {}
+}

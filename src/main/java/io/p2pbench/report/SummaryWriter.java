@@ -1,0 +1,259 @@
+package io.p2pbench.report;
+
+import io.p2pbench.topology.HostInfo;
+import io.p2pbench.topology.Topology;
+import io.p2pbench.topology.TopologyPrinter;
+import io.p2pbench.transfer.Sizes;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The report step: {@code summary.md}, small enough for a CI job summary (under 1 MiB), with the
+ * machine, nvbandwidth-style matrices, the alpha-beta table, the charts, what was not measured and
+ * why, and per-size statistics while they fit; {@code statistics.md} always holds every per-size table.
+ */
+final class SummaryWriter {
+    /** GitHub's limit for one step's job summary. */
+    static final int LIMIT_BYTES = 1 << 20;
+    /** What the summary may use, leaving room for the lines that say what was left out. */
+    private static final int BUDGET_BYTES = LIMIT_BYTES - 8 * 1024;
+
+    private SummaryWriter() {}
+
+    /**
+     * The two documents.
+     *
+     * @param summary summary.md
+     * @param statistics statistics.md
+     */
+    record Documents(String summary, String statistics) {}
+
+    /** Renders both documents; chart and export paths are written relative to {@code outDir}. */
+    static Documents render(ReportContent r, Path outDir) {
+        StringBuilder head = new StringBuilder();
+        head.append("# p2pbench report: ").append(r.sources().stream().map(ResultData::machine).distinct()
+                .collect(Collectors.joining(", "))).append("\n\n");
+        head.append(runs(r)).append('\n');
+        for (ResultData machine : machines(r)) {
+            head.append(machine(machine, r.measurementsOf(machine.machine())));
+        }
+        head.append(fits(r.fits())).append(charts(r.charts(), outDir)).append(notMeasured(r)).append(method(r));
+        String tables = statistics(r);
+        String statistics = "# p2pbench statistics per size\n\n" + method(r) + tables;
+        String summary = head.toString();
+        if (bytes(summary) + bytes(tables) <= BUDGET_BYTES) {
+            summary += tables;
+        } else {
+            summary += "\n## Statistics per size\n\nLeft out here to keep this summary under 1 MiB (a CI job summary's "
+                    + "limit): see `statistics.md` next to it.\n";
+        }
+        return new Documents(summary, statistics);
+    }
+
+    private static String runs(ReportContent r) {
+        List<List<String>> rows = new ArrayList<>();
+        for (ResultData d : r.sources()) {
+            long ok = d.isRun() ? d.manifest().entries().stream().filter(e -> "ok".equals(e.status())).count() : 0;
+            long skipped = d.notMeasured().stream().filter(n -> "skipped".equals(n.status())).count();
+            long other = d.notMeasured().size() - skipped;
+            rows.add(List.of("`" + d.label() + "`", d.origin(),
+                    d.isRun() ? d.manifest().preset() : "", d.isRun() ? d.manifest().startedAt() : "",
+                    d.isRun() ? d.manifest().state() : "", String.valueOf(ok), String.valueOf(skipped),
+                    String.valueOf(other)));
+        }
+        String table = Markdown.table(List.of("result", "written by", "preset", "started (UTC)", "state", "ok", "skipped",
+                "failed or other"), rows);
+        String note = r.superseded() > 0 ? "\n" + r.superseded() + " measurement(s) appear in more than one run of the "
+                + "same machine; the figures of the run started last are used.\n" : "";
+        return "## Runs\n\n" + table + note;
+    }
+
+    private static List<ResultData> machines(ReportContent r) {
+        Map<String, ResultData> out = new LinkedHashMap<>();
+        r.sources().forEach(d -> out.putIfAbsent(d.machine(), d));
+        return new ArrayList<>(out.values());
+    }
+
+    private static String machine(ResultData d, List<Measurement> ms) {
+        StringBuilder sb = new StringBuilder("## Machine ").append(d.machine()).append("\n\n");
+        Topology t = d.topology();
+        if (t != null) {
+            HostInfo h = t.host();
+            sb.append(String.format(Locale.ROOT, "%s; driver %s (CUDA %s), CUDA runtime %s, NCCL %s. Host: %s, %d socket(s),"
+                            + " %d NUMA node(s), IOMMU %s, virtualisation %s.%n%n", d.machineDescription(),
+                    h.driverVersion(), h.cudaDriver(), h.cudaRuntime(), h.nccl(), h.cpuModel(), h.sockets(), h.numaNodes(),
+                    h.iommu(), h.virtualization()));
+            sb.append("```text\n").append(TopologyPrinter.gpuTable(t)).append('\n').append(TopologyPrinter.linkMatrix(t))
+                    .append('\n').append(TopologyPrinter.p2pMatrix(t)).append("```\n\n");
+        }
+        String peer = TextMatrices.peer(ms, t);
+        if (!peer.isEmpty()) {
+            sb.append("### Bandwidth matrices (nvbandwidth style)\n\n```text\n").append(peer).append("```\n\n");
+        }
+        String host = TextMatrices.host(ms, t);
+        if (!host.isEmpty()) {
+            sb.append("### Host-device bandwidth\n\n```text\n").append(host).append("```\n\n");
+        }
+        return sb.toString();
+    }
+
+    private static String fits(List<HockneyFit.Fit> fits) {
+        if (fits.isEmpty()) {
+            return "";
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (HockneyFit.Fit f : fits) {
+            Measurement m = f.series();
+            rows.add(List.of(m.machine(), m.key().kind(), m.pairWithLink(), m.key().path(), m.key().direction(),
+                    f.fittedOn(), f.sizes() + " (" + Sizes.format(m.key().sizeBytes()) + " .. " + Sizes.format(f.maxSizeBytes())
+                            + ")",
+                    Markdown.number(f.alphaMicros()) + " ± " + Markdown.number(f.alphaError()),
+                    Markdown.number(f.betaGBps()) + " ± " + Markdown.number(f.betaError()),
+                    f.physical() ? Sizes.format(Math.round(f.halfBytes())) + " ± " + Sizes.format(Math.round(f.halfError()))
+                            : "n/a (model does not fit)",
+                    Markdown.percent(f.rmsRelative())));
+        }
+        return "## Latency-bandwidth fit (alpha-beta, Hockney): t = α + n / β\n\n"
+                + "α: startup latency; β: asymptotic bandwidth; n½ = α·β, the size reaching half of β. Least squares on "
+                + "relative residuals; ± one standard error (n½ by the delta method).\n\n"
+                + Markdown.table(List.of("machine", "kind", "pair (link)", "path", "direction", "fitted on", "sizes",
+                "α (µs)", "β (GB/s)", "n½", "rms relative residual"), rows) + "\n";
+    }
+
+    private static String charts(List<Charts.ChartFile> charts, Path outDir) {
+        if (charts.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("## Charts\n\nPNG for reviews, SVG for docs, in this folder.\n\n");
+        for (Charts.ChartFile c : charts) {
+            sb.append("![").append(c.title()).append("](").append(relative(outDir, c.png())).append(")  \n[SVG](")
+                    .append(relative(outDir, c.svg())).append(")\n\n");
+        }
+        return sb.toString();
+    }
+
+    private static String notMeasured(ReportContent r) {
+        StringBuilder sb = new StringBuilder();
+        Map<String, List<ResultData.NotMeasured>> groups = new LinkedHashMap<>();
+        for (ResultData d : r.sources()) {
+            for (ResultData.NotMeasured n : d.notMeasured()) {
+                groups.computeIfAbsent(d.machine() + "|" + n.status() + "|" + n.reason(), k -> new ArrayList<>()).add(n);
+            }
+        }
+        if (!groups.isEmpty()) {
+            List<List<String>> rows = new ArrayList<>();
+            groups.forEach((k, list) -> {
+                String[] parts = k.split("\\|", 3);
+                boolean allLocal = list.stream().allMatch(ResultData.NotMeasured::singleGpu);
+                String ids = list.stream().limit(4).map(n -> "`" + n.id() + "`").collect(Collectors.joining(", "))
+                        + (list.size() > 4 ? " and " + (list.size() - 4) + " more" : "");
+                rows.add(List.of(parts[0], parts[1], parts[2] + (allLocal ? " (" + Measurement.SINGLE_GPU + ")" : ""),
+                        String.valueOf(list.size()), ids));
+            });
+            sb.append("## Skipped and failed combinations\n\n").append(Markdown.table(List.of("machine", "status",
+                    "reason", "count", "combinations"), rows)).append('\n');
+        }
+        List<String> unknown = new ArrayList<>();
+        for (ResultData d : r.sources()) {
+            d.unknownKinds().forEach((kind, count) -> unknown.add("- `" + kind + "` in `" + d.label() + "`: " + count
+                    + " result(s)"));
+        }
+        if (!unknown.isEmpty()) {
+            sb.append("## Not reported\n\nKinds this version of the report does not know (their JMH JSON is "
+                    + "exported untouched):\n\n").append(String.join("\n", unknown)).append("\n\n");
+        }
+        return sb.toString();
+    }
+
+    private static String method(ReportContent r) {
+        StringBuilder sb = new StringBuilder("## Method and exports\n\n");
+        sb.append("- Bandwidth: decimal GB/s (10^9 bytes/s), device-timed per batch; the headline is the median over "
+                + "batches. Interval: ").append(Statistics.BANDWIDTH_INTERVAL)
+                .append(". CV: coefficient of variation, sample standard deviation / mean.\n");
+        sb.append("- Latency: host-observed µs per transfer; percentiles p50, p90, p99, p99.9 by ")
+                .append(Statistics.PERCENTILE_ESTIMATOR).append(" (numpy's default estimator).\n");
+        sb.append("- Efficiency: median / the link's theoretical rate per direction (twice that for both-ways sums); "
+                + "every table names the rate it assumed.\n");
+        sb.append("- Sizes are binary (KiB, MiB, GiB).\n");
+        for (String e : r.exports()) {
+            sb.append("- ").append(e).append('\n');
+        }
+        return sb.append('\n').toString();
+    }
+
+    /** Per machine and pair: bandwidth and latency per size, then collectives. */
+    private static String statistics(ReportContent r) {
+        StringBuilder sb = new StringBuilder("## Statistics per size\n\n");
+        for (ResultData d : machines(r)) {
+            Map<String, List<Measurement>> groups = new LinkedHashMap<>();
+            List<Measurement> sorted = new ArrayList<>(r.measurementsOf(d.machine()));
+            sorted.sort(Comparator.comparing((Measurement m) -> m.key().path()).thenComparing(m -> m.key().direction())
+                    .thenComparingLong(m -> m.key().sizeBytes()));
+            for (Measurement m : sorted) {
+                groups.computeIfAbsent(m.key().kind() + " " + m.pairWithLink(), k -> new ArrayList<>()).add(m);
+            }
+            for (Map.Entry<String, List<Measurement>> g : groups.entrySet()) {
+                sb.append("### ").append(d.machine()).append(": ").append(g.getKey()).append("\n\n");
+                List<Measurement> bw = g.getValue().stream().filter(m -> m.key().biggerIsBetter()).toList();
+                List<Measurement> lat = g.getValue().stream().filter(m -> !m.key().biggerIsBetter()).toList();
+                if (!bw.isEmpty()) {
+                    sb.append(bandwidthTable(bw, d.topology()));
+                }
+                if (!lat.isEmpty()) {
+                    sb.append(latencyTable(lat));
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String bandwidthTable(List<Measurement> ms, Topology t) {
+        Map<String, String> references = new LinkedHashMap<>();
+        List<List<String>> rows = new ArrayList<>();
+        for (Measurement m : ms) {
+            Statistics.Bandwidth b = Statistics.bandwidth(m.samples());
+            LinkRates.Reference ref = LinkRates.of(m, t);
+            String label = references.computeIfAbsent(ref.known() ? Markdown.number(ref.gbps()) + " GB/s: "
+                    + ref.assumption() : ref.assumption(), k -> "R" + (references.size() + 1));
+            rows.add(List.of(m.key().path(), m.key().direction(), Sizes.format(m.key().sizeBytes()),
+                    Markdown.number(b.median()), Markdown.number(b.mean()),
+                    b.hasInterval() ? "[" + Markdown.number(b.ciLow()) + ", " + Markdown.number(b.ciHigh()) + "]" : "n/a",
+                    Markdown.percent(b.cv()), String.valueOf(b.n()), m.samplesFrom(),
+                    (ref.known() ? Markdown.percent(ref.efficiency(b.median())) + " of " + label : "n/a (" + label + ")")));
+        }
+        StringBuilder sb = new StringBuilder(Markdown.table(List.of("path", "direction", "size", "median GB/s",
+                "mean GB/s", "95% t-interval of mean", "CV", "n", "samples", "efficiency (reference)"), rows));
+        sb.append('\n');
+        references.forEach((text, label) -> sb.append(label).append(": ").append(text).append("  \n"));
+        return sb.append('\n').toString();
+    }
+
+    private static String latencyTable(List<Measurement> ms) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Measurement m : ms) {
+            Statistics.Latency l = Statistics.latency(m.samples());
+            rows.add(List.of(m.key().path(), m.key().direction(), Sizes.format(m.key().sizeBytes()),
+                    Markdown.number(l.p50()), Markdown.number(l.p90()), Markdown.number(l.p99()),
+                    Markdown.number(l.p999()), Markdown.number(l.mean()), String.valueOf(l.n())));
+        }
+        return "Latency, µs per transfer, percentiles by " + Statistics.PERCENTILE_ESTIMATOR + ":\n\n"
+                + Markdown.table(List.of("path", "direction", "size", "p50", "p90", "p99", "p99.9", "mean", "samples"),
+                rows) + "\n";
+    }
+
+    private static String relative(Path outDir, Path file) {
+        return outDir.toAbsolutePath().normalize().relativize(file.toAbsolutePath().normalize()).toString()
+                .replace('\\', '/');
+    }
+
+    private static int bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+}
