@@ -151,15 +151,7 @@ public final class Charts {
             List<String> columns = gpus.stream().map(g -> "GPU" + g).toList();
             List<String> rows = new ArrayList<>(columns);
             java.util.Collections.reverse(rows);
-            List<Number[]> cells = new ArrayList<>();
-            for (Measurement m : e.getValue()) {
-                String[] ends = m.key().pair().split("-");
-                int src = gpus.indexOf(Integer.parseInt(ends[0]));
-                int dst = gpus.indexOf(Integer.parseInt(ends[1]));
-                if (src != dst) {
-                    cells.add(new Number[] {dst, gpus.size() - 1 - src, Statistics.bandwidth(m.samples()).median()});
-                }
-            }
+            List<Number[]> cells = heatmapCells(e.getValue(), gpus);
             if (cells.isEmpty()) {
                 continue;
             }
@@ -178,6 +170,23 @@ public final class Charts {
         return out;
     }
 
+    /**
+     * Heatmap cells {column (destination), row counted from the bottom (source, GPU 0 on top), median GB/s};
+     * no cell for the diagonal (device-local copies) or for pairs without a figure, which stay blank.
+     */
+    static List<Number[]> heatmapCells(List<Measurement> matrix, List<Integer> gpus) {
+        List<Number[]> cells = new ArrayList<>();
+        for (Measurement m : matrix) {
+            String[] ends = m.key().pair().split("-");
+            int src = gpus.indexOf(Integer.parseInt(ends[0]));
+            int dst = gpus.indexOf(Integer.parseInt(ends[1]));
+            if (src != dst) {
+                cells.add(new Number[] {dst, gpus.size() - 1 - src, Statistics.bandwidth(m.samples()).median()});
+            }
+        }
+        return cells;
+    }
+
     /** A chart with transfer size on a log2 axis. */
     static XYChart sizeChart(String title, String yTitle, boolean logY, List<Line> lines, boolean bandwidth) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
@@ -187,7 +196,11 @@ public final class Charts {
                 .setErrorBarsColorSeriesColor(true);
         styler.setLegendPosition(Styler.LegendPosition.OutsideS).setChartBackgroundColor(Color.WHITE).setMarkerSize(7)
                 .setChartTitleFont(styler.getChartTitleFont().deriveFont(13f));
+        Color[] palette = styler.getTheme().getSeriesColors();
+        int colors = 0;
         for (Line line : lines) {
+            // A dashed (baseline) line takes the colour of the solid line before it: one colour per path.
+            Color color = palette[(line.dashed() ? Math.max(0, colors - 1) : colors++) % palette.length];
             List<Measurement> points = new ArrayList<>(line.points());
             points.sort(Comparator.comparingLong(m -> m.key().sizeBytes()));
             double[] x = new double[points.size()];
@@ -206,6 +219,8 @@ public final class Charts {
             }
             XYSeries s = bandwidth ? chart.addSeries(line.name(), x, y, bars) : chart.addSeries(line.name(), x, y);
             s.setMarker(SeriesMarkers.CIRCLE);
+            s.setMarkerColor(color);
+            s.setLineColor(color);
             if (line.dashed()) {
                 s.setLineStyle(SeriesLines.DASH_DASH);
             }
@@ -275,7 +290,7 @@ public final class Charts {
         return lines.stream().anyMatch(l -> l.points().stream().map(m -> m.key().sizeBytes()).distinct().count() >= 2);
     }
 
-    private static List<Integer> gpuIndices(Topology t, List<Measurement> ms) {
+    static List<Integer> gpuIndices(Topology t, List<Measurement> ms) {
         Set<Integer> gpus = new TreeSet<>();
         if (t != null) {
             t.gpus().forEach(g -> gpus.add(g.index()));

@@ -36,6 +36,11 @@ final class Markdown {
         return String.format(Locale.ROOT, f, v);
     }
 
+    /** A threshold or other plain number without trailing zeros, e.g. {@code 5}, {@code 2.5}. */
+    static String plain(double v) {
+        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+    }
+
     /** A ratio as a percentage with one decimal, e.g. {@code 85.7%}. */
     static String percent(double ratio) {
         return Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * ratio);

@@ -50,16 +50,8 @@ public final class Reporter {
 
     private static Path write(List<ResultData> sources, Path outDir) throws IOException {
         Files.createDirectories(outDir);
-        Map<String, Measurement> newest = new LinkedHashMap<>();
-        int superseded = 0;
-        for (ResultData d : sources) {
-            for (Measurement m : d.measurements()) {
-                if (newest.put(m.machine() + "|" + m.key(), m) != null) {
-                    superseded++;
-                }
-            }
-        }
-        List<Measurement> measurements = List.copyOf(newest.values());
+        Merged merged = merge(sources);
+        List<Measurement> measurements = merged.measurements();
         List<Charts.ChartFile> charts = new ArrayList<>();
         Map<String, ResultData> machines = new LinkedHashMap<>();
         sources.forEach(d -> machines.putIfAbsent(d.machine(), d));
@@ -69,13 +61,36 @@ public final class Reporter {
                     measurements.stream().filter(m -> m.machine().equals(machine.machine())).toList(), outDir, prefix));
         }
         List<String> exports = exports(sources, measurements, outDir);
-        ReportContent content = new ReportContent(sources, measurements, superseded, HockneyFit.fitAll(measurements),
+        ReportContent content = new ReportContent(sources, measurements, merged.superseded(),
+                HockneyFit.fitAll(measurements),
                 charts, exports);
         SummaryWriter.Documents docs = SummaryWriter.render(content, outDir);
         AtomicFiles.write(outDir.resolve(STATISTICS), docs.statistics());
         Path summary = outDir.resolve(SUMMARY);
         AtomicFiles.write(summary, docs.summary());
         return summary;
+    }
+
+    /**
+     * The measurements of several runs.
+     *
+     * @param measurements one per machine and key: the run started last wins
+     * @param superseded how many figures a later run replaced
+     */
+    record Merged(List<Measurement> measurements, int superseded) {}
+
+    /** Merges the measurements of {@code sources}, which are ordered oldest first. */
+    static Merged merge(List<ResultData> sources) {
+        Map<String, Measurement> newest = new LinkedHashMap<>();
+        int superseded = 0;
+        for (ResultData d : sources) {
+            for (Measurement m : d.measurements()) {
+                if (newest.put(m.machine() + "|" + m.key(), m) != null) {
+                    superseded++;
+                }
+            }
+        }
+        return new Merged(List.copyOf(newest.values()), superseded);
     }
 
     /** Reads every folder, oldest run first. */

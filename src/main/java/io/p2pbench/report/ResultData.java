@@ -27,15 +27,12 @@ public record ResultData(Path source, String label, String machine, String origi
 
     /** The machine as titles and legends name it, e.g. {@code h200x8-nv18-r580 (8x NVIDIA H200)}. */
     public String machineDescription() {
-        if (topology == null) {
-            return machine;
-        }
-        Map<String, Long> models = new java.util.TreeMap<>();
-        topology.gpus().forEach(g -> models.merge(g.name(), 1L, Long::sum));
-        StringBuilder sb = new StringBuilder(machine).append(" (");
-        models.forEach((name, count) -> sb.append(sb.charAt(sb.length() - 1) == '(' ? "" : " + ").append(count)
-                .append("x ").append(name));
-        return sb.append(')').toString();
+        return topology == null ? machine : machine + " (" + gpuDescription() + ")";
+    }
+
+    /** The GPUs by model, e.g. {@code 8x NVIDIA H200}; empty for imports. */
+    public String gpuDescription() {
+        return topology == null ? "" : NvbandwidthImport.describe(topology.gpus().stream().map(g -> g.name()).toList());
     }
 
     /** Whether this came from a p2pbench run (rather than an imported baseline). */

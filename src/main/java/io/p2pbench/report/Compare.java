@@ -1,0 +1,88 @@
+package io.p2pbench.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.p2pbench.results.AtomicFiles;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code p2pbench compare}: a baseline (a result folder, nvbandwidth {@code -j} JSON or nccl-tests
+ * {@code -J} JSON) against one or more candidate result folders; writes {@code compare.md} and
+ * overlay charts. Needs no GPU. Run: {@code p2pbench compare results/<fp>/<baseline> results/<fp>/<new>}.
+ */
+public final class Compare {
+    /** Name of the Markdown file. */
+    public static final String MARKDOWN = "compare.md";
+
+    private Compare() {}
+
+    /**
+     * What a comparison found.
+     *
+     * @param markdown every comparison's table, as written to compare.md
+     * @param worse whether any match is worse beyond the threshold and significant
+     * @param outDir where compare.md and the charts are
+     */
+    public record Outcome(String markdown, boolean worse, Path outDir) {}
+
+    /**
+     * Compares each candidate with the baseline.
+     *
+     * @param thresholdPct changes within this many percent count as the same
+     * @param nvbandwidthBytes the buffer size of an nvbandwidth baseline (its JSON does not say)
+     * @param outDir output folder, or null for {@code charts/<first candidate's fingerprint>/compare}
+     */
+    public static Outcome run(Path baseline, List<Path> candidates, double thresholdPct, long nvbandwidthBytes,
+                              Path outDir) throws IOException {
+        ResultData base = read(baseline, nvbandwidthBytes);
+        List<ResultData> cands = new ArrayList<>();
+        for (Path c : candidates) {
+            cands.add(read(c, nvbandwidthBytes));
+        }
+        Path dir = outDir != null ? outDir : Reporter.defaultOutDir(cands.get(0).machine()).resolve("compare");
+        List<Comparison.Result> results = new ArrayList<>();
+        for (ResultData cand : cands) {
+            results.add(Comparison.compare(base, cand, thresholdPct));
+        }
+        Files.createDirectories(dir);
+        StringBuilder md = new StringBuilder("# p2pbench compare\n\n");
+        boolean worse = false;
+        for (int i = 0; i < results.size(); i++) {
+            Comparison.Result r = results.get(i);
+            md.append(ComparisonReport.markdown(r));
+            String prefix = results.size() > 1 ? "candidate" + (i + 1) + "-" : "";
+            for (Charts.ChartFile chart : ComparisonReport.charts(r, dir, prefix)) {
+                md.append("![").append(chart.title()).append("](").append(chart.png().getFileName()).append(")  \n[SVG](")
+                        .append(chart.svg().getFileName()).append(")\n\n");
+            }
+            worse |= r.count(Comparison.Verdict.WORSE) > 0;
+        }
+        AtomicFiles.write(dir.resolve(MARKDOWN), md.toString());
+        return new Outcome(md.toString(), worse, dir);
+    }
+
+    /**
+     * Reads a result folder, or an nvbandwidth or nccl-tests JSON file; a one-line
+     * {@link BadInputException} for anything else.
+     */
+    public static ResultData read(Path path, long nvbandwidthBytes) throws BadInputException {
+        if (!Files.exists(path)) {
+            throw new BadInputException(path + " does not exist");
+        }
+        if (Files.isDirectory(path)) {
+            return ResultReader.read(path);
+        }
+        JsonNode root = JmhJson.parse(path, "JSON");
+        if (NvbandwidthImport.recognises(root)) {
+            return NvbandwidthImport.read(path, root, nvbandwidthBytes);
+        }
+        if (NcclTestsImport.recognises(root)) {
+            return NcclTestsImport.read(path, root);
+        }
+        throw new BadInputException(path + " is neither a p2pbench result folder nor nvbandwidth -j JSON nor "
+                + "nccl-tests -J JSON");
+    }
+}

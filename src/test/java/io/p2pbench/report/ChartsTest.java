@@ -1,0 +1,80 @@
+package io.p2pbench.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.awt.image.BufferedImage;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChartsTest {
+    @TempDir
+    Path out;
+
+    private static List<Measurement> of(ResultData d) {
+        return d.measurements();
+    }
+
+    @Test
+    void sizeAxisIsLabelledInBinaryUnits() {
+        assertEquals("4 KiB", Charts.sizeLabel(12));
+        assertEquals("1 MiB", Charts.sizeLabel(20));
+        assertEquals("1 GiB", Charts.sizeLabel(30));
+        assertEquals("3 MiB", Charts.sizeLabel(Charts.log2(3L << 20)));
+    }
+
+    @Test
+    void eightGpuFixtureGetsEveryKindOfChartAsPngAndSvg() throws Exception {
+        ResultData d = ResultReader.read(Fixtures.X8);
+        List<Charts.ChartFile> charts = Charts.forMachine(d, of(d), out, "");
+        Set<String> names = charts.stream().map(c -> c.png().getFileName().toString()).collect(Collectors.toSet());
+        assertTrue(names.containsAll(Set.of("bandwidth-peer-0-1.png", "bandwidth-peer-0-0.png", "latency-p99-peer-0-1.png",
+                "p2p-on-off-staged-0-1.png", "heatmap-CE_P2P_READ-256MiB.png", "busbw.png")), names.toString());
+        for (Charts.ChartFile c : charts) {
+            BufferedImage png = ImageIO.read(c.png().toFile());
+            assertNotNull(png, c.png() + " is not a PNG");
+            assertTrue(png.getWidth() >= 700 && png.getHeight() >= 600);
+            String svg = Files.readString(c.svg(), StandardCharsets.UTF_8);
+            assertTrue(svg.contains("<svg") && svg.contains("<path"), c.svg() + " is not an SVG drawing");
+            assertTrue(c.title().contains("h200x8-nv18-r580 (8x NVIDIA H200)"), "title names the machine: " + c.title());
+        }
+        String p2p = charts.stream().filter(c -> c.png().getFileName().toString().startsWith("p2p")).findFirst()
+                .orElseThrow().title();
+        assertTrue(p2p.contains("GPU0→GPU1 (NV18)"), "the comparison uses a pair of distinct GPUs: " + p2p);
+    }
+
+    @Test
+    void oneGpuChartsSayTheyMeasureNoInterconnect() throws Exception {
+        ResultData d = ResultReader.read(Fixtures.X1);
+        List<Charts.ChartFile> charts = Charts.forMachine(d, of(d), out, "x1-");
+        assertTrue(charts.stream().filter(c -> c.png().getFileName().toString().contains("peer"))
+                .allMatch(c -> c.title().contains(Measurement.SINGLE_GPU)));
+        assertFalse(charts.stream().anyMatch(c -> c.png().getFileName().toString().contains("busbw")),
+                "no collectives in this run, so no bus bandwidth chart");
+        assertTrue(charts.stream().allMatch(c -> c.png().getFileName().toString().startsWith("x1-")));
+    }
+
+    @Test
+    void heatmapLeavesTheDiagonalAndSkippedPairsBlank() throws Exception {
+        ResultData d = ResultReader.read(Fixtures.X8);
+        List<Measurement> matrix = of(d).stream().filter(m -> m.group().equals("matrix")
+                && m.key().direction().equals("one-way")).toList();
+        List<Integer> gpus = Charts.gpuIndices(d.topology(), matrix);
+        List<Number[]> cells = Charts.heatmapCells(matrix, gpus);
+        // 64 pairs, 8 on the diagonal, 3-5 and 5-3 skipped.
+        assertEquals(64 - 8 - 2, cells.size());
+        // Source 3 is row 7 - 3 = 4 from the bottom, destination 5 is column 5.
+        assertFalse(cells.stream().anyMatch(c -> c[0].intValue() == 5 && c[1].intValue() == 4));
+        assertTrue(cells.stream().anyMatch(c -> c[0].intValue() == 5 && c[1].intValue() == 7), "0->5 is measured");
+        assertFalse(cells.stream().anyMatch(c -> c[0].intValue() + c[1].intValue() == 7), "diagonal is blank");
+    }
+}
