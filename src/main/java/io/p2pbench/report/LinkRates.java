@@ -66,6 +66,9 @@ public final class LinkRates {
         if (t == null) {
             return Reference.none("machine not described");
         }
+        if (m.key().direction().equals("alg")) {
+            return Reference.none("algorithm bandwidth is no link figure; bus bandwidth is");
+        }
         Reference perDirection;
         try {
             perDirection = perDirection(m, t);

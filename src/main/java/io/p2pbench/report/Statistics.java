@@ -1,6 +1,9 @@
 package io.p2pbench.report;
 
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import org.apache.commons.math3.distribution.NormalDistribution;
 import org.apache.commons.math3.distribution.TDistribution;
 import org.apache.commons.math3.stat.descriptive.moment.Mean;
@@ -20,6 +23,8 @@ public final class Statistics {
     public static final String BANDWIDTH_INTERVAL = "95% t-interval of the mean over per-batch samples";
     /** Confidence level of every interval. */
     public static final double CONFIDENCE = 0.95;
+    /** Latency figures by sample array (arrays compare by identity; entries go with their arrays). */
+    private static final Map<double[], Latency> LATENCY = Collections.synchronizedMap(new WeakHashMap<>());
 
     private Statistics() {}
 
@@ -73,14 +78,21 @@ public final class Statistics {
         return new Bandwidth(n, median, mean, sd, mean - half, mean + half, sd / mean);
     }
 
-    /** p50, p90, p99 and p99.9 and the mean of latency samples. */
+    /**
+     * p50, p90, p99 and p99.9 (R-7) and the mean of latency samples. A latency histogram expands to tens
+     * of thousands of samples that charts, tables and exports all ask about, so results are kept for as
+     * long as the sample array lives.
+     */
     public static Latency latency(double[] samples) {
         requireSamples(samples);
-        Percentile p = r7();
-        p.setData(samples);
-        return new Latency(samples.length, p.evaluate(50), p.evaluate(90), p.evaluate(99), p.evaluate(99.9),
-                new Mean().evaluate(samples));
+        return LATENCY.computeIfAbsent(samples, s -> {
+            Percentile p = r7();
+            p.setData(s);
+            return new Latency(s.length, p.evaluate(50), p.evaluate(90), p.evaluate(99), p.evaluate(99.9),
+                    new Mean().evaluate(s));
+        });
     }
+
 
     /** The {@code p}-th percentile (0 < p <= 100) by R-7. */
     public static double percentile(double[] samples, double p) {
