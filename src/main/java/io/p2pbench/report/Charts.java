@@ -71,32 +71,25 @@ public final class Charts {
         Map<String, List<Measurement>> peerBandwidth = byPair(ms, m -> m.key().kind().equals("peer")
                 && m.key().biggerIsBetter() && m.key().direction().equals(ResultReader.ONE_WAY));
         for (Map.Entry<String, List<Measurement>> e : peerBandwidth.entrySet()) {
-            List<Line> lines = lines(e.getValue(), m -> m.key().path() + " · " + fp);
-            if (sweeps(lines)) {
-                out.add(save(sizeChart("Peer copy bandwidth vs size, " + pairTitle(e.getValue().get(0)) + " — " + name,
-                        BANDWIDTH_AXIS, false, lines, true), dir, prefix + "bandwidth-peer-" + e.getKey()));
-            }
+            addIfSweep(out, "Peer copy bandwidth vs size, " + pairTitle(e.getValue().get(0)) + " — " + name,
+                    BANDWIDTH_AXIS, lines(e.getValue(), m -> m.key().path() + " · " + fp), true, dir,
+                    prefix + "bandwidth-peer-" + e.getKey());
         }
         Map<String, List<Measurement>> hostBandwidth = byPair(ms, m -> m.key().kind().equals("host")
                 && m.key().biggerIsBetter() && (m.key().direction().equals("H2D") || m.key().direction().equals("D2H")));
         for (Map.Entry<String, List<Measurement>> e : hostBandwidth.entrySet()) {
-            List<Line> lines = lines(e.getValue(), m -> m.key().direction() + " " + m.key().path() + " · " + fp);
-            if (sweeps(lines)) {
-                out.add(save(sizeChart("Host-device copy bandwidth vs size, " + e.getKey() + " — " + name,
-                        BANDWIDTH_AXIS, false, lines, true), dir, prefix + "bandwidth-host-" + stem(e.getKey())));
-            }
+            addIfSweep(out, "Host-device copy bandwidth vs size, " + e.getKey() + " — " + name, BANDWIDTH_AXIS,
+                    lines(e.getValue(), m -> m.key().direction() + " " + m.key().path() + " · " + fp), true, dir,
+                    prefix + "bandwidth-host-" + stem(e.getKey()));
         }
-        Map<String, List<Measurement>> latency = byPair(ms, m -> !m.key().biggerIsBetter());
-        for (Map.Entry<String, List<Measurement>> e : latency.entrySet()) {
+        for (Map.Entry<String, List<Measurement>> e : byPair(ms, m -> !m.key().biggerIsBetter()).entrySet()) {
             Measurement first = e.getValue().get(0);
-            List<Line> lines = lines(e.getValue(), m -> (m.key().kind().equals("host") ? m.key().direction() + " " : "")
-                    + m.key().path() + " · " + fp);
-            if (sweeps(lines)) {
-                String what = first.key().kind().equals("host") ? "host-device copy, " + e.getKey() : pairTitle(first);
-                out.add(save(sizeChart("p99 latency vs size (" + Statistics.PERCENTILE_ESTIMATOR + "), " + what + " — "
-                        + name, "µs per transfer, host-observed (log scale)", true, lines, false), dir,
-                        prefix + "latency-p99-" + first.key().kind() + "-" + stem(e.getKey())));
-            }
+            boolean host = first.key().kind().equals("host");
+            addIfSweep(out, "p99 latency vs size (" + Statistics.PERCENTILE_ESTIMATOR + "), "
+                            + (host ? "host-device copy, " + e.getKey() : pairTitle(first)) + " — " + name,
+                    "µs per transfer, host-observed (log scale)",
+                    lines(e.getValue(), m -> (host ? m.key().direction() + " " : "") + m.key().path() + " · " + fp),
+                    false, dir, prefix + "latency-p99-" + first.key().kind() + "-" + stem(e.getKey()));
         }
         ChartFile p2p = p2pOnOffStaged(peerBandwidth, name, fp, dir, prefix);
         if (p2p != null) {
@@ -105,13 +98,19 @@ public final class Charts {
         out.addAll(heatmaps(machine.topology(), ms, name, dir, prefix));
         List<Measurement> bus = ms.stream().filter(m -> ResultReader.COLLECTIVE_KINDS.contains(m.key().kind())
                 && m.key().direction().equals("bus")).toList();
-        if (!bus.isEmpty()) {
-            List<Line> lines = lines(bus, m -> m.key().kind() + " " + m.key().path() + " GPUs " + m.key().pair()
-                    + (m.singleGpu() ? " (" + Measurement.SINGLE_GPU + ")" : "") + " · " + fp);
-            out.add(save(sizeChart("Collective bus bandwidth vs size — " + name,
-                    "bus bandwidth, GB/s (nccl-tests definition)", false, lines, true), dir, prefix + "busbw"));
-        }
+        addIfSweep(out, "Collective bus bandwidth vs size — " + name, "bus bandwidth, GB/s (nccl-tests definition)",
+                lines(bus, m -> m.key().kind() + " " + m.key().path() + " GPUs " + m.key().pair()
+                        + (m.singleGpu() ? " (" + Measurement.SINGLE_GPU + ")" : "") + " · " + fp), true, dir,
+                prefix + "busbw");
         return out;
+    }
+
+    /** Draws and adds a size chart when some line has two sizes or more (a single size is no curve). */
+    private static void addIfSweep(List<ChartFile> out, String title, String yTitle, List<Line> lines, boolean bandwidth,
+                                   Path dir, String stem) throws IOException {
+        if (sweeps(lines)) {
+            out.add(save(sizeChart(title, yTitle, lines, bandwidth), title, dir, stem));
+        }
     }
 
     /** CE_P2P_READ vs CE_NO_P2P vs HOST_STAGED for the first pair of distinct GPUs having them (else 0-0). */
@@ -127,8 +126,9 @@ public final class Charts {
             List<Measurement> chosen = e.getValue().stream().filter(m -> paths.containsKey(m.key().path())).toList();
             List<Line> lines = lines(chosen, m -> paths.get(m.key().path()) + " · " + fp);
             if (lines.size() >= 2 && sweeps(lines)) {
-                return save(sizeChart("P2P on vs off vs host-staged, " + pairTitle(e.getValue().get(0)) + " — " + name,
-                        BANDWIDTH_AXIS, false, lines, true), dir, prefix + "p2p-on-off-staged-" + e.getKey());
+                String title = "P2P on vs off vs host-staged, " + pairTitle(e.getValue().get(0)) + " — " + name;
+                return save(sizeChart(title, BANDWIDTH_AXIS, lines, true), title, dir,
+                        prefix + "p2p-on-off-staged-" + e.getKey());
             }
         }
         return null;
@@ -187,12 +187,15 @@ public final class Charts {
         return cells;
     }
 
-    /** A chart with transfer size on a log2 axis. */
-    static XYChart sizeChart(String title, String yTitle, boolean logY, List<Line> lines, boolean bandwidth) {
+    /**
+     * A chart with transfer size on a log2 axis: for {@code bandwidth}, medians with error bars half the
+     * t-interval wide on a linear axis; otherwise p99 latency on a log axis.
+     */
+    static XYChart sizeChart(String title, String yTitle, List<Line> lines, boolean bandwidth) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .xAxisTitle("transfer size (log2 scale)").yAxisTitle(yTitle).build();
         XYStyler styler = chart.getStyler();
-        styler.setxAxisTickLabelsFormattingFunction(Charts::sizeLabel).setYAxisLogarithmic(logY)
+        styler.setxAxisTickLabelsFormattingFunction(Charts::sizeLabel).setYAxisLogarithmic(!bandwidth)
                 .setErrorBarsColorSeriesColor(true);
         styler.setLegendPosition(Styler.LegendPosition.OutsideS).setChartBackgroundColor(Color.WHITE).setMarkerSize(7)
                 .setChartTitleFont(styler.getChartTitleFont().deriveFont(13f));
@@ -239,15 +242,12 @@ public final class Charts {
         return new ChartFile(title, png, svg);
     }
 
-    private static ChartFile save(XYChart chart, Path dir, String stem) throws IOException {
-        return save(chart, chart.getTitle(), dir, stem);
-    }
-
     /** {@code 4 KiB}, {@code 1 MiB}: the size whose log2 is {@code x}. */
     static String sizeLabel(double x) {
         return Sizes.format(Math.round(Math.pow(2, x)));
     }
 
+    /** log2 of a size: the x coordinate of the size axis. */
     static double log2(long bytes) {
         return Math.log(bytes) / Math.log(2);
     }

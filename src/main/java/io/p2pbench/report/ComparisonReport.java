@@ -82,7 +82,7 @@ final class ComparisonReport {
             String what = first.key().kind() + " " + first.pairWithLink() + ", " + first.key().direction();
             String title = "Bandwidth vs size, " + what + ": candidate (solid) over baseline (dashed) — "
                     + r.candidate().machineDescription();
-            out.add(Charts.save(Charts.sizeChart(title, Charts.BANDWIDTH_AXIS, false, lines, true), title, dir,
+            out.add(Charts.save(Charts.sizeChart(title, Charts.BANDWIDTH_AXIS, lines, true), title, dir,
                     prefix + "compare-" + Charts.stem(g.getKey())));
         }
         return out;

@@ -20,6 +20,10 @@ import java.util.Locale;
 public record Measurement(Key key, String machine, String link, boolean singleGpu, String group, String id,
                           double[] samples, String samplesFrom) {
 
+    /** Metric name of bandwidth figures. */
+    public static final String BANDWIDTH = "bandwidth";
+    /** Metric name of latency figures. */
+    public static final String LATENCY = "latency";
     /** The label every chart, table and summary puts on single-GPU figures. */
     public static final String SINGLE_GPU = "single GPU: not an interconnect measurement";
 
@@ -33,24 +37,14 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
      * @param direction {@code one-way}, {@code one-way, reverse running}, {@code both ways (sum)}, {@code H2D},
      *     {@code D2H}, {@code bus}, {@code alg}, ...
      * @param pair {@code SRC-DST} for peer copies, {@code GPU<n>} for host rows, the GPU list for collectives
-     * @param sizeBytes bytes per transfer (per rank buffer for collectives)
+     * @param sizeBytes bytes per transfer (for collectives, the size the benchmark or nccl-tests reports)
      */
     public record Key(String metric, String kind, String path, String direction, String pair, long sizeBytes) {
         /** Whether bigger values are better (bandwidth) rather than smaller (latency). */
         public boolean biggerIsBetter() {
             return metric.equals(BANDWIDTH);
         }
-
-        /** The unit of the samples. */
-        public String unit() {
-            return biggerIsBetter() ? "GB/s" : "us";
-        }
     }
-
-    /** Metric name of bandwidth figures. */
-    public static final String BANDWIDTH = "bandwidth";
-    /** Metric name of latency figures. */
-    public static final String LATENCY = "latency";
 
     /** The pair as people read it: {@code 0→1}, {@code GPU0}, {@code 0,1,2,3}. */
     public String pairLabel() {

@@ -96,10 +96,10 @@ final class NvbandwidthImport {
             String status = tc.path("status").asText();
             Mapping m = Mapping.of(name);
             if (!status.equals("Passed")) {
-                notMeasured.add(new ResultData.NotMeasured(name, name, status.toLowerCase(java.util.Locale.ROOT),
+                notMeasured.add(new ResultData.NotMeasured(name, status.toLowerCase(java.util.Locale.ROOT),
                         tc.path("error").asText("reported " + status + " by nvbandwidth"), false));
             } else if (m == null) {
-                notMeasured.add(new ResultData.NotMeasured(name, name, "not mapped",
+                notMeasured.add(new ResultData.NotMeasured(name, "not mapped",
                         "no p2pbench counterpart for this nvbandwidth testcase", false));
             } else {
                 cells(file, tc, m, size, machine, seen);

@@ -44,11 +44,10 @@ public record ResultData(Path source, String label, String machine, String origi
      * A planned or listed combination without a figure.
      *
      * @param id the combination id or test name
-     * @param what kind, path and pair, as people read them
      * @param status {@code skipped}, {@code failed}, {@code timeout}, {@code interrupted}, {@code pending},
      *     {@code waived}, ...
      * @param reason why, as recorded
      * @param singleGpu whether the combination measured no interconnect
      */
-    public record NotMeasured(String id, String what, String status, String reason, boolean singleGpu) {}
+    public record NotMeasured(String id, String status, String reason, boolean singleGpu) {}
 }

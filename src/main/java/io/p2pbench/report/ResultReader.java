@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -63,11 +64,11 @@ public final class ResultReader {
         Map<String, Integer> unknown = new TreeMap<>();
         for (RunManifest.Entry e : manifest.entries()) {
             Combination c = e.combination();
-            if (c == null || c.kind() == null || c.params() == null) {
+            if (c == null || c.kind() == null || c.metric() == null || c.params() == null) {
                 throw new BadInputException(dir.resolve("manifest.json") + " has an entry without a combination");
             }
             if (!"ok".equals(e.status())) {
-                notMeasured.add(new ResultData.NotMeasured(c.id(), describe(c), e.status(), e.reason(), c.singleGpu()));
+                notMeasured.add(new ResultData.NotMeasured(c.id(), e.status(), e.reason(), c.singleGpu()));
             } else if (isKnown(c.kind())) {
                 measurements.addAll(new EntryReader(folder, e, machine).read());
             } else {
@@ -77,7 +78,7 @@ public final class ResultReader {
         Path jmhResults = dir.resolve("jmh-results.json");
         return new ResultData(dir, machine + "/" + dir.getFileName(), machine,
                 "p2pbench " + manifest.suiteVersion(), topology, manifest, List.copyOf(measurements),
-                List.copyOf(notMeasured), Map.copyOf(unknown), Files.isRegularFile(jmhResults) ? jmhResults : null);
+                List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), Files.isRegularFile(jmhResults) ? jmhResults : null);
     }
 
     /** Whether this version reports the kind. */
@@ -88,18 +89,6 @@ public final class ResultReader {
         };
     }
 
-    /** Kind, path and pair of a combination, as people read them. */
-    static String describe(Combination c) {
-        Map<String, String> p = c.params();
-        String what = switch (c.kind()) {
-            case "peer", "peer-bidir" -> c.kind() + " " + c.metric() + " " + p.get("path") + " " + p.get("pair");
-            case "host", "host-bidir" -> c.kind() + " " + c.metric() + " " + p.getOrDefault("direction", "H2D+D2H") + " "
-                    + p.get("memory") + " " + p.get("numa") + " GPU" + p.get("device");
-            default -> c.kind() + " " + String.join(" ", p.values());
-        };
-        return what + " " + io.p2pbench.transfer.Sizes.format(c.sizeBytes());
-    }
-
     private static void requireResultFolder(Path dir) throws BadInputException {
         if (!Files.exists(dir)) {
             throw new BadInputException(dir + " does not exist");
@@ -108,10 +97,10 @@ public final class ResultReader {
             throw new BadInputException(dir + " is a file, not a p2pbench result folder");
         }
         if (!Files.exists(dir.resolve("manifest.json"))) {
-            String hint = "";
+            String hint;
             try (Stream<Path> found = Files.find(dir, 3, (p, a) -> p.getFileName().toString().equals("manifest.json"))) {
                 hint = found.findFirst().map(p -> "; it holds result folders, e.g. " + p.getParent()).orElse("");
-            } catch (IOException e) {
+            } catch (IOException unreadable) {
                 hint = "";
             }
             throw new BadInputException(dir + " is not a p2pbench result folder (no manifest.json)" + hint);
@@ -153,6 +142,18 @@ public final class ResultReader {
             }
             JmhJson jmh = JmhJson.read(folder.resolve(entry.jmhFile()));
             Map<String, String> p = c.params();
+            List<String> needed = switch (c.kind()) {
+                case "peer", "peer-bidir" -> List.of("pair", "path");
+                case "host" -> List.of("device", "direction", "memory", "numa");
+                case "host-bidir" -> List.of("device", "memory", "numa");
+                default -> List.of("group", "operation", "dtype");
+            };
+            for (String param : needed) {
+                if (p.get(param) == null) {
+                    throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id() + " of kind "
+                            + c.kind() + " lacks parameter '" + param + "'");
+                }
+            }
             return switch (c.kind()) {
                 case "peer" -> List.of(c.metric().equals(Measurement.LATENCY)
                         ? latency("peer", p.get("path"), ONE_WAY, p.get("pair"), jmh)
