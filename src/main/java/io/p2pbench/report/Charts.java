@@ -82,7 +82,8 @@ public final class Charts {
                     lines(e.getValue(), m -> m.key().direction() + " " + m.key().path() + " · " + fp), true, dir,
                     prefix + "bandwidth-host-" + stem(e.getKey()));
         }
-        for (Map.Entry<String, List<Measurement>> e : byPair(ms, m -> !m.key().biggerIsBetter()).entrySet()) {
+        for (Map.Entry<String, List<Measurement>> e : byPair(ms, m -> !m.key().biggerIsBetter()
+                && (m.key().kind().equals("peer") || m.key().kind().equals("host"))).entrySet()) {
             Measurement first = e.getValue().get(0);
             boolean host = first.key().kind().equals("host");
             addIfSweep(out, "p99 latency vs size (" + Statistics.PERCENTILE_ESTIMATOR + "), "
@@ -96,12 +97,24 @@ public final class Charts {
             out.add(p2p);
         }
         out.addAll(heatmaps(machine.topology(), ms, name, dir, prefix));
-        List<Measurement> bus = ms.stream().filter(m -> ResultReader.COLLECTIVE_KINDS.contains(m.key().kind())
-                && m.key().direction().equals("bus")).toList();
-        addIfSweep(out, "Collective bus bandwidth vs size — " + name, "bus bandwidth, GB/s (nccl-tests definition)",
-                lines(bus, m -> m.key().kind() + " " + m.key().path() + " GPUs " + m.key().pair()
-                        + (m.singleGpu() ? " (" + Measurement.SINGLE_GPU + ")" : "") + " · " + fp), true, dir,
-                prefix + "busbw");
+        Map<String, List<Measurement>> busByKind = new TreeMap<>();
+        for (Measurement m : ms) {
+            if (ResultReader.COLLECTIVE_KINDS.contains(m.key().kind()) && m.key().direction().equals("bus")) {
+                busByKind.computeIfAbsent(m.key().kind(), k -> new ArrayList<>()).add(m);
+            }
+        }
+        for (Map.Entry<String, List<Measurement>> e : busByKind.entrySet()) {
+            // Drawn even at one size: the variants side by side answer "how close to the link does each get".
+            boolean oneGroup = e.getValue().stream().map(m -> m.key().pair()).distinct().count() == 1;
+            Measurement first = e.getValue().get(0);
+            String title = "Collective bus bandwidth vs size, " + e.getKey()
+                    + (oneGroup ? " on GPUs " + first.key().pair() + (first.singleGpu() ? " (" + Measurement.SINGLE_GPU
+                    + ")" : "") : "") + " — " + name;
+            List<Line> lines = lines(e.getValue(), m -> m.key().path() + (oneGroup ? "" : ", GPUs " + m.key().pair()
+                    + (m.singleGpu() ? " (" + Measurement.SINGLE_GPU + ")" : "")) + " · " + fp);
+            out.add(save(sizeChart(title, "bus bandwidth, GB/s (nccl-tests definition)", lines, true), title, dir,
+                    prefix + "busbw-" + e.getKey()));
+        }
         return out;
     }
 
@@ -138,9 +151,8 @@ public final class Charts {
     private static List<ChartFile> heatmaps(Topology t, List<Measurement> ms, String name, Path dir, String prefix)
             throws IOException {
         Map<String, List<Measurement>> matrices = new TreeMap<>();
-        for (Measurement m : ms) {
-            if (m.group().equals("matrix") && m.key().kind().equals("peer") && m.key().biggerIsBetter()
-                    && m.key().direction().equals(ResultReader.ONE_WAY)) {
+        for (Measurement m : TextMatrices.matrixCells(ms)) {
+            if (m.key().direction().equals(ResultReader.ONE_WAY)) {
                 matrices.computeIfAbsent(m.key().path() + "-" + Sizes.compact(m.key().sizeBytes()), k -> new ArrayList<>())
                         .add(m);
             }
@@ -192,7 +204,8 @@ public final class Charts {
      * t-interval wide on a linear axis; otherwise p99 latency on a log axis.
      */
     static XYChart sizeChart(String title, String yTitle, List<Line> lines, boolean bandwidth) {
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+        // The legend sits below the plot: every line past four gets room of its own.
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT + 20 * Math.max(0, lines.size() - 4)).title(title)
                 .xAxisTitle("transfer size (log2 scale)").yAxisTitle(yTitle).build();
         XYStyler styler = chart.getStyler();
         styler.setxAxisTickLabelsFormattingFunction(Charts::sizeLabel).setYAxisLogarithmic(!bandwidth)

@@ -67,18 +67,19 @@ final class NcclTestsImport {
                             long size, JsonNode value) {
         if (value.isNumber() && Double.isFinite(value.asDouble())) {
             Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, "nccl", path, direction, group, size);
-            out.add(new Measurement(key, machine, "?", !group.contains(","), "sweep", "nccl-tests",
-                    new double[] {value.asDouble()}, "nccl-tests " + direction + "_bw (one value)"));
+            out.add(new Measurement(key, machine, "group of " + group.split(",").length, !group.contains(","),
+                    "collective", "nccl-tests", new double[] {value.asDouble()},
+                    "nccl-tests " + direction + "_bw (one value)"));
         }
     }
 
-    /** nccl-tests' type names in p2pbench's spelling: {@code float} is {@code float32}, and so on. */
+    /** nccl-tests' type names in p2pbench's spelling: {@code float} is {@code FLOAT32}, and so on. */
     static String dtype(String ncclTestsType) {
         return switch (ncclTestsType.toLowerCase(Locale.ROOT)) {
-            case "float" -> "float32";
-            case "half" -> "float16";
-            case "double" -> "float64";
-            default -> ncclTestsType.toLowerCase(Locale.ROOT);
+            case "float" -> "FLOAT32";
+            case "half" -> "FLOAT16";
+            case "double" -> "FLOAT64";
+            default -> ncclTestsType.toUpperCase(Locale.ROOT);
         };
     }
 

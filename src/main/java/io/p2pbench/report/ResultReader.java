@@ -25,8 +25,10 @@ import java.util.stream.Stream;
  * histogram, expanded. Kinds this version does not know are counted, not read.
  */
 public final class ResultReader {
-    /** Collective kinds (issue 5): bus and algorithm bandwidth come from JMH secondary metrics. */
+    /** Collective kinds: bus and algorithm bandwidth come from JMH secondary metrics, latency from SampleTime. */
     static final Set<String> COLLECTIVE_KINDS = Set.of("allreduce-ring", "nccl", "exchange");
+    /** Direction of a collective's latency: host-observed time of one operation. */
+    public static final String PER_OPERATION = "per operation";
     /** Direction of a copy measured alone. */
     public static final String ONE_WAY = "one-way";
     /** Direction of one lane of a bidirectional copy, measured while the other direction runs. */
@@ -146,7 +148,9 @@ public final class ResultReader {
                 case "peer", "peer-bidir" -> List.of("pair", "path");
                 case "host" -> List.of("device", "direction", "memory", "numa");
                 case "host-bidir" -> List.of("device", "memory", "numa");
-                default -> List.of("group", "operation", "dtype");
+                case "nccl" -> List.of("group", "operation", "dtype");
+                case "allreduce-ring" -> List.of("group", "dtype", "path");
+                default -> List.of("group", "pattern", "model", "path");
             };
             for (String param : needed) {
                 if (p.get(param) == null) {
@@ -186,15 +190,30 @@ public final class ResultReader {
         }
 
         private List<Measurement> collective(Map<String, String> p, JmhJson jmh) throws BadInputException {
-            String path = p.get("operation") + " " + p.get("dtype");
-            List<Measurement> out = new ArrayList<>();
-            if (jmh.hasSecondary("busGBps")) {
-                out.add(bandwidth(c.kind(), path, "bus", p.get("group"), jmh.secondary("busGBps"), "JMH busGBps"));
+            String path = switch (c.kind()) {
+                case "nccl" -> p.get("operation") + " " + p.get("dtype");
+                case "allreduce-ring" -> "ALL_REDUCE " + p.get("dtype") + " ring over " + p.get("path");
+                default -> p.get("pattern") + " " + p.get("model") + " over " + p.get("path");
+            };
+            String group = p.get("group");
+            if (c.metric().equals(Measurement.LATENCY)) {
+                return List.of(measurement(new Measurement.Key(Measurement.LATENCY, c.kind(), path, PER_OPERATION,
+                        group, c.sizeBytes()), jmh.histogramMicros(), "JMH SampleTime histogram"));
             }
-            if (jmh.hasSecondary("algGBps")) {
-                out.add(bandwidth(c.kind(), path, "alg", p.get("group"), jmh.secondary("algGBps"), "JMH algGBps"));
+            List<Measurement> out = new ArrayList<>();
+            for (String direction : List.of("bus", "alg")) {
+                if (jmh.hasSecondary(direction + "GBps")) {
+                    out.add(measurement(new Measurement.Key(Measurement.BANDWIDTH, c.kind(), path, direction, group,
+                            c.sizeBytes()), jmh.secondary(direction + "GBps"), "JMH " + direction + "GBps"));
+                }
             }
             return out;
+        }
+
+        /** A collective's figure; its link is the size of its group (the planner records "group"). */
+        private Measurement measurement(Measurement.Key key, double[] samples, String from) {
+            return new Measurement(key, machine, "group of " + key.pair().split(",").length, c.singleGpu(), c.group(),
+                    c.id(), samples, from);
         }
 
         private Measurement bandwidth(String kind, String path, String direction, String pair, Lane lane) {

@@ -3,6 +3,7 @@ package io.p2pbench.report;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,11 +22,9 @@ final class TextMatrices {
     /** One matrix per path, direction and size of the pair matrix, in one text block; empty when there is none. */
     static String peer(List<Measurement> ms, Topology t) {
         Map<String, Map<String, Measurement>> matrices = new TreeMap<>();
-        for (Measurement m : ms) {
-            if (m.group().equals("matrix") && m.key().kind().equals("peer") && m.key().biggerIsBetter()) {
-                String title = m.key().path() + " " + m.key().direction() + ", " + Sizes.format(m.key().sizeBytes());
-                matrices.computeIfAbsent(title, k -> new LinkedHashMap<>()).put(m.key().pair(), m);
-            }
+        for (Measurement m : matrixCells(ms)) {
+            String title = m.key().path() + " " + m.key().direction() + ", " + Sizes.format(m.key().sizeBytes());
+            matrices.computeIfAbsent(title, k -> new LinkedHashMap<>()).put(m.key().pair(), m);
         }
         StringBuilder sb = new StringBuilder();
         boolean local = false;
@@ -52,6 +51,26 @@ final class TextMatrices {
             sb.append(local ? "\n*: device-local copy, " + Measurement.SINGLE_GPU + "\n" : "\n");
         }
         return sb.toString();
+    }
+
+    /**
+     * The peer bandwidth figures of the pair matrix: every path, direction and size the plan measured as
+     * {@code matrix}, with the figures of every pair at them (a pair the sweep already measured at that
+     * size keeps the sweep's combination, so its group says {@code sweep}).
+     */
+    static List<Measurement> matrixCells(List<Measurement> ms) {
+        Set<String> matrixKeys = new HashSet<>();
+        for (Measurement m : ms) {
+            if (m.group().equals("matrix") && m.key().kind().equals("peer") && m.key().biggerIsBetter()) {
+                matrixKeys.add(cellKey(m));
+            }
+        }
+        return ms.stream().filter(m -> m.key().kind().equals("peer") && m.key().biggerIsBetter()
+                && matrixKeys.contains(cellKey(m))).toList();
+    }
+
+    private static String cellKey(Measurement m) {
+        return m.key().path() + "|" + m.key().direction() + "|" + m.key().sizeBytes();
     }
 
     /** Host x GPU matrices per direction at the size most GPUs were measured at; empty when there is none. */

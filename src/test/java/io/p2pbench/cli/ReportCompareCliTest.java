@@ -69,7 +69,7 @@ class ReportCompareCliTest {
         assertTrue(nvb.out().contains("nvbandwidth v0.8 (-b 256 MiB)"), nvb.out());
         CliTest.Result nccl = run("compare", Fixtures.NCCL_TESTS.toString(), x8(), "--out", out("nccl"));
         assertEquals(0, nccl.code(), nccl.err());
-        assertTrue(nccl.out().contains("| ALL_REDUCE float32 | bus | 256 MiB |"), nccl.out());
+        assertTrue(nccl.out().contains("| ALL_REDUCE FLOAT32 | bus | 256 MiB |"), nccl.out());
     }
 
     @Test

@@ -38,7 +38,8 @@ class ChartsTest {
         List<Charts.ChartFile> charts = Charts.forMachine(d, of(d), out, "");
         Set<String> names = charts.stream().map(c -> c.png().getFileName().toString()).collect(Collectors.toSet());
         assertTrue(names.containsAll(Set.of("bandwidth-peer-0-1.png", "bandwidth-peer-0-0.png", "latency-p99-peer-0-1.png",
-                "p2p-on-off-staged-0-1.png", "heatmap-CE_P2P_READ-256MiB.png", "busbw.png")), names.toString());
+                "p2p-on-off-staged-0-1.png", "heatmap-CE_P2P_READ-256MiB.png", "busbw-nccl.png",
+                "busbw-allreduce-ring.png", "busbw-exchange.png")), names.toString());
         for (Charts.ChartFile c : charts) {
             BufferedImage png = ImageIO.read(c.png().toFile());
             assertNotNull(png, c.png() + " is not a PNG");
@@ -58,19 +59,30 @@ class ChartsTest {
         List<Charts.ChartFile> charts = Charts.forMachine(d, of(d), out, "x1-");
         assertTrue(charts.stream().filter(c -> c.png().getFileName().toString().contains("peer"))
                 .allMatch(c -> c.title().contains(Measurement.SINGLE_GPU)));
-        assertFalse(charts.stream().anyMatch(c -> c.png().getFileName().toString().contains("busbw")),
-                "no collectives in this run, so no bus bandwidth chart");
         assertTrue(charts.stream().allMatch(c -> c.png().getFileName().toString().startsWith("x1-")));
+        assertTrue(charts.stream().filter(c -> c.png().getFileName().toString().startsWith("x1-busbw"))
+                .allMatch(c -> c.title().contains(Measurement.SINGLE_GPU)), "the quick preset's single-GPU collectives");
+        assertTrue(Files.exists(out.resolve("x1-busbw-nccl.png")));
+    }
+
+    @Test
+    void busBandwidthChartOnlyWithCollectives() throws Exception {
+        ResultData d = ResultReader.read(Fixtures.X1);
+        List<Measurement> transfers = of(d).stream().filter(m -> !ResultReader.COLLECTIVE_KINDS.contains(m.key().kind()))
+                .toList();
+        List<Charts.ChartFile> charts = Charts.forMachine(d, transfers, out, "");
+        assertFalse(charts.stream().anyMatch(c -> c.png().getFileName().toString().contains("busbw")));
     }
 
     @Test
     void heatmapLeavesTheDiagonalAndSkippedPairsBlank() throws Exception {
         ResultData d = ResultReader.read(Fixtures.X8);
-        List<Measurement> matrix = of(d).stream().filter(m -> m.group().equals("matrix")
-                && m.key().direction().equals("one-way")).toList();
+        List<Measurement> matrix = TextMatrices.matrixCells(of(d)).stream()
+                .filter(m -> m.key().direction().equals("one-way")).toList();
         List<Integer> gpus = Charts.gpuIndices(d.topology(), matrix);
         List<Number[]> cells = Charts.heatmapCells(matrix, gpus);
-        // 64 pairs, 8 on the diagonal, 3-5 and 5-3 skipped.
+        // 64 pairs (0-0 and 0-1 from the sweep, which measured them at 256 MiB too), 8 on the diagonal, 3-5 and
+        // 5-3 skipped.
         assertEquals(64 - 8 - 2, cells.size());
         // Source 3 is row 7 - 3 = 4 from the bottom, destination 5 is column 5.
         assertFalse(cells.stream().anyMatch(c -> c[0].intValue() == 5 && c[1].intValue() == 4));

@@ -118,8 +118,9 @@ class ComparisonTest {
                 ResultReader.read(Fixtures.X8), 5);
         assertEquals(Comparison.Matching.SAME_MACHINE, r.matching());
         assertTrue(r.note().contains("(it lists the same GPUs)"), r.note());
-        // 54 measured off-diagonal pairs and 8 device-local copies at 256 MiB.
-        assertEquals(62, r.rows().size());
+        // At 256 MiB: 54 measured off-diagonal pairs, 8 device-local copies, and the bidirectional copy of 0-1
+        // (each direction under load, and the sum) that the sweep measured.
+        assertEquals(65, r.rows().size());
         assertEquals(0, r.count(Comparison.Verdict.WORSE));
     }
 

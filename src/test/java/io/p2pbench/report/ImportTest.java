@@ -97,13 +97,13 @@ class ImportTest {
     void ncclTestsAllReduceBecomesBusAndAlgorithmBandwidth() throws Exception {
         ResultData d = Compare.read(Fixtures.NCCL_TESTS, MIB_256);
         assertEquals(10, d.measurements().size(), "5 sizes x (bus, alg)");
-        Measurement bus = StatisticsTest.find(d.measurements(), "bandwidth", "nccl", "ALL_REDUCE float32", "bus",
+        Measurement bus = StatisticsTest.find(d.measurements(), "bandwidth", "nccl", "ALL_REDUCE FLOAT32", "bus",
                 "0,1,2,3,4,5,6,7", MIB_256);
         JsonNode last = mapper.readTree(Fixtures.NCCL_TESTS.toFile()).path("results").get(4);
         assertEquals(last.path("out_of_place").path("bus_bw").asDouble(), bus.samples()[0], 0);
         assertTrue(d.machine().contains("NCCL 2.28.3") && d.machine().contains("8x NVIDIA H200"), d.machine());
         assertEquals("2.28.3", NcclTestsImport.ncclVersion(22803));
-        assertEquals("float16", NcclTestsImport.dtype("half"));
+        assertEquals("FLOAT16", NcclTestsImport.dtype("half"));
     }
 
     @Test

@@ -59,8 +59,8 @@ class LinkRatesTest {
     @Test
     void collectiveBusBandwidthIsHeldToTheMembersLinks() throws Exception {
         Topology t = TopologyJson.read(H200X8);
-        assertEquals(450.0, LinkRates.of(m("nccl", "ALL_REDUCE float32", "bus", "0,1,2,3", "NV18"), t).gbps(), 1e-9);
-        LinkRates.Reference single = LinkRates.of(m("exchange", "ALL_TO_ALL bfloat16", "bus", "0,0", "X"), t);
+        assertEquals(450.0, LinkRates.of(m("nccl", "ALL_REDUCE FLOAT32", "bus", "0,1,2,3", "group of 4"), t).gbps(), 1e-9);
+        LinkRates.Reference single = LinkRates.of(m("exchange", "TENSOR DENSE_8B over P2P", "bus", "0,0,0,0", "group of 4"), t);
         assertEquals("no reference rate (" + Measurement.SINGLE_GPU + ")", single.assumption());
     }
 }
