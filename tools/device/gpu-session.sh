@@ -40,7 +40,7 @@ for s in "$@"; do
     tests)
       step tests 420 "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
         -Dorg.bytedeco.javacpp.maxphysicalbytes=0 -jar "$C/tests/junit-platform-console-standalone.jar" execute \
-        -cp "$B/lib/*:$C/tests/test-classes" --select-package io.p2pbench --details=tree --disable-banner \
+        -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$C/tests/test-classes" --select-package io.p2pbench --details=tree --disable-banner \
         --reports-dir "$W/test-reports"
       grep -E "tests (successful|failed|skipped|aborted)" "$W/tests.log" | tr -s ' ' | tee -a "$SUMMARY" ;;
     topology)

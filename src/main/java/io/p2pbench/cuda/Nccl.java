@@ -65,6 +65,8 @@ public final class Nccl implements AutoCloseable {
         try (IntPointer list = new IntPointer(devices)) {
             check(ncclCommInitAll(out, devices.length, list), "ncclCommInitAll",
                     "devices", Arrays.toString(devices));
+        } finally {
+            Cuda.forgetCurrentDevice(); // NCCL switches devices while it sets up
         }
         ncclComm[] comms = new ncclComm[devices.length];
         for (int i = 0; i < devices.length; i++) {
@@ -99,7 +101,9 @@ public final class Nccl implements AutoCloseable {
 
     /** Closes the NCCL group, launching its operations. */
     public static void groupEnd() {
-        check(ncclGroupEnd(), "ncclGroupEnd");
+        int result = ncclGroupEnd();
+        Cuda.forgetCurrentDevice();
+        check(result, "ncclGroupEnd");
     }
 
     @Override
@@ -108,7 +112,9 @@ public final class Nccl implements AutoCloseable {
             closed = true;
             for (int i = 0; i < comms.length; i++) {
                 Cuda.setDevice(devices[i]);
-                check(ncclCommDestroy(comms[i]), "ncclCommDestroy", "rank", i);
+                int result = ncclCommDestroy(comms[i]);
+                Cuda.forgetCurrentDevice();
+                check(result, "ncclCommDestroy", "rank", i);
             }
         }
     }

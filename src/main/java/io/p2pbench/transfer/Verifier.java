@@ -104,7 +104,8 @@ final class Verifier implements AutoCloseable {
         resetFirst.enqueue(stream);
         check.enqueue(stream);
         Copies.async(result, 0, counters, 0, 16, stream);
-        Copies.async(result, 16, dst, corruptOffset(), 4, stream); // a sample word, for messages
+        // No host-to-host cudaMemcpyAsync here: the runtime performs those synchronously, and behind a
+        // held stream that would block the enqueueing thread until the gate's watchdog fired.
     }
 
     /**
@@ -119,10 +120,15 @@ final class Verifier implements AutoCloseable {
             mismatches = r.getLong(0);
             first = r.getLong(8);
             if (mismatches != 0) {
-                long firstByte = first * 4;
-                Copies.async(result, 16, dst, firstByte, 4, stream);
-                stream.synchronize();
-                fail(mismatches, first, result.hostView().getInt(16));
+                int found;
+                if (dst.kind() == Memory.Kind.DEVICE) {
+                    Copies.async(result, 16, dst, first * 4, 4, stream);
+                    stream.synchronize();
+                    found = result.hostView().getInt(16);
+                } else {
+                    found = dst.hostView().getInt((int) (first * 4));
+                }
+                fail(mismatches, first, found);
             }
         } else {
             if (corrupt) {
