@@ -38,7 +38,7 @@ step() { # name, limit seconds, command...
 for s in "$@"; do
   case "$s" in
     tests)
-      step tests 420 "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
+      step tests 280 "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
         -Dorg.bytedeco.javacpp.maxphysicalbytes=0 -jar "$C/tests/junit-platform-console-standalone.jar" execute \
         -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$C/tests/test-classes" --select-package io.p2pbench --details=tree --disable-banner \
         --reports-dir "$W/test-reports"
@@ -47,7 +47,7 @@ for s in "$@"; do
       step topology 120 "$B/bin/p2pbench" topology
       "$B/bin/p2pbench" topology --json --out "$W/topology.json" ;;
     quick)
-      step quick 420 "$B/bin/p2pbench" run --preset quick --out "$W/results"
+      step quick 230 "$B/bin/p2pbench" run --preset quick --out "$W/results"
       tail -1 "$W/quick.log" | tee -a "$SUMMARY" ;;
     targets)
       step targets 420 "$B/bin/p2pbench" run --preset quick --pairs 0-0 --paths CE_P2P_READ,HOST_DEVICE \
