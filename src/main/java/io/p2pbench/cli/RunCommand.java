@@ -49,9 +49,18 @@ final class RunCommand implements Callable<Integer> {
     List<Long> sizes;
 
     @Option(names = "--paths", paramLabel = "LIST", split = ",",
-            description = "Only these paths: CE_P2P_READ, CE_P2P_WRITE, CE_NO_P2P, HOST_STAGED, SM_P2P_READ, "
-                    + "SM_P2P_WRITE, HOST_DEVICE.")
+            description = "Only these: CE_P2P_READ, CE_P2P_WRITE, CE_NO_P2P, HOST_STAGED, SM_P2P_READ, SM_P2P_WRITE, "
+                    + "HOST_DEVICE, ALLREDUCE_RING, NCCL, EXCHANGE.")
     List<String> paths;
+
+    @Option(names = "--group", paramLabel = "GPUS", converter = GroupConverter.class,
+            description = "GPUs of the collectives, e.g. 0,1,2,3 (may repeat: 0,0,0,0 runs the ring on one GPU). "
+                    + "Default: every GPU; with one GPU 0,0,0,0 for the ring and exchanges, 0 for NCCL.")
+    io.p2pbench.collective.Group group;
+
+    @Option(names = "--model", paramLabel = "PRESET",
+            description = "Model shape of the activation exchanges: DENSE_8B, DENSE_70B or MOE_8X_TOP2.")
+    String model;
 
     @Option(names = "--dry-run", description = "Print the plan and stop.")
     boolean dryRun;
@@ -98,7 +107,7 @@ final class RunCommand implements Callable<Integer> {
             Cuda.require();
             topology = TopologyProbe.probe();
         }
-        RunPlanner.Request request = new RunPlanner.Request(p, pairs, sizes, pathSet);
+        RunPlanner.Request request = new RunPlanner.Request(p, pairs, sizes, pathSet, group, model);
         List<Combination> plan;
         try {
             if (topologyFile == null && sizes != null) {
@@ -169,6 +178,18 @@ final class RunCommand implements Callable<Integer> {
 
     private String commandLine() {
         return "p2pbench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+    }
+
+    /** Parses a group, {@code 0,1,2,3}. */
+    static final class GroupConverter implements CommandLine.ITypeConverter<io.p2pbench.collective.Group> {
+        @Override
+        public io.p2pbench.collective.Group convert(String value) {
+            try {
+                return io.p2pbench.collective.Group.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
     }
 
     /** Parses one pair, {@code SRC-DST}. */

@@ -40,12 +40,17 @@ public final class Copies {
 
     /** cudaMemsetAsync of device memory to a byte value. */
     public static void memsetAsync(Memory dst, int byteValue, long bytes, CudaStream stream) {
+        memsetAsync(dst, 0, byteValue, bytes, stream);
+    }
+
+    /** cudaMemsetAsync of {@code bytes} of device memory at {@code offset} to a byte value. */
+    public static void memsetAsync(Memory dst, long offset, int byteValue, long bytes, CudaStream stream) {
         if (dst.kind() != Memory.Kind.DEVICE) {
             throw new IllegalArgumentException("memsetAsync is for device memory, got " + dst.kind());
         }
         Cuda.setDevice(stream.device());
-        Cuda.check(cudaMemsetAsync(dst.at(0), byteValue, bytes, stream.handle()), "cudaMemsetAsync",
-                "dst", describe(dst), "bytes", bytes);
+        Cuda.check(cudaMemsetAsync(dst.at(offset), byteValue, bytes, stream.handle()), "cudaMemsetAsync",
+                "dst", describe(dst), "offset", offset, "bytes", bytes);
     }
 
     /** Sets host memory to a byte value, on the calling thread (no copy may be in flight). */

@@ -203,12 +203,30 @@ public final class Cuda {
 
     // ---------------------------------------------------------------- device utilities
 
-    /** Makes {@code device} current on this thread (cheap; called before every per-device call). */
+    private static final ThreadLocal<int[]> CURRENT_DEVICE = ThreadLocal.withInitial(() -> new int[] {-1});
+
+    /**
+     * Makes {@code device} current on this thread; called before every per-device call. The
+     * thread's current device is remembered, so repeated calls for one GPU cost no JNI call in
+     * measured loops. Code that may switch devices behind our back (NCCL) calls
+     * {@link #forgetCurrentDevice()} afterwards.
+     */
     public static void setDevice(int device) {
+        int[] current = CURRENT_DEVICE.get();
+        if (current[0] == device) {
+            return;
+        }
         int status = cudaSetDevice(device);
         if (status != cudaSuccess) {
+            current[0] = -1;
             throw failure(status, "cudaSetDevice", "device", device);
         }
+        current[0] = device;
+    }
+
+    /** Forgets which device this thread has current, so the next {@link #setDevice} calls CUDA. */
+    public static void forgetCurrentDevice() {
+        CURRENT_DEVICE.get()[0] = -1;
     }
 
     /** Free and total device memory of {@code device}, in bytes: {@code {free, total}}. */

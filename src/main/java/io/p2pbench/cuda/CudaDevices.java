@@ -27,7 +27,7 @@ public final class CudaDevices {
                 Cuda.checkDriver(cuDeviceGetUuid(u, Cuda.cuDevice(index)), "cuDeviceGetUuid", "device", index);
                 u.bytes().get(uuid);
             }
-            return new Properties(index, prop.name().getString(), formatUuid(uuid), pciBusId(index),
+            return new Properties(index, Pointers.cString(prop.name()), formatUuid(uuid), pciBusId(index),
                     prop.major(), prop.minor(), prop.totalGlobalMem(), prop.multiProcessorCount(),
                     prop.asyncEngineCount(), prop.l2CacheSize(),
                     attributeOr(index, cudaDevAttrNumaId, -1),
@@ -51,7 +51,7 @@ public final class CudaDevices {
     public static String pciBusId(int index) {
         try (BytePointer text = new BytePointer(64)) {
             Cuda.check(cudaDeviceGetPCIBusId(text, 64, index), "cudaDeviceGetPCIBusId", "device", index);
-            return PciBusId.normalize(text.getString());
+            return PciBusId.normalize(Pointers.cString(text));
         }
     }
 

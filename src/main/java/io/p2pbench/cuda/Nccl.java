@@ -65,6 +65,8 @@ public final class Nccl implements AutoCloseable {
         try (IntPointer list = new IntPointer(devices)) {
             check(ncclCommInitAll(out, devices.length, list), "ncclCommInitAll",
                     "devices", Arrays.toString(devices));
+        } finally {
+            Cuda.forgetCurrentDevice(); // NCCL switches devices while it sets up
         }
         ncclComm[] comms = new ncclComm[devices.length];
         for (int i = 0; i < devices.length; i++) {
@@ -92,6 +94,53 @@ public final class Nccl implements AutoCloseable {
         return comms[rank];
     }
 
+    /** Element types the suite's collectives use. */
+    public enum DataType {
+        /** 32-bit float. */
+        FLOAT32(4),
+        /** bfloat16. */
+        BFLOAT16(2);
+
+        private final int bytes;
+
+        DataType(int bytes) {
+            this.bytes = bytes;
+        }
+
+        /** Bytes per element. */
+        public int bytes() {
+            return bytes;
+        }
+
+        int nccl() {
+            return this == FLOAT32 ? ncclFloat32 : ncclBfloat16;
+        }
+    }
+
+    /** Enqueues rank {@code rank}'s part of a sum all-reduce of {@code count} elements. */
+    public void allReduce(int rank, Memory send, Memory recv, long count, DataType type, CudaStream stream) {
+        check(ncclAllReduce(send.base(), recv.base(), count, type.nccl(), ncclSum, comm(rank), stream.handle()),
+                "ncclAllReduce", "rank", rank, "count", count);
+    }
+
+    /** Enqueues rank {@code rank}'s part of an all-gather: {@code count} elements from each rank. */
+    public void allGather(int rank, Memory send, Memory recv, long count, DataType type, CudaStream stream) {
+        check(ncclAllGather(send.base(), recv.base(), count, type.nccl(), comm(rank), stream.handle()),
+                "ncclAllGather", "rank", rank, "count", count);
+    }
+
+    /** Enqueues rank {@code rank}'s part of a sum reduce-scatter: {@code count} result elements per rank. */
+    public void reduceScatter(int rank, Memory send, Memory recv, long count, DataType type, CudaStream stream) {
+        check(ncclReduceScatter(send.base(), recv.base(), count, type.nccl(), ncclSum, comm(rank), stream.handle()),
+                "ncclReduceScatter", "rank", rank, "count", count);
+    }
+
+    /** Enqueues rank {@code rank}'s part of an all-to-all: {@code count} elements to and from each rank. */
+    public void allToAll(int rank, Memory send, Memory recv, long count, DataType type, CudaStream stream) {
+        check(ncclAlltoAll(send.base(), recv.base(), count, type.nccl(), comm(rank), stream.handle()),
+                "ncclAlltoAll", "rank", rank, "count", count);
+    }
+
     /** Opens an NCCL group (operations of several ranks issued from one thread). */
     public static void groupStart() {
         check(ncclGroupStart(), "ncclGroupStart");
@@ -99,7 +148,9 @@ public final class Nccl implements AutoCloseable {
 
     /** Closes the NCCL group, launching its operations. */
     public static void groupEnd() {
-        check(ncclGroupEnd(), "ncclGroupEnd");
+        int result = ncclGroupEnd();
+        Cuda.forgetCurrentDevice();
+        check(result, "ncclGroupEnd");
     }
 
     @Override
@@ -108,7 +159,9 @@ public final class Nccl implements AutoCloseable {
             closed = true;
             for (int i = 0; i < comms.length; i++) {
                 Cuda.setDevice(devices[i]);
-                check(ncclCommDestroy(comms[i]), "ncclCommDestroy", "rank", i);
+                int result = ncclCommDestroy(comms[i]);
+                Cuda.forgetCurrentDevice();
+                check(result, "ncclCommDestroy", "rank", i);
             }
         }
     }

@@ -60,7 +60,7 @@ public final class Nvml implements AutoCloseable {
     public String driverVersion() {
         try (BytePointer text = new BytePointer(96)) {
             int status = nvmlSystemGetDriverVersion(text, 96);
-            return status == NVML_SUCCESS ? text.getString() : null;
+            return status == NVML_SUCCESS ? Pointers.cString(text) : null;
         }
     }
 
@@ -95,7 +95,7 @@ public final class Nvml implements AutoCloseable {
             if (active) {
                 nvmlPciInfo_t pci = new nvmlPciInfo_t();
                 if (nvmlDeviceGetNvLinkRemotePciInfo_v2(dev, link, pci) == NVML_SUCCESS) {
-                    remoteBus = PciBusId.normalize(pci.busId().getString());
+                    remoteBus = PciBusId.normalize(Pointers.cString(pci.busId()));
                 }
                 pci.close();
                 Integer type = intOrNull(p -> nvmlDeviceGetNvLinkRemoteDeviceType(dev, link, p));
@@ -169,7 +169,7 @@ public final class Nvml implements AutoCloseable {
 
     private static String string(nvmlDevice_st dev, int size, StringQuery q) {
         try (BytePointer b = new BytePointer(size)) {
-            return q.call(dev, b) == NVML_SUCCESS ? b.getString() : null;
+            return q.call(dev, b) == NVML_SUCCESS ? Pointers.cString(b) : null;
         }
     }
 

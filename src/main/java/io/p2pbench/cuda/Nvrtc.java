@@ -133,7 +133,7 @@ public final class Nvrtc {
             }
             BytePointer text = new BytePointer(size.get());
             nvrtcGetProgramLog(program, text);
-            return text.getString().strip();
+            return Pointers.cString(text).strip();
         }
     }
 

@@ -17,6 +17,24 @@ final class Pointers {
         return view.position(offset);
     }
 
+    /**
+     * The NUL-terminated string in a buffer we allocated. JavaCPP's getString() reads up to the
+     * buffer's limit when one is set (as for {@code new BytePointer(n)}), garbage after the NUL included.
+     */
+    static String cString(BytePointer p) {
+        long cap = Math.max(p.capacity(), p.limit());
+        if (cap <= 0) {
+            return p.getString();
+        }
+        byte[] bytes = new byte[(int) cap];
+        p.position(0).get(bytes);
+        int n = 0;
+        while (n < bytes.length && bytes[n] != 0) {
+            n++;
+        }
+        return new String(bytes, 0, n, java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     static ByteBuffer view(Pointer base, long bytes) {
         if (bytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("a host view is limited to 2 GiB, buffer has " + bytes + " bytes");

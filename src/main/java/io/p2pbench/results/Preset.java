@@ -1,5 +1,6 @@
 package io.p2pbench.results;
 
+import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.Sizes;
 import java.util.EnumSet;
@@ -19,11 +20,16 @@ import java.util.Set;
  * @param matrixPaths paths measured over every ordered pair
  * @param bidirectionalMatrix whether the matrix is also measured in both directions at once
  * @param hostSizes sizes of the host-device rows
+ * @param collectiveSizes buffer sizes of the all-reduce and NCCL rows
+ * @param collectiveTypes element types of the all-reduce and NCCL rows
+ * @param collectiveLatency whether every collective row also gets a latency benchmark (else only
+ *     float32 all-reduces over P2P)
  * @param bandwidth timing of bandwidth benchmarks
  * @param latency timing of latency benchmarks
  */
 public record Preset(String name, List<Long> sweepSizes, Set<CopyPath> sweepPaths, Set<CopyPath> bidirectionalSweepPaths,
                      long matrixSize, Set<CopyPath> matrixPaths, boolean bidirectionalMatrix, List<Long> hostSizes,
+                     List<Long> collectiveSizes, Set<DataType> collectiveTypes, boolean collectiveLatency,
                      Timing bandwidth, Timing latency) {
 
     /** Warm-up and measurement of one benchmark (one measurement iteration, see DeviceBandwidth). */
@@ -40,6 +46,7 @@ public record Preset(String name, List<Long> sweepSizes, Set<CopyPath> sweepPath
             EnumSet.allOf(CopyPath.class), EnumSet.of(CopyPath.CE_P2P_READ),
             256 * Sizes.MIB, EnumSet.of(CopyPath.CE_P2P_READ), false,
             List.of(4 * Sizes.KIB, Sizes.MIB, 64 * Sizes.MIB),
+            List.of(64 * Sizes.MIB), EnumSet.allOf(DataType.class), false,
             new Timing(1, 100, 300), new Timing(1, 100, 500));
 
     /** The full size sweep 4 KiB to 1 GiB on every path, both directions, the matrix on every path. */
@@ -48,6 +55,7 @@ public record Preset(String name, List<Long> sweepSizes, Set<CopyPath> sweepPath
             EnumSet.allOf(CopyPath.class), EnumSet.allOf(CopyPath.class),
             256 * Sizes.MIB, EnumSet.allOf(CopyPath.class), true,
             Sizes.powersOfTwo(4 * Sizes.KIB, Sizes.GIB),
+            Sizes.powersOfTwo(Sizes.MIB, 4 * Sizes.GIB), EnumSet.allOf(DataType.class), true,
             new Timing(2, 200, 1000), new Timing(1, 200, 1000));
 
     /** Standard from 4 bytes up, with longer iterations. */
@@ -56,6 +64,7 @@ public record Preset(String name, List<Long> sweepSizes, Set<CopyPath> sweepPath
             EnumSet.allOf(CopyPath.class), EnumSet.allOf(CopyPath.class),
             256 * Sizes.MIB, EnumSet.allOf(CopyPath.class), true,
             Sizes.powersOfTwo(4, Sizes.GIB),
+            Sizes.powersOfTwo(Sizes.MIB, 4 * Sizes.GIB), EnumSet.allOf(DataType.class), true,
             new Timing(3, 500, 3000), new Timing(2, 500, 3000));
 
     /** The preset named {@code name}; throws naming the accepted ones. */
@@ -68,9 +77,9 @@ public record Preset(String name, List<Long> sweepSizes, Set<CopyPath> sweepPath
         };
     }
 
-    /** This preset with other sweep and host sizes. */
+    /** This preset with other sweep, host and collective sizes. */
     public Preset withSizes(List<Long> sizes) {
         return new Preset(name, sizes, sweepPaths, bidirectionalSweepPaths, matrixSize, matrixPaths,
-                bidirectionalMatrix, sizes, bandwidth, latency);
+                bidirectionalMatrix, sizes, sizes, collectiveTypes, collectiveLatency, bandwidth, latency);
     }
 }

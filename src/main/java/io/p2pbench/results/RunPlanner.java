@@ -1,5 +1,13 @@
 package io.p2pbench.results;
 
+import io.p2pbench.collective.ActivationExchange;
+import io.p2pbench.collective.BusBandwidth;
+import io.p2pbench.collective.CollectivePath;
+import io.p2pbench.collective.Group;
+import io.p2pbench.collective.ModelShape;
+import io.p2pbench.collective.NcclCollective;
+import io.p2pbench.collective.RingAllReduce;
+import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.LinkClass;
@@ -28,11 +36,19 @@ import java.util.TreeMap;
  */
 public final class RunPlanner {
     /** Seconds a benchmark fork costs beyond its iterations: JVM start, CUDA context, setup. */
-    public static final double FORK_OVERHEAD_SECONDS = 2.5;
+    public static final double FORK_OVERHEAD_SECONDS = 1.2;
     /** Benchmark package. */
     static final String BENCH = "io.p2pbench.bench.";
     /** Selects the host-device benchmarks in {@code --paths}. */
     public static final String HOST_DEVICE = "HOST_DEVICE";
+    /** Selects the suite's ring all-reduce in {@code --paths}. */
+    public static final String ALLREDUCE_RING = "ALLREDUCE_RING";
+    /** Selects the NCCL collectives in {@code --paths}. */
+    public static final String NCCL = "NCCL";
+    /** Selects the activation exchanges in {@code --paths}. */
+    public static final String EXCHANGE = "EXCHANGE";
+    /** Seconds NCCL needs to set up its communicators in a fork. */
+    static final double NCCL_INIT_SECONDS = 1.0;
 
     private RunPlanner() {}
 
@@ -41,9 +57,23 @@ public final class RunPlanner {
      *
      * @param pairs pairs to measure (sweep and matrix), or null for representatives and all pairs
      * @param sizes sizes of the sweep and host rows, or null
-     * @param paths peer path names and {@link #HOST_DEVICE}, or null for all
+     * @param paths peer path names, {@link #HOST_DEVICE}, {@link #ALLREDUCE_RING}, {@link #NCCL},
+     *     {@link #EXCHANGE}, or null for all
+     * @param group GPUs of the collectives, or null: all GPUs (a single GPU: 0,0,0,0 for the ring
+     *     and the exchanges, 0 for NCCL)
+     * @param model model preset of the exchanges, or null for the defaults
      */
-    public record Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths) {}
+    public record Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths, Group group,
+                          String model) {
+        /** A request for transfers and collectives with default groups and models. */
+        public Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths) {
+            this(preset, pairs, sizes, paths, null, null);
+        }
+
+        boolean wants(String path) {
+            return paths == null || paths.contains(path);
+        }
+    }
 
     /** Names accepted by {@code --paths}. */
     public static List<String> pathNames() {
@@ -52,6 +82,9 @@ public final class RunPlanner {
             names.add(p.name());
         }
         names.add(HOST_DEVICE);
+        names.add(ALLREDUCE_RING);
+        names.add(NCCL);
+        names.add(EXCHANGE);
         return names;
     }
 
@@ -75,6 +108,26 @@ public final class RunPlanner {
             for (String p : r.paths()) {
                 if (!pathNames().contains(p)) {
                     throw new IllegalArgumentException("unknown path '" + p + "'; use " + String.join(", ", pathNames()));
+                }
+            }
+        }
+        if (r.group() != null) {
+            r.group().requireWithin(n);
+            if (r.group().size() < 2 && (r.wants(ALLREDUCE_RING) || r.wants(EXCHANGE))) {
+                throw new IllegalArgumentException("group '" + r.group() + "' has one rank, but the ring all-reduce and "
+                        + "the exchanges need at least 2; repeat a GPU (e.g. 0,0) or choose --paths NCCL");
+            }
+        }
+        if (r.model() != null) {
+            ModelShape.named(r.model());
+        }
+        if (r.sizes() != null && (r.wants(ALLREDUCE_RING) || r.wants(NCCL))) {
+            Group ring = ringGroup(t, r);
+            for (long s : r.sizes()) {
+                for (DataType type : r.preset().collectiveTypes()) {
+                    if (r.wants(ALLREDUCE_RING)) {
+                        RingAllReduce.requireShape(ring, type, s);
+                    }
                 }
             }
         }
@@ -133,6 +186,7 @@ public final class RunPlanner {
         if (hostRows) {
             planHost(t, p, plan);
         }
+        planCollectives(t, p, r, plan);
         return new ArrayList<>(plan.values());
     }
 
@@ -162,6 +216,151 @@ public final class RunPlanner {
                 }
             }
         }
+    }
+
+    /** The ring's and exchanges' group: the request's, else every GPU, else four ranks on GPU 0. */
+    static Group ringGroup(Topology t, Request r) {
+        if (r.group() != null) {
+            return r.group();
+        }
+        List<Integer> all = t.gpus().stream().map(GpuInfo::index).toList();
+        return all.size() > 1 ? new Group(all) : new Group(List.of(all.get(0), all.get(0), all.get(0), all.get(0)));
+    }
+
+    /** NCCL's group: the request's, else every GPU (distinct). */
+    static Group ncclGroup(Topology t, Request r) {
+        return r.group() != null ? r.group() : new Group(t.gpus().stream().map(GpuInfo::index).toList());
+    }
+
+    private static void planCollectives(Topology t, Preset p, Request r, Map<String, Combination> plan) {
+        Group ring = ringGroup(t, r);
+        Group nccl = ncclGroup(t, r);
+        if (r.wants(ALLREDUCE_RING)) {
+            for (long size : p.collectiveSizes()) {
+                for (DataType type : p.collectiveTypes()) {
+                    for (CollectivePath path : CollectivePath.values()) {
+                        add(plan, ring(t, p, ring, type, path, size, "bandwidth"));
+                        if (p.collectiveLatency() || (type == DataType.FLOAT32 && path == CollectivePath.P2P)) {
+                            add(plan, ring(t, p, ring, type, path, size, "latency"));
+                        }
+                    }
+                }
+            }
+        }
+        if (r.wants(NCCL)) {
+            for (long size : p.collectiveSizes()) {
+                for (BusBandwidth.Operation op : BusBandwidth.Operation.values()) {
+                    for (DataType type : p.collectiveTypes()) {
+                        if (type != DataType.FLOAT32 && op != BusBandwidth.Operation.ALL_REDUCE && !p.collectiveLatency()) {
+                            continue; // quick: bfloat16 for all-reduce only
+                        }
+                        add(plan, nccl(p, nccl, op, type, size, "bandwidth"));
+                        if (p.collectiveLatency() || (type == DataType.FLOAT32 && op == BusBandwidth.Operation.ALL_REDUCE)) {
+                            add(plan, nccl(p, nccl, op, type, size, "latency"));
+                        }
+                    }
+                }
+            }
+        }
+        if (r.wants(EXCHANGE)) {
+            for (ActivationExchange.Pattern pattern : ActivationExchange.Pattern.values()) {
+                String model = r.model() != null ? r.model().toUpperCase(Locale.ROOT)
+                        : pattern == ActivationExchange.Pattern.EXPERT ? "MOE_8X_TOP2" : "DENSE_8B";
+                for (CollectivePath path : CollectivePath.values()) {
+                    add(plan, exchange(t, p, ring, pattern, model, path, "bandwidth"));
+                    if (p.collectiveLatency()) {
+                        add(plan, exchange(t, p, ring, pattern, model, path, "latency"));
+                    }
+                }
+            }
+        }
+    }
+
+    private static String groupId(Group g) {
+        return "g" + g.toString().replace(',', '.');
+    }
+
+    private static String skipForGroup(Topology t, Group g, CollectivePath path) {
+        if (path == CollectivePath.P2P) {
+            int[] d = g.distinctDevices();
+            for (int a : d) {
+                for (int b : d) {
+                    if (a != b && !t.pair(a, b).map(PairInfo::canAccessPeer).orElse(false)) {
+                        return "no peer access between GPU" + a + " and GPU" + b + " (cudaDeviceCanAccessPeer is 0)";
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Combination ring(Topology t, Preset p, Group g, DataType type, CollectivePath path, long size, String metric) {
+        String id = "ring-" + (metric.equals("latency") ? "lat-" : "bw-") + type + "-" + path + "-" + groupId(g) + "-"
+                + Sizes.compact(size);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("group", g.toString());
+        params.put("dtype", type.name());
+        params.put("path", path.name());
+        params.put("sizeBytes", Long.toString(size));
+        Preset.Timing timing = metric.equals("latency") ? p.latency() : p.bandwidth();
+        return new Combination(id, BENCH + "AllReduceBenchmark." + metric, "allreduce-ring", metric, params, "collective",
+                "group", size, g.repeatsDevices(), skipForGroup(t, g, path),
+                predictCollective(timing, size, type, g.size(), 0));
+    }
+
+    private static Combination nccl(Preset p, Group g, BusBandwidth.Operation op, DataType type, long size,
+                                    String metric) {
+        String id = "nccl-" + (metric.equals("latency") ? "lat-" : "bw-") + op + "-" + type + "-" + groupId(g) + "-"
+                + Sizes.compact(size);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("group", g.toString());
+        params.put("operation", op.name());
+        params.put("dtype", type.name());
+        params.put("sizeBytes", Long.toString(size));
+        String skip = null;
+        try {
+            NcclCollective.requireShape(g, op, type, size);
+        } catch (IllegalArgumentException e) {
+            skip = e.getMessage();
+        }
+        Preset.Timing timing = metric.equals("latency") ? p.latency() : p.bandwidth();
+        return new Combination(id, BENCH + "NcclCollectiveBenchmark." + metric, "nccl", metric, params, "collective",
+                "group", size, g.repeatsDevices() || g.size() == 1, skip,
+                predictCollective(timing, size, type, g.size(), NCCL_INIT_SECONDS));
+    }
+
+    private static Combination exchange(Topology t, Preset p, Group g, ActivationExchange.Pattern pattern, String modelName,
+                                        CollectivePath path, String metric) {
+        ModelShape model = ModelShape.named(modelName);
+        String id = "exch-" + (metric.equals("latency") ? "lat-" : "bw-") + pattern + "-" + model.name() + "-" + path + "-"
+                + groupId(g);
+        Map<String, String> params = new LinkedHashMap<>();
+        params.put("group", g.toString());
+        params.put("pattern", pattern.name());
+        params.put("model", model.name());
+        params.put("path", path.name());
+        params.put("boundaries", "0");
+        params.put("skew", Double.toString(1.0 / g.size()));
+        String skip = null;
+        try {
+            ActivationExchange.requireShape(pattern, g, model, g.size() - 1, 1.0 / g.size());
+        } catch (IllegalArgumentException e) {
+            skip = e.getMessage();
+        }
+        if (skip == null) {
+            skip = skipForGroup(t, g, path);
+        }
+        long size = model.activationBytes();
+        Preset.Timing timing = metric.equals("latency") ? p.latency() : p.bandwidth();
+        return new Combination(id, BENCH + "ActivationExchangeBenchmark." + metric, "exchange", metric, params,
+                "collective", "group", size, g.repeatsDevices(), skip,
+                predictCollective(timing, size, model.dtype(), g.size(), 0));
+    }
+
+    /** Fork, iterations, and the per-trial CPU reference check (every element, every rank's inputs summed). */
+    static double predictCollective(Preset.Timing timing, long size, DataType type, int ranks, double init) {
+        double elements = (double) size / type.bytes();
+        return FORK_OVERHEAD_SECONDS + init + timing.seconds() + elements * ranks * 5e-9 + size / 20.0e9;
     }
 
     private static void add(Map<String, Combination> plan, Combination c) {
@@ -267,7 +466,7 @@ public final class RunPlanner {
             if (c.plannedSkip()) {
                 continue;
             }
-            String key = String.format(Locale.ROOT, "%-6s %-10s %-9s", c.group(), c.kind(), c.metric());
+            String key = String.format(Locale.ROOT, "%-10s %-14s %-9s", c.group(), c.kind(), c.metric());
             groups.computeIfAbsent(key, k -> new int[1])[0]++;
             sizes.computeIfAbsent(key, k -> new ArrayList<>()).add(c.sizeBytes());
         }

@@ -10,6 +10,10 @@ import java.util.List;
  * in decimal GB/s. The destination is poisoned before and checked after every batch, outside the
  * timed region; a wrong byte fails the batch.
  *
+ * <p>As in nvbandwidth, each lane first runs one untimed warm-up transfer behind the gate, so the
+ * timed copies start with the copy engine (or kernel) and the link already busy; then {@code
+ * copies} timed transfers follow back to back.
+ *
  * <p>The gate is skipped (and the batch says so) when a lane cannot be held (pageable host memory,
  * whose copies may block the host) or when a held stream would have to queue more than {@link
  * #MAX_HELD_OPERATIONS} operations, which can block the enqueueing thread. Both happen only for
@@ -19,25 +23,35 @@ import java.util.List;
 public final class BandwidthProbe {
     /** Operations a held stream may queue; well under the driver's per-stream queue depth. */
     static final int MAX_HELD_OPERATIONS = 192;
-    /** Bytes a batch aims to move per lane, so that event resolution (~0.5 us) is negligible. */
-    static final long TARGET_BATCH_BYTES = 64L << 20;
+    /** Bytes a batch aims to move per lane, so that event resolution (~0.5 us) and ramp-up are negligible. */
+    static final long TARGET_BATCH_BYTES = 256L << 20;
+    /** At least this many timed transfers per lane per batch. */
+    static final int MIN_COPIES = 4;
     /** At most this many transfers per lane per batch. */
     static final int MAX_COPIES = 128;
 
     private final List<Lane> lanes;
     private final StreamGate gate;
     private final int copies;
+    private final boolean gated;
 
     BandwidthProbe(List<Lane> lanes, StreamGate gate) {
         this.lanes = List.copyOf(lanes);
         this.gate = gate;
-        this.copies = copiesFor(lanes.get(0).bytes());
+        int wanted = copiesFor(lanes.get(0).bytes());
+        int ops = lanes.stream().mapToInt(Lane::operationsPerTransfer).max().orElse(1);
+        boolean holdable = lanes.stream().allMatch(Lane::gateable);
+        // A held stream queues the warm-up plus the timed transfers; fewer timed transfers keep a
+        // batch gated, and only transfers too long to fit once (large staged copies) go ungated.
+        int fitting = MAX_HELD_OPERATIONS / ops - 1;
+        this.gated = holdable && fitting >= 1;
+        this.copies = gated ? Math.min(wanted, fitting) : wanted;
     }
 
     /** Transfers per lane in one batch for a transfer of {@code bytes}. */
     static int copiesFor(long bytes) {
         long n = (TARGET_BATCH_BYTES + bytes - 1) / bytes;
-        return (int) Math.max(1, Math.min(MAX_COPIES, n));
+        return (int) Math.max(MIN_COPIES, Math.min(MAX_COPIES, n));
     }
 
     /** Transfers per lane per batch. */
@@ -47,8 +61,6 @@ public final class BandwidthProbe {
 
     /** One measured batch: every lane moves {@code copies} transfers at once; throws if any byte is wrong. */
     public Batch run() {
-        boolean gated = lanes.stream().allMatch(l -> l.gateable()
-                && (long) l.operationsPerTransfer() * copies <= MAX_HELD_OPERATIONS);
         for (Lane lane : lanes) {
             lane.poison();
         }
@@ -57,6 +69,9 @@ public final class BandwidthProbe {
                 for (Lane lane : lanes) {
                     lane.workStreams().forEach(gate::hold);
                 }
+            }
+            for (Lane lane : lanes) {
+                lane.enqueueTransfer(); // warm-up, untimed
             }
             for (Lane lane : lanes) {
                 lane.markStart();

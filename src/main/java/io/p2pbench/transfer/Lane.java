@@ -111,9 +111,18 @@ abstract class Lane implements AutoCloseable {
         }
     }
 
-    /** Records the start of the timed region on the timing stream. */
+    /**
+     * Records the start of the timed region on the timing stream; the lane's other streams wait for
+     * it, so no timed work starts before the start event (a staged lane's source stream would).
+     */
     final void markStart() {
         start.record(timingStream());
+        List<CudaStream> work = workStreams();
+        for (int i = 0; i < work.size(); i++) {
+            if (work.get(i) != timingStream()) {
+                work.get(i).waitFor(start);
+            }
+        }
     }
 
     /** Records the end of the timed region on the timing stream. */
@@ -132,6 +141,14 @@ abstract class Lane implements AutoCloseable {
         transferDone.record(timingStream());
         verifyStream.waitFor(transferDone);
         verifier.enqueueCheck(verifyStream);
+    }
+
+    /** Waits for the work streams only: what a host-observed transfer waits for. */
+    final void synchronizeWork() {
+        List<CudaStream> work = workStreams();
+        for (int i = 0; i < work.size(); i++) {
+            work.get(i).synchronize();
+        }
     }
 
     /** Waits for every stream of the lane. */

@@ -154,11 +154,11 @@ public final class TransferFixture implements AutoCloseable {
 
     /** One transfer per lane, enqueued and waited for: what a host-observed latency sample times. */
     public void transferOnce() {
-        for (Lane lane : lanes) {
-            lane.enqueueTransfer();
+        for (int i = 0; i < lanes.size(); i++) {
+            lanes.get(i).enqueueTransfer();
         }
-        for (Lane lane : lanes) {
-            lane.synchronize();
+        for (int i = 0; i < lanes.size(); i++) {
+            lanes.get(i).synchronizeWork();
         }
     }
 

@@ -21,13 +21,14 @@ import java.util.Locale;
  * the destination, so the check must fail; a test and an end-to-end run use it to prove that a
  * bad copy fails the benchmark.
  */
-final class Verifier implements AutoCloseable {
+public final class Verifier implements AutoCloseable {
     /** System property of the corruption test hook. */
     static final String CORRUPT_PROPERTY = "p2pbench.test.corrupt";
     private static final int CORRUPT_WORD = 0x0BADF00D;
 
     private final String label;
     private final Memory dst;
+    private final long offset;
     private final long bytes;
     private final int seed;
     private final int device;
@@ -42,15 +43,27 @@ final class Verifier implements AutoCloseable {
     private long bytesChecked;
 
     /**
+     * Checks {@code bytes} of {@code dst} from its start.
+     *
      * @param device the GPU whose kernels check device-accessible memory (the destination's GPU,
      *     or the lane's GPU for host memory)
      */
-    Verifier(String label, Memory dst, long bytes, int seed, int device) {
-        if (bytes % 4 != 0 || bytes <= 0 || bytes > dst.bytes()) {
-            throw new IllegalArgumentException("cannot verify " + bytes + " bytes of a " + dst.bytes() + "-byte buffer");
+    public Verifier(String label, Memory dst, long bytes, int seed, int device) {
+        this(label, dst, 0, bytes, seed, device);
+    }
+
+    /** Checks the region {@code [offset, offset + bytes)} of {@code dst}; pattern word 0 is at {@code offset}. */
+    public Verifier(String label, Memory dst, long offset, long bytes, int seed, int device) {
+        if (bytes % 4 != 0 || offset % 4 != 0 || bytes <= 0 || offset + bytes > dst.bytes()) {
+            throw new IllegalArgumentException("cannot verify " + bytes + " bytes at " + offset + " of a " + dst.bytes()
+                    + "-byte buffer");
+        }
+        if (offset != 0 && dst.kind() != Memory.Kind.DEVICE) {
+            throw new IllegalArgumentException("regions are supported in device memory only");
         }
         this.label = label;
         this.dst = dst;
+        this.offset = offset;
         this.bytes = bytes;
         this.seed = seed;
         this.device = device;
@@ -64,9 +77,9 @@ final class Verifier implements AutoCloseable {
                 resetFirst = SuiteKernels.kernel(device, "fillWord")
                         .prepare(1, 32, counters.address() + 8, 2L, -1);
                 check = SuiteKernels.kernel(device, "verifyPattern")
-                        .prepare(grid, SuiteKernels.BLOCK, dst, words, seed, counters);
+                        .prepare(grid, SuiteKernels.BLOCK, dst.address() + offset, words, seed, counters);
                 corruptLaunch = SuiteKernels.kernel(device, "fillWord")
-                        .prepare(1, 32, dst.address() + corruptOffset(), 1L, CORRUPT_WORD);
+                        .prepare(1, 32, dst.address() + offset + corruptOffset(), 1L, CORRUPT_WORD);
             } else {
                 reference = new PageableHostBuffer(bytes);
                 ByteBuffer view = reference.hostView();
@@ -83,17 +96,25 @@ final class Verifier implements AutoCloseable {
         return (bytes / 4 / 2) * 4; // a word in the middle
     }
 
+    /** Fills {@code bytes} of {@code m} at {@code offset} with the pattern for {@code seed}, enqueued on {@code stream}. */
+    public static void fill(Memory m, long offset, long bytes, int seed, CudaStream stream) {
+        long words = bytes / 4;
+        SuiteKernels.kernel(stream.device(), "fillPattern").launch(stream,
+                SuiteKernels.gridFor(stream.device(), words, SuiteKernels.BLOCK), SuiteKernels.BLOCK,
+                m.address() + offset, words, seed);
+    }
+
     /** Fills the destination with poison: enqueued on {@code stream} for device memory, at once for host memory. */
-    void poison(CudaStream stream) {
+    public void poison(CudaStream stream) {
         if (dst.kind() == Memory.Kind.DEVICE) {
-            Copies.memsetAsync(dst, Pattern.POISON_BYTE, bytes, stream);
+            Copies.memsetAsync(dst, offset, Pattern.POISON_BYTE, bytes, stream);
         } else {
-            Copies.hostFill(dst, Pattern.POISON_BYTE, bytes);
+            Copies.hostFill(dst, Pattern.POISON_BYTE, bytes); // offset is 0: regions are device-accessible only
         }
     }
 
     /** Enqueues the check (device-accessible memory) on {@code stream}, after everything before it. */
-    void enqueueCheck(CudaStream stream) {
+    public void enqueueCheck(CudaStream stream) {
         if (check == null) {
             return;
         }
@@ -104,14 +125,15 @@ final class Verifier implements AutoCloseable {
         resetFirst.enqueue(stream);
         check.enqueue(stream);
         Copies.async(result, 0, counters, 0, 16, stream);
-        Copies.async(result, 16, dst, corruptOffset(), 4, stream); // a sample word, for messages
+        // No host-to-host cudaMemcpyAsync here: the runtime performs those synchronously, and behind a
+        // held stream that would block the enqueueing thread until the gate's watchdog fired.
     }
 
     /**
      * Reads the outcome once the check's stream has been synchronised; throws {@link
      * DataMismatchException} naming where and what if any word is wrong.
      */
-    void requireIntact(CudaStream stream) {
+    public void requireIntact(CudaStream stream) {
         long mismatches;
         long first;
         if (check != null) {
@@ -119,10 +141,15 @@ final class Verifier implements AutoCloseable {
             mismatches = r.getLong(0);
             first = r.getLong(8);
             if (mismatches != 0) {
-                long firstByte = first * 4;
-                Copies.async(result, 16, dst, firstByte, 4, stream);
-                stream.synchronize();
-                fail(mismatches, first, result.hostView().getInt(16));
+                int found;
+                if (dst.kind() == Memory.Kind.DEVICE) {
+                    Copies.async(result, 16, dst, offset + first * 4, 4, stream);
+                    stream.synchronize();
+                    found = result.hostView().getInt(16);
+                } else {
+                    found = dst.hostView().getInt((int) (offset + first * 4));
+                }
+                fail(mismatches, first, found);
             }
         } else {
             if (corrupt) {
@@ -158,7 +185,7 @@ final class Verifier implements AutoCloseable {
     }
 
     /** Total bytes checked and found intact so far. */
-    long bytesChecked() {
+    public long bytesChecked() {
         return bytesChecked;
     }
 

@@ -140,3 +140,42 @@ extern "C" __global__ void addBf16(u16* out, const u16* a, const u16* b, u64 n) 
         out[i] = floatToBf16(bf16ToFloat(a[i]) + bf16ToFloat(b[i]));
     }
 }
+
+// Checks a collective's output against the inputs' formula, on the GPU, element by element.
+// mode 0: all-reduce      out[i] = sum_r value(r, i)
+// mode 1: reduce-scatter  out[i] = sum_r value(r, myRank * perRank + i)
+// mode 2: all-gather      out[i] = value(i / perRank, i % perRank)
+// mode 3: all-to-all      out[i] = value(i / perRank, myRank * perRank + i % perRank)
+// float32 sums of these inputs are exact; bfloat16 results may differ from the exact sum by
+// ranks * 2^-8 * sum|x| (each partial sum rounded to bfloat16). Sums are formed in float: exact here.
+extern "C" __global__ void verifyCollective(const void* out, u64 n, u32 isBf16, u32 seed, u32 ranks, u32 mode,
+                                            u64 perRank, u32 myRank, u64* result) {
+    u64 bad = 0;
+    u64 first = ~0ull;
+    for (u64 i = globalThread(); i < n; i += gridThreads()) {
+        float got = isBf16 ? bf16ToFloat(((const u16*)out)[i]) : ((const float*)out)[i];
+        float want = 0.0f;
+        float absSum = 0.0f;
+        if (mode <= 1) {
+            u64 j = mode == 0 ? i : (u64)myRank * perRank + i;
+            for (u32 r = 0; r < ranks; r++) {
+                float v = isBf16 ? rankValueBf16(seed, r, j) : rankValueF32(seed, r, j);
+                want += v;
+                absSum += fabsf(v);
+            }
+        } else {
+            u32 q = (u32)(i / perRank);
+            u64 j = mode == 2 ? i % perRank : (u64)myRank * perRank + i % perRank;
+            want = isBf16 ? rankValueBf16(seed, q, j) : rankValueF32(seed, q, j);
+        }
+        float tolerance = (isBf16 && mode <= 1) ? (float)ranks * (1.0f / 256.0f) * absSum : 0.0f;
+        if (!(fabsf(got - want) <= tolerance)) {
+            bad++;
+            if (i < first) first = i;
+        }
+    }
+    if (bad != 0) {
+        atomicAdd(&result[0], bad);
+        atomicMin(&result[1], first);
+    }
+}

@@ -62,6 +62,15 @@ class CudaLayerTest {
     }
 
     @Test
+    void stringsFromFixedBuffersEndAtTheirNul() {
+        try (org.bytedeco.javacpp.BytePointer p = new org.bytedeco.javacpp.BytePointer(32)) {
+            p.put("580.159.04\0: leftover bytes of earlier use".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                    0, 32);
+            assertEquals("580.159.04", Pointers.cString(p));
+        }
+    }
+
+    @Test
     void uuidsAreSpelledAsNvidiaSmiDoes() {
         byte[] b = new byte[16];
         for (int i = 0; i < 16; i++) {

@@ -98,7 +98,26 @@ class RunPlannerTest {
         String text = RunPlanner.describe(t, Preset.STANDARD, plan);
         assertTrue(text.startsWith("Plan for h200x8-nv18-r580 (8 GPUs), preset standard: "), text);
         assertTrue(text.contains("predicted " + RunPlanner.formatDuration(RunPlanner.predictedSeconds(plan))));
-        assertTrue(text.contains("matrix peer       bandwidth"), text);
+        assertTrue(text.contains("matrix     peer           bandwidth"), text);
+        assertTrue(text.contains("collective allreduce-ring bandwidth"), text);
+    }
+
+    @Test
+    void collectivesUseEveryGpuOrFourRanksOnOneGpuAndSayWhenNothingCrossesALink() {
+        List<Combination> one = plan(SyntheticTopologies.singleH200(), Preset.QUICK);
+        Combination ring = find(one, "ring-bw-FLOAT32-P2P-g0.0.0.0-64MiB");
+        assertTrue(ring.singleGpu());
+        assertFalse(ring.plannedSkip());
+        assertTrue(find(one, "nccl-bw-ALL_REDUCE-FLOAT32-g0-64MiB").singleGpu());
+        List<Combination> eight = plan(SyntheticTopologies.nvswitch8(), Preset.QUICK);
+        Combination ring8 = find(eight, "ring-bw-FLOAT32-P2P-g0.1.2.3.4.5.6.7-64MiB");
+        assertFalse(ring8.singleGpu());
+        List<Combination> noP2p = plan(SyntheticTopologies.twoWithoutP2p(), Preset.QUICK);
+        assertTrue(find(noP2p, "ring-bw-FLOAT32-P2P-g0.1-64MiB").skipReason().contains("no peer access"));
+        assertFalse(find(noP2p, "ring-bw-FLOAT32-HOST_STAGED-g0.1-64MiB").plannedSkip());
+        List<Combination> repeated = RunPlanner.plan(SyntheticTopologies.singleH200(), new RunPlanner.Request(
+                Preset.QUICK, null, null, Set.of(RunPlanner.NCCL), io.p2pbench.collective.Group.parse("0,0"), null));
+        assertTrue(repeated.stream().allMatch(c -> c.skipReason().contains("NCCL needs distinct GPUs")));
     }
 
     private static Combination find(List<Combination> plan, String id) {

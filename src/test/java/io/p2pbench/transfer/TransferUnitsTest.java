@@ -82,12 +82,12 @@ class TransferUnitsTest {
     }
 
     @Test
-    void batchesMoveAboutSixtyFourMebibytesWithinBounds() {
+    void batchesMoveAbout256MebibytesWithinBounds() {
         assertEquals(128, BandwidthProbe.copiesFor(4));
-        assertEquals(128, BandwidthProbe.copiesFor(4096));
-        assertEquals(64, BandwidthProbe.copiesFor(1 << 20));
-        assertEquals(1, BandwidthProbe.copiesFor(64L << 20));
-        assertEquals(1, BandwidthProbe.copiesFor(1L << 30));
+        assertEquals(128, BandwidthProbe.copiesFor(1 << 20));
+        assertEquals(64, BandwidthProbe.copiesFor(4 << 20));
+        assertEquals(4, BandwidthProbe.copiesFor(64L << 20));
+        assertEquals(4, BandwidthProbe.copiesFor(1L << 30));
     }
 
     @Test

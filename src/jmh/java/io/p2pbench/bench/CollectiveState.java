@@ -1,0 +1,84 @@
+package io.p2pbench.bench;
+
+import io.p2pbench.collective.CollectiveOperation;
+import io.p2pbench.collective.CollectiveTiming;
+import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.transfer.BenchmarkSkipped;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * The trial-long fixture behind the collective benchmarks: set up once per trial; outputs are
+ * poisoned before every iteration and checked element by element after it on the GPU, and at the
+ * end of the trial against the CPU reference (both outside the timed region), so no figure
+ * survives a wrong result.
+ */
+@State(Scope.Benchmark)
+public abstract class CollectiveState {
+    /** Operations timed per device-timed batch (fewer when they do not fit behind the gate). */
+    static final int OPS_PER_BATCH = 8;
+
+    private CollectiveOperation operation;
+
+    /** Builds the operation from the subclass's parameters; shape problems become skips. */
+    protected abstract CollectiveOperation open();
+
+    /** Bytes one operation counts for algbw (nccl-tests' size). */
+    protected abstract long algorithmBytes();
+
+    /** algbw to busbw factor (nccl-tests). */
+    protected abstract double busFactor();
+
+    /** Opens the operation; a combination this machine cannot run is recorded as skipped, then fails the trial. */
+    @Setup(Level.Trial)
+    public void openTrial() {
+        try {
+            operation = open();
+        } catch (BenchmarkSkipped skipped) {
+            BenchmarkRecords.writeSkip(skipped.getMessage());
+            throw skipped;
+        } catch (IllegalArgumentException shape) {
+            BenchmarkRecords.writeSkip(shape.getMessage());
+            throw new BenchmarkSkipped(shape.getMessage());
+        }
+    }
+
+    /** Poisons every output before the iteration. */
+    @Setup(Level.Iteration)
+    public void beginIteration() {
+        operation.poison();
+    }
+
+    /** Checks every output element after the iteration, on the GPU. */
+    @TearDown(Level.Iteration)
+    public void endIteration() {
+        operation.verify();
+    }
+
+    /** Compares the last result with the CPU reference, then releases every CUDA and NCCL resource. */
+    @TearDown(Level.Trial)
+    public void closeTrial() {
+        if (operation != null) {
+            try {
+                operation.verifyOnHost();
+            } finally {
+                operation.close();
+                operation = null;
+            }
+        }
+    }
+
+    /** One device-timed batch into {@code counters}. */
+    final void batch(CollectiveBandwidth counters) {
+        CollectiveTiming t = operation.time(OPS_PER_BATCH);
+        counters.add(t.nanosPerOp(), algorithmBytes(), busFactor());
+    }
+
+    /** One operation, waited for by the host. */
+    final void runOnce() {
+        operation.runOnce();
+    }
+}

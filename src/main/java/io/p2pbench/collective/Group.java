@@ -1,0 +1,88 @@
+package io.p2pbench.collective;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The GPUs of a collective, one per rank, written {@code 0,1,2,3}. A GPU may repeat ({@code 0,0,0,0}):
+ * the algorithm and its checks then run on one GPU, and nothing crosses an interconnect.
+ */
+public record Group(List<Integer> devices) {
+    /** Validates and copies. */
+    public Group {
+        if (devices.isEmpty()) {
+            throw new IllegalArgumentException("a group needs at least one GPU");
+        }
+        devices = List.copyOf(devices);
+    }
+
+    /** Parses {@code 0,1,2,3}; throws naming the bad text. */
+    public static Group parse(String text) {
+        String t = text == null ? "" : text.trim();
+        if (!t.matches("\\d{1,3}(\\s*,\\s*\\d{1,3})*")) {
+            throw new IllegalArgumentException("group '" + text + "' is malformed; write GPU indices separated by "
+                    + "commas, e.g. 0,1,2,3 (a GPU may repeat: 0,0,0,0 runs every rank on GPU 0)");
+        }
+        List<Integer> out = new ArrayList<>();
+        for (String part : t.split(",")) {
+            out.add(Integer.parseInt(part.trim()));
+        }
+        return new Group(out);
+    }
+
+    /** Number of ranks. */
+    public int size() {
+        return devices.size();
+    }
+
+    /** GPU of rank {@code rank}. */
+    public int device(int rank) {
+        return devices.get(rank);
+    }
+
+    /** Whether some GPU appears more than once: then the run is not an interconnect measurement. */
+    public boolean repeatsDevices() {
+        return devices.stream().distinct().count() < devices.size();
+    }
+
+    /** Whether every rank is on one GPU. */
+    public boolean singleGpu() {
+        return devices.stream().distinct().count() == 1;
+    }
+
+    /** The distinct GPUs, as an array. */
+    public int[] distinctDevices() {
+        return devices.stream().distinct().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Throws naming the GPU if the group names one this machine lacks. */
+    public void requireWithin(int gpuCount) {
+        for (int d : devices) {
+            if (d >= gpuCount) {
+                throw new IllegalArgumentException("group '" + this + "' names GPU " + d + ", but this machine has "
+                        + (gpuCount == 1 ? "only GPU 0" : "GPUs 0.." + (gpuCount - 1)));
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return String.join(",", devices.stream().map(String::valueOf).toList());
+    }
+
+    /** The ranks as an int array. */
+    public int[] toArray() {
+        return devices.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Group g && g.devices.equals(devices);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(toArray());
+    }
+}

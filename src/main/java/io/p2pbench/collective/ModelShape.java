@@ -1,0 +1,83 @@
+package io.p2pbench.collective;
+
+import io.p2pbench.cuda.Nccl.DataType;
+import java.util.Locale;
+
+/**
+ * The shape of the activations a model exchanges between GPUs, for the activation-exchange
+ * benchmarks: hidden size, sequence length, micro-batch and element type, plus the expert layout
+ * for mixtures of experts.
+ *
+ * @param experts number of experts (0 for dense models)
+ * @param topK experts each token is routed to
+ */
+public record ModelShape(String name, int hidden, int sequence, int microBatch, DataType dtype, int experts,
+                         int topK) {
+
+    /** An 8B-class dense model: hidden 4096, 4096 tokens, micro-batch 1, bfloat16. */
+    public static final ModelShape DENSE_8B = new ModelShape("DENSE_8B", 4096, 4096, 1, DataType.BFLOAT16, 0, 0);
+    /** A 70B-class dense model: hidden 8192. */
+    public static final ModelShape DENSE_70B = new ModelShape("DENSE_70B", 8192, 4096, 1, DataType.BFLOAT16, 0, 0);
+    /** A mixture of 8 experts with top-2 routing, hidden 4096. */
+    public static final ModelShape MOE_8X_TOP2 = new ModelShape("MOE_8X_TOP2", 4096, 4096, 1, DataType.BFLOAT16, 8, 2);
+
+    /** The preset named {@code name}; throws naming the accepted ones. */
+    public static ModelShape named(String name) {
+        return switch (name == null ? "" : name.toUpperCase(Locale.ROOT)) {
+            case "DENSE_8B" -> DENSE_8B;
+            case "DENSE_70B" -> DENSE_70B;
+            case "MOE_8X_TOP2" -> MOE_8X_TOP2;
+            default -> throw new IllegalArgumentException("unknown model preset '" + name
+                    + "'; use DENSE_8B, DENSE_70B or MOE_8X_TOP2");
+        };
+    }
+
+    /** Tokens in one micro-batch. */
+    public long tokens() {
+        return (long) microBatch * sequence;
+    }
+
+    /** Bytes of one [tokens x hidden] activation: what crosses a pipeline boundary, and what a tensor-parallel all-reduce sums. */
+    public long activationBytes() {
+        return tokens() * hidden * dtype.bytes();
+    }
+
+    /** Bytes of one token's hidden state. */
+    public long tokenBytes() {
+        return (long) hidden * dtype.bytes();
+    }
+
+    /**
+     * Tokens each of {@code ranks} ranks sends to each rank in an expert-parallel dispatch: rank r's
+     * {@code tokens * topK} routed tokens go to the experts' ranks, a fraction {@code skew} to the
+     * hot rank 0 and the rest spread evenly (remainders to the lowest ranks). Combine sends the same
+     * counts back. {@code skew} = 1/ranks is uniform routing.
+     *
+     * @return counts[src][dst]
+     */
+    public long[][] routedTokens(int ranks, double skew) {
+        if (experts == 0) {
+            throw new IllegalArgumentException(name + " has no experts to route to");
+        }
+        if (skew < 0 || skew > 1) {
+            throw new IllegalArgumentException("skew " + skew + " is not a fraction between 0 and 1");
+        }
+        long routed = tokens() * topK;
+        long[][] counts = new long[ranks][ranks];
+        for (int src = 0; src < ranks; src++) {
+            long hot = Math.round(routed * skew);
+            long rest = routed - hot;
+            counts[src][0] += hot;
+            if (ranks == 1) {
+                counts[src][0] += rest;
+                continue;
+            }
+            long each = rest / (ranks - 1);
+            long extra = rest % (ranks - 1);
+            for (int dst = 1; dst < ranks; dst++) {
+                counts[src][dst] = each + (dst - 1 < extra ? 1 : 0);
+            }
+        }
+        return counts;
+    }
+}

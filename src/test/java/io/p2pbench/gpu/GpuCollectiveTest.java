@@ -1,0 +1,146 @@
+package io.p2pbench.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2pbench.collective.ActivationExchange;
+import io.p2pbench.collective.BusBandwidth;
+import io.p2pbench.collective.CollectiveMismatchException;
+import io.p2pbench.collective.CollectiveOperation;
+import io.p2pbench.collective.CollectivePath;
+import io.p2pbench.collective.CollectiveTiming;
+import io.p2pbench.collective.Group;
+import io.p2pbench.collective.ModelShape;
+import io.p2pbench.collective.NcclCollective;
+import io.p2pbench.collective.RingAllReduce;
+import io.p2pbench.cuda.Cuda;
+import io.p2pbench.cuda.Nccl.DataType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Collectives on a real GPU: the ring all-reduce on 0,0,0,0 (and on every GPU where there are
+ * several), NCCL on distinct GPUs, the activation exchanges; every result checked on the GPU and
+ * against the CPU reference. Figures are checked for sanity only.
+ */
+@RequiresGpu
+class GpuCollectiveTest {
+    private static final long MIB = 1 << 20;
+
+    private static Group ringGroup() {
+        int n = Cuda.availability().deviceCount();
+        if (n == 1) {
+            return Group.parse("0,0,0,0");
+        }
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            all.add(i);
+        }
+        return new Group(all);
+    }
+
+    private static Group ncclGroup() {
+        return Cuda.availability().deviceCount() == 1 ? Group.parse("0") : ringGroup();
+    }
+
+    private static void exercise(CollectiveOperation op) {
+        op.poison();
+        CollectiveTiming t = op.time(4);
+        assertTrue(t.nanosPerOp() > 0 && Double.isFinite(t.nanosPerOp()), t.toString());
+        op.verify();
+        op.poison();
+        op.runOnce();
+        op.verify();
+        op.verifyOnHost();
+    }
+
+    @TestFactory
+    List<DynamicTest> ringAllReduceIsRightForBothTypesAndPaths() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (DataType type : DataType.values()) {
+            for (CollectivePath path : CollectivePath.values()) {
+                for (long size : new long[] {64 * 1024, MIB, 64 * MIB}) {
+                    tests.add(DynamicTest.dynamicTest(type + " " + path + " " + size, () -> {
+                        try (RingAllReduce ring = new RingAllReduce(ringGroup(), type, size, path, 4 * MIB)) {
+                            exercise(ring);
+                        }
+                    }));
+                }
+            }
+        }
+        return tests;
+    }
+
+    @TestFactory
+    List<DynamicTest> ncclCollectivesAreRight() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (BusBandwidth.Operation op : BusBandwidth.Operation.values()) {
+            for (DataType type : DataType.values()) {
+                tests.add(DynamicTest.dynamicTest(op + " " + type, () -> {
+                    try (NcclCollective c = new NcclCollective(ncclGroup(), op, type, 8 * MIB)) {
+                        exercise(c);
+                    }
+                }));
+            }
+        }
+        return tests;
+    }
+
+    @TestFactory
+    List<DynamicTest> activationExchangesMoveCheckedBytes() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (ActivationExchange.Pattern pattern : ActivationExchange.Pattern.values()) {
+            for (CollectivePath path : CollectivePath.values()) {
+                ModelShape model = pattern == ActivationExchange.Pattern.EXPERT ? ModelShape.MOE_8X_TOP2
+                        : ModelShape.DENSE_8B;
+                Group g = ringGroup();
+                tests.add(DynamicTest.dynamicTest(pattern + " " + path, () -> {
+                    try (ActivationExchange x = new ActivationExchange(pattern, g, model, path, g.size() - 1, 0.5,
+                            4 * MIB)) {
+                        assertTrue(x.bytesPerStep() > 0);
+                        exercise(x);
+                    }
+                }));
+            }
+        }
+        return tests;
+    }
+
+    @TestFactory
+    List<DynamicTest> anUnwrittenOutputFailsTheChecks() {
+        List<DynamicTest> tests = new ArrayList<>();
+        tests.add(unwritten("ring", () -> new RingAllReduce(ringGroup(), DataType.FLOAT32, MIB, CollectivePath.P2P,
+                4 * MIB)));
+        tests.add(unwritten("nccl", () -> new NcclCollective(ncclGroup(), BusBandwidth.Operation.ALL_REDUCE,
+                DataType.BFLOAT16, MIB)));
+        tests.add(unwritten("pipeline", () -> new ActivationExchange(ActivationExchange.Pattern.PIPELINE, ringGroup(),
+                ModelShape.DENSE_8B, CollectivePath.P2P, 1, 0.25, 4 * MIB)));
+        return tests;
+    }
+
+    private static DynamicTest unwritten(String name, Supplier<CollectiveOperation> make) {
+        return DynamicTest.dynamicTest(name, () -> {
+            try (CollectiveOperation op = make.get()) {
+                op.poison();
+                Throwable e = assertThrows(RuntimeException.class, op::verify);
+                assertTrue(e instanceof CollectiveMismatchException || e.getMessage().contains("data check failed"),
+                        e.toString());
+                if (!(op instanceof ActivationExchange)) {
+                    assertThrows(CollectiveMismatchException.class, op::verifyOnHost);
+                }
+            }
+        });
+    }
+
+    @Test
+    void aGroupOfOneCannotRingAndRepeatsCannotUseNccl() {
+        assertThrows(IllegalArgumentException.class, () -> new RingAllReduce(Group.parse("0"), DataType.FLOAT32, MIB,
+                CollectivePath.P2P, 4 * MIB));
+        assertThrows(IllegalArgumentException.class, () -> new NcclCollective(Group.parse("0,0"),
+                BusBandwidth.Operation.ALL_REDUCE, DataType.FLOAT32, MIB));
+    }
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# One batched session on the GPU node (run through the `device` tool from the repository root).
+# Unpacks the carried bundle (.carry/bundle), then, each step with its own time limit and log:
+#   tests     GPU tests (JUnit console, test classes carried in .carry/tests)
+#   topology  p2pbench topology (text and --json)
+#   quick     p2pbench run --preset quick (wall time measured)
+#   targets   p2pbench run over the sizes of the nvbandwidth comparison
+#   corrupt   a run with the test-only corruption hook, which must fail its benchmark
+#   collect   collective runs (ring all-reduce on 0,0,0,0 and NCCL on 0), when the code has them
+#   nvbw      NVIDIA nvbandwidth (.carry/nvbandwidth) at the same sizes
+#   latency   the native 4-byte copy latency loop (.carry/native/copy_latency)
+# Usage: tools/device/gpu-session.sh STEP... ; everything lands in $OUT/session.tar.gz, a table last.
+set -u
+OUT="${OUT:-/tmp/p2pbench-out}"
+W="$OUT/work"
+mkdir -p "$W"
+C="$(pwd)/.carry"
+B=/tmp/p2pbench
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+export LD_LIBRARY_PATH="/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+SUMMARY="$W/summary.txt"
+: > "$SUMMARY"
+note() { echo "$*" | tee -a "$SUMMARY"; }
+
+rm -rf "$B" && mkdir -p "$B" && tar -C "$B" --strip-components=1 -xJf "$C"/bundle/p2pbench-*-linux-x86_64.tar.xz
+nvidia-smi -L > "$W/nvidia-smi.txt" 2>&1; nvidia-smi topo -m >> "$W/nvidia-smi.txt" 2>&1
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv >> "$W/nvidia-smi.txt" 2>&1
+
+step() { # name, limit seconds, command...
+  local name="$1" limit="$2"; shift 2
+  local t0=$(date +%s)
+  timeout --kill-after=10 "$limit" "$@" > "$W/$name.log" 2>&1
+  local rc=$?
+  note "$(printf '%-10s rc=%-3s %4ss' "$name" "$rc" "$(( $(date +%s) - t0 ))")"
+  return $rc
+}
+
+for s in "$@"; do
+  case "$s" in
+    tests)
+      step tests 280 "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
+        -Dorg.bytedeco.javacpp.maxphysicalbytes=0 -jar "$C/tests/junit-platform-console-standalone.jar" execute \
+        -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$C/tests/test-classes" --select-package io.p2pbench --details=tree --disable-banner \
+        --reports-dir "$W/test-reports"
+      grep -E "tests (successful|failed|skipped|aborted)" "$W/tests.log" | tr -s ' ' | tee -a "$SUMMARY" ;;
+    topology)
+      step topology 120 "$B/bin/p2pbench" topology
+      "$B/bin/p2pbench" topology --json --out "$W/topology.json" ;;
+    quick)
+      step quick 230 "$B/bin/p2pbench" run --preset quick --out "$W/results"
+      tail -1 "$W/quick.log" | tee -a "$SUMMARY" ;;
+    targets)
+      step targets 420 "$B/bin/p2pbench" run --preset quick --pairs 0-0 --paths CE_P2P_READ,HOST_DEVICE \
+        --sizes 4,1M,4M,64M,256M,1G --out "$W/results"
+      tail -1 "$W/targets.log" | tee -a "$SUMMARY" ;;
+    corrupt)
+      (export P2PBENCH_JAVA_OPTS=-Dp2pbench.test.corrupt=true; step corrupt 180 "$B/bin/p2pbench" run --pairs 0-0 \
+        --paths CE_P2P_READ --sizes 1M --out "$W/corrupt-results")
+      grep -h -o '"reason" : "data check failed[^"]*' -r "$W/corrupt-results" | head -2 | tee -a "$SUMMARY" ;;
+    collect)
+      step collect 420 "$B/bin/p2pbench" run --preset quick --paths ALLREDUCE_RING,NCCL,EXCHANGE --out "$W/results"
+      tail -1 "$W/collect.log" | tee -a "$SUMMARY" ;;
+    nvbw)
+      mkdir -p "$W/nvbandwidth"
+      for mib in 1 4 16 64 256 512 1024; do
+        step "nvbw-$mib" 120 "$C/nvbandwidth/nvbandwidth" -t host_to_device_memcpy_ce device_to_host_memcpy_ce \
+          host_to_device_bidirectional_memcpy_ce device_to_host_bidirectional_memcpy_ce device_local_copy \
+          -b "$mib" -j
+        mv "$W/nvbw-$mib.log" "$W/nvbandwidth/nvbandwidth-b$mib.json"
+      done ;;
+    latency)
+      step latency 120 "$C/native/copy_latency" -n 200000 -b 4 -j
+      cat "$W/latency.log" | tee -a "$SUMMARY" ;;
+  esac
+done
+tar -C "$W" -czf "$OUT/session.tar.gz" .
+echo "---- summary"; cat "$SUMMARY"
