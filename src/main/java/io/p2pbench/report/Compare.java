@@ -42,7 +42,8 @@ public final class Compare {
         for (Path c : candidates) {
             cands.add(read(c, nvbandwidthBytes));
         }
-        Path dir = outDir != null ? outDir : Reporter.defaultOutDir(cands.get(0).machine()).resolve("compare");
+        Path dir = outDir != null ? outDir
+                : Reporter.defaultOutDir(Charts.stem(cands.get(0).machine())).resolve("compare");
         List<Comparison.Result> results = new ArrayList<>();
         for (ResultData cand : cands) {
             results.add(Comparison.compare(base, cand, thresholdPct));

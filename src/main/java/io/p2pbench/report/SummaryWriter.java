@@ -144,7 +144,8 @@ final class SummaryWriter {
         Map<String, List<ResultData.NotMeasured>> groups = new LinkedHashMap<>();
         for (ResultData d : r.sources()) {
             for (ResultData.NotMeasured n : d.notMeasured()) {
-                groups.computeIfAbsent(d.machine() + "|" + n.status() + "|" + n.reason(), k -> new ArrayList<>()).add(n);
+                String reason = n.reason() == null ? "no reason recorded" : n.reason();
+                groups.computeIfAbsent(d.machine() + "|" + n.status() + "|" + reason, k -> new ArrayList<>()).add(n);
             }
         }
         if (!groups.isEmpty()) {

@@ -81,6 +81,29 @@ class ReporterTest {
     }
 
     @Test
+    void interruptedRunIsReportedWithWhatFinished(@TempDir Path work) throws Exception {
+        Path run = Fixtures.copy(Fixtures.X1, work.resolve("interrupted"));
+        ObjectMapper mapper = new ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode manifest =
+                (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(run.resolve("manifest.json").toFile());
+        manifest.put("state", "interrupted");
+        JsonNode entries = manifest.path("entries");
+        for (int i = entries.size() - 10; i < entries.size(); i++) {
+            com.fasterxml.jackson.databind.node.ObjectNode e = (com.fasterxml.jackson.databind.node.ObjectNode) entries.get(i);
+            e.put("status", i == entries.size() - 10 ? "interrupted" : "pending");
+            e.putNull("reason");
+            e.putNull("jmhFile");
+        }
+        mapper.writeValue(run.resolve("manifest.json").toFile(), manifest);
+        Files.delete(run.resolve("jmh-results.json"));
+        String md = Files.readString(Reporter.render(List.of(run), out));
+        assertTrue(md.contains("| quick | 2026-01-01T00:00:00Z | interrupted | 59 |"), md);
+        assertTrue(md.contains("| h200x1-single-r580 | pending | no reason recorded (" + Measurement.SINGLE_GPU
+                + ") | 9 |"), md);
+        assertTrue(md.contains("has no jmh-results.json"), md);
+    }
+
+    @Test
     void summaryStaysUnderOneMebibyte() throws Exception {
         ResultData d = ResultReader.read(Fixtures.X1);
         List<Measurement> many = new ArrayList<>();
