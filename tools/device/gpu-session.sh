@@ -38,10 +38,13 @@ step() { # name, limit seconds, command...
 for s in "$@"; do
   case "$s" in
     tests)
+      # One class path for the launcher and the tests, so tests that start a child JVM from
+      # java.class.path (the CLI tests) find the suite too.
       step tests 280 "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
-        -Dorg.bytedeco.javacpp.maxphysicalbytes=0 -jar "$C/tests/junit-platform-console-standalone.jar" execute \
-        -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$C/tests/test-classes" --select-package io.p2pbench --details=tree --disable-banner \
-        --reports-dir "$W/test-reports"
+        -Dorg.bytedeco.javacpp.maxphysicalbytes=0 \
+        -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$C/tests/test-classes:$C/tests/junit-platform-console-standalone.jar" \
+        org.junit.platform.console.ConsoleLauncher execute --scan-classpath "$C/tests/test-classes" \
+        --details=tree --disable-banner --reports-dir "$W/test-reports"
       grep -E "tests (successful|failed|skipped|aborted)" "$W/tests.log" | tr -s ' ' | tee -a "$SUMMARY" ;;
     topology)
       step topology 120 "$B/bin/p2pbench" topology

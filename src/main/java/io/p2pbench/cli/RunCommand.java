@@ -77,6 +77,13 @@ final class RunCommand implements Callable<Integer> {
             description = "Chunk size of HOST_STAGED copies. Default: ${DEFAULT-VALUE}.")
     long stagingChunk;
 
+    @Option(names = "--report", description = "After the run, render its report into --charts (summary.md, charts).")
+    boolean report;
+
+    @Option(names = "--charts", paramLabel = "DIR",
+            description = "Where --report writes. Default: charts/<fingerprint>/.")
+    Path charts;
+
     @Override
     public Integer call() throws IOException {
         Preset p;
@@ -145,6 +152,16 @@ final class RunCommand implements Callable<Integer> {
         long skipped = m.entries().stream().filter(e -> e.status().equals("skipped")).count();
         w.printf(Locale.ROOT, "Done: %d ok, %d skipped, %d failed. Results in %s%n", ok, skipped, failed, folder.dir());
         w.flush();
+        if (report) {
+            try {
+                Path summary = io.p2pbench.report.Reporter.render(List.of(folder.dir()),
+                        charts != null ? charts : io.p2pbench.report.Reporter.defaultOutDir(topology.fingerprint()));
+                w.println("Report: " + summary);
+                w.flush();
+            } catch (IOException e) {
+                throw new UserInputException("the run finished, but its report failed: " + e.getMessage());
+            }
+        }
         return failed > 0 ? 1 : 0;
     }
 

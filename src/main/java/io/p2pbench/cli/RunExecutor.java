@@ -279,6 +279,12 @@ final class RunExecutor {
         Map<String, Result> secondary = r.getSecondaryResults();
         Result sum = secondary.get("sumGBps");
         Result dev = secondary.get("deviceGBps");
+        Result bus = secondary.get("busGBps");
+        if (bus != null) {
+            return String.format(Locale.ROOT, "algbw %.2f GB/s, busbw %.2f GB/s, %.1f us/op (device, median)%s",
+                    secondary.get("algGBps").getScore(), bus.getScore(), secondary.get("timeUs").getScore(),
+                    c.singleGpu() ? " [single GPU]" : "");
+        }
         if (sum != null) {
             return String.format(Locale.ROOT, "%.2f + %.2f = %.2f GB/s (device, median)",
                     secondary.get("forwardGBps").getScore(), secondary.get("reverseGBps").getScore(), sum.getScore());
