@@ -25,13 +25,18 @@ public final class Copies {
     }
 
     /**
-     * cudaMemcpyAsync with the direction inferred from the addresses (cudaMemcpyDefault, unified
-     * addressing): device to device on one GPU, host to device, device to host.
+     * cudaMemcpyAsync with the direction named from the memory kinds (device to device on one GPU,
+     * host to device, device to host), as a C program would write it: cudaMemcpyDefault would make
+     * the runtime look both pointers up on every call, host time that latency samples would count.
      */
     public static void async(Memory dst, long dstOffset, Memory src, long srcOffset, long bytes, CudaStream stream) {
         Cuda.setDevice(stream.device());
+        boolean fromDevice = src.kind() == Memory.Kind.DEVICE;
+        boolean toDevice = dst.kind() == Memory.Kind.DEVICE;
+        int kind = fromDevice ? (toDevice ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost)
+                : (toDevice ? cudaMemcpyHostToDevice : cudaMemcpyHostToHost);
         int status = cudaMemcpyAsync(dstOffset == 0 ? dst.base() : dst.at(dstOffset),
-                srcOffset == 0 ? src.base() : src.at(srcOffset), bytes, cudaMemcpyDefault, stream.handle());
+                srcOffset == 0 ? src.base() : src.at(srcOffset), bytes, kind, stream.handle());
         if (status != cudaSuccess) {
             throw Cuda.failure(status, "cudaMemcpyAsync", "dst", describe(dst), "src", describe(src),
                     "bytes", bytes, "stream", stream.device());
