@@ -8,7 +8,7 @@
 #   corrupt   a run with the test-only corruption hook, which must fail its benchmark
 #   collect   collective runs (ring all-reduce on 0,0,0,0 and NCCL on 0), when the code has them
 #   nvbw      NVIDIA nvbandwidth (.carry/nvbandwidth) at the same sizes
-#   latency   the native 4-byte copy latency loop (.carry/native/copy_latency)
+#   latency   the native 4-byte copy latency loop (.carry/native/copy_latency); latency-again repeats it
 # Usage: tools/device/gpu-session.sh STEP... ; everything lands in $OUT/session.tar.gz, a table last.
 set -u
 OUT="${OUT:-/tmp/p2pbench-out}"
@@ -53,7 +53,7 @@ for s in "$@"; do
       step quick 230 "$B/bin/p2pbench" run --preset quick --out "$W/results"
       tail -1 "$W/quick.log" | tee -a "$SUMMARY" ;;
     targets)
-      step targets 420 "$B/bin/p2pbench" run --preset quick --pairs 0-0 --paths CE_P2P_READ,HOST_DEVICE \
+      step targets 300 "$B/bin/p2pbench" run --preset standard --pairs 0-0 --paths CE_P2P_READ,HOST_DEVICE \
         --sizes 4,1M,4M,64M,256M,1G --out "$W/results"
       tail -1 "$W/targets.log" | tee -a "$SUMMARY" ;;
     corrupt)
@@ -71,9 +71,9 @@ for s in "$@"; do
           -b "$mib" -j
         mv "$W/nvbw-$mib.log" "$W/nvbandwidth/nvbandwidth-b$mib.json"
       done ;;
-    latency)
-      step latency 120 "$C/native/copy_latency" -n 200000 -b 4 -j
-      cat "$W/latency.log" | tee -a "$SUMMARY" ;;
+    latency|latency-again)
+      step "$s" 120 "$C/native/copy_latency" -n 200000 -b 4 -j
+      cat "$W/$s.log" | tee -a "$SUMMARY" ;;
   esac
 done
 tar -C "$W" -czf "$OUT/session.tar.gz" .
