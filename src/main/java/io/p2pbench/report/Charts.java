@@ -12,6 +12,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -242,6 +243,33 @@ public final class Charts {
             }
         }
         return chart;
+    }
+
+    private static volatile Optional<String> renderingProblem;
+
+    /**
+     * Why this Java runtime cannot draw charts, if it cannot: text needs the JDK's font libraries
+     * (freetype, harfbuzz) and at least one font, which minimal GPU-node images may lack. Reports then
+     * still write every table and export, and say how to get the charts.
+     */
+    static Optional<String> renderingProblem() {
+        Optional<String> p = renderingProblem;
+        if (p == null) {
+            try {
+                java.awt.image.BufferedImage img = new java.awt.image.BufferedImage(8, 8,
+                        java.awt.image.BufferedImage.TYPE_INT_RGB);
+                java.awt.Graphics2D g = img.createGraphics();
+                g.setFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 12));
+                g.drawString("p2pbench", 0, 8);
+                g.dispose();
+                p = Optional.empty();
+            } catch (Throwable t) {
+                String why = String.valueOf(t.getMessage()).lines().findFirst().orElse(t.getClass().getSimpleName());
+                p = Optional.of(t.getClass().getSimpleName() + ": " + why);
+            }
+            renderingProblem = p;
+        }
+        return p;
     }
 
     /** Writes {@code chart} as PNG and SVG next to each other. */

@@ -55,12 +55,20 @@ public final class Reporter {
         List<Charts.ChartFile> charts = new ArrayList<>();
         Map<String, ResultData> machines = new LinkedHashMap<>();
         sources.forEach(d -> machines.putIfAbsent(d.machine(), d));
+        java.util.Optional<String> noCharts = Charts.renderingProblem();
         for (ResultData machine : machines.values()) {
+            if (noCharts.isPresent()) {
+                break;
+            }
             String prefix = machines.size() > 1 ? Charts.stem(machine.machine()) + "-" : "";
             charts.addAll(Charts.forMachine(machine,
                     measurements.stream().filter(m -> m.machine().equals(machine.machine())).toList(), outDir, prefix));
         }
-        List<String> exports = exports(sources, measurements, outDir);
+        List<String> exports = new ArrayList<>();
+        noCharts.ifPresent(why -> exports.add("Charts were not drawn: this Java runtime cannot render text (" + why
+                + "); every table and export is here. Run `p2pbench report` on the same folders on any machine with "
+                + "fonts (a desktop, a CI runner) to draw them."));
+        exports.addAll(exports(sources, measurements, outDir));
         ReportContent content = new ReportContent(sources, measurements, merged.superseded(),
                 HockneyFit.fitAll(measurements),
                 charts, exports);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.awt.image.BufferedImage;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +18,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ChartsTest {
+    /** Skips, with the reason, where this Java runtime cannot draw text (CI and desktops can). */
+    private static void assumeCharts() {
+        assumeTrue(Charts.renderingProblem().isEmpty(),
+                () -> "charts cannot be drawn here: " + Charts.renderingProblem().orElse(""));
+    }
+
     @TempDir
     Path out;
 
@@ -34,6 +41,7 @@ class ChartsTest {
 
     @Test
     void eightGpuFixtureGetsEveryKindOfChartAsPngAndSvg() throws Exception {
+        assumeCharts();
         ResultData d = ResultReader.read(Fixtures.X8);
         List<Charts.ChartFile> charts = Charts.forMachine(d, of(d), out, "");
         Set<String> names = charts.stream().map(c -> c.png().getFileName().toString()).collect(Collectors.toSet());
@@ -55,6 +63,7 @@ class ChartsTest {
 
     @Test
     void oneGpuChartsSayTheyMeasureNoInterconnect() throws Exception {
+        assumeCharts();
         ResultData d = ResultReader.read(Fixtures.X1);
         List<Charts.ChartFile> charts = Charts.forMachine(d, of(d), out, "x1-");
         assertTrue(charts.stream().filter(c -> c.png().getFileName().toString().contains("peer"))
@@ -67,6 +76,7 @@ class ChartsTest {
 
     @Test
     void busBandwidthChartOnlyWithCollectives() throws Exception {
+        assumeCharts();
         ResultData d = ResultReader.read(Fixtures.X1);
         List<Measurement> transfers = of(d).stream().filter(m -> !ResultReader.COLLECTIVE_KINDS.contains(m.key().kind()))
                 .toList();
@@ -76,6 +86,7 @@ class ChartsTest {
 
     @Test
     void heatmapLeavesTheDiagonalAndSkippedPairsBlank() throws Exception {
+        assumeCharts();
         ResultData d = ResultReader.read(Fixtures.X8);
         List<Measurement> matrix = TextMatrices.matrixCells(of(d)).stream()
                 .filter(m -> m.key().direction().equals("one-way")).toList();
