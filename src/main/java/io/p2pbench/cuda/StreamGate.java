@@ -68,7 +68,7 @@ public final class StreamGate implements AutoCloseable {
             throw new IllegalArgumentException("gate timeout must be positive, was " + timeout);
         }
         this.timeout = timeout;
-        this.flag = new PinnedHostBuffer(64);
+        this.flag = new PinnedHostBuffer(64, PinnedHostBuffer.Flag.PORTABLE, PinnedHostBuffer.Flag.MAPPED);
         this.words = flag.hostView();
         words.putInt(0, 0); // released generation
         words.putInt(4, 0); // set by the spin kernel when it gave up
