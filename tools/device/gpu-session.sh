@@ -53,7 +53,7 @@ for s in "$@"; do
       step quick 230 "$B/bin/p2pbench" run --preset quick --out "$W/results"
       tail -1 "$W/quick.log" | tee -a "$SUMMARY" ;;
     targets)
-      step targets 300 "$B/bin/p2pbench" run --preset standard --pairs 0-0 --paths CE_P2P_READ,HOST_DEVICE \
+      step targets 300 "$B/bin/p2pbench" run --preset "${TARGET_PRESET:-standard}" --pairs 0-0 --paths CE_P2P_READ,HOST_DEVICE \
         --sizes 4,1M,4M,64M,256M,1G --out "$W/results"
       tail -1 "$W/targets.log" | tee -a "$SUMMARY" ;;
     corrupt)
