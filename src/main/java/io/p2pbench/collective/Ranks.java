@@ -4,6 +4,7 @@ import io.p2pbench.cuda.Copies;
 import io.p2pbench.cuda.CudaEvent;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Memory;
+import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.PeerAccess;
 import io.p2pbench.cuda.StreamGate;
 import io.p2pbench.transfer.StagedCopy;
@@ -231,19 +232,6 @@ final class Ranks implements AutoCloseable {
 
     @Override
     public void close() {
-        RuntimeException first = null;
-        for (int i = owned.size() - 1; i >= 0; i--) {
-            try {
-                owned.get(i).close();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e instanceof RuntimeException re ? re : new IllegalStateException(e);
-                }
-            }
-        }
-        owned.clear();
-        if (first != null) {
-            throw first;
-        }
+        Resources.closeReversed(owned);
     }
 }

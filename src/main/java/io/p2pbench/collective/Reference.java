@@ -1,6 +1,7 @@
 package io.p2pbench.collective;
 
 import io.p2pbench.cuda.Nccl.DataType;
+import io.p2pbench.transfer.Pattern;
 
 /**
  * The CPU reference for collectives: every rank's inputs, computed here exactly as the fill kernels
@@ -18,17 +19,8 @@ public final class Reference {
 
     private Reference() {}
 
-    static int fmix32(int h) {
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        h ^= h >>> 16;
-        return h;
-    }
-
     private static int hash(int rank, long i) {
-        return fmix32((int) i * 0x9E3779B9 + SEED + rank * 0x632BE5AB) ^ (int) (i >>> 32);
+        return Pattern.fmix32((int) i * 0x9E3779B9 + SEED + rank * 0x632BE5AB) ^ (int) (i >>> 32);
     }
 
     /** Rank {@code rank}'s input element {@code i} (as the fill kernel writes it, widened to double). */

@@ -3,6 +3,7 @@ package io.p2pbench.transfer;
 import io.p2pbench.cuda.CudaEvent;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Memory;
+import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.SuiteKernels;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -175,19 +176,6 @@ abstract class Lane implements AutoCloseable {
 
     @Override
     public void close() {
-        RuntimeException first = null;
-        for (int i = owned.size() - 1; i >= 0; i--) {
-            try {
-                owned.get(i).close();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e instanceof RuntimeException re ? re : new IllegalStateException(e);
-                }
-            }
-        }
-        owned.clear();
-        if (first != null) {
-            throw first;
-        }
+        Resources.closeReversed(owned);
     }
 }

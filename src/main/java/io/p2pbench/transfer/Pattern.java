@@ -24,7 +24,8 @@ public final class Pattern {
         return w == POISON_WORD ? ~w : w;
     }
 
-    static int fmix32(int h) {
+    /** MurmurHash3's 32-bit finaliser: the mixing step of every pattern and collective input. */
+    public static int fmix32(int h) {
         h ^= h >>> 16;
         h *= 0x85ebca6b;
         h ^= h >>> 13;

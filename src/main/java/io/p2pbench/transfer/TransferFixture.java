@@ -7,6 +7,7 @@ import io.p2pbench.cuda.Memory;
 import io.p2pbench.cuda.PageableHostBuffer;
 import io.p2pbench.cuda.PeerAccess;
 import io.p2pbench.cuda.PinnedHostBuffer;
+import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.StreamGate;
 import io.p2pbench.topology.GpuPair;
 import java.util.ArrayList;
@@ -191,31 +192,14 @@ public final class TransferFixture implements AutoCloseable {
     /** Releases everything, gate first (so no stream stays held), then lanes, then buffers. */
     @Override
     public void close() {
-        RuntimeException first = null;
-        List<AutoCloseable> order = new ArrayList<>();
+        List<AutoCloseable> order = new ArrayList<>(owned); // closed last: buffers, then peer access
+        order.addAll(lanes);
         if (gate != null) {
-            order.add(gate);
-        }
-        for (int i = lanes.size() - 1; i >= 0; i--) {
-            order.add(lanes.get(i));
-        }
-        for (int i = owned.size() - 1; i >= 0; i--) {
-            order.add(owned.get(i));
-        }
-        for (AutoCloseable c : order) {
-            try {
-                c.close();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e instanceof RuntimeException re ? re : new IllegalStateException(e);
-                }
-            }
+            order.add(gate); // closed first, so no stream stays held
         }
         gate = null;
         lanes.clear();
         owned.clear();
-        if (first != null) {
-            throw first;
-        }
+        Resources.closeReversed(order);
     }
 }

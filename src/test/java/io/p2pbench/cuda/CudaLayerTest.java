@@ -71,6 +71,23 @@ class CudaLayerTest {
     }
 
     @Test
+    void resourcesCloseLastFirstAndAllOfThemEvenWhenOneFails() {
+        java.util.List<String> closed = new java.util.ArrayList<>();
+        java.util.List<AutoCloseable> owned = new java.util.ArrayList<>(java.util.List.of(
+                () -> closed.add("buffer"),
+                () -> {
+                    closed.add("stream");
+                    throw new IllegalStateException("stream broke");
+                },
+                () -> closed.add("gate")));
+        IllegalStateException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> Resources.closeReversed(owned));
+        assertEquals("stream broke", e.getMessage());
+        assertEquals(java.util.List.of("gate", "stream", "buffer"), closed);
+        assertTrue(owned.isEmpty());
+    }
+
+    @Test
     void uuidsAreSpelledAsNvidiaSmiDoes() {
         byte[] b = new byte[16];
         for (int i = 0; i < 16; i++) {
