@@ -213,16 +213,6 @@ public final class RingAllReduce implements CollectiveOperation {
                 java.util.Arrays.asList(ranks.compute), count, type, ResultCheck.sum(type, group.size(), 0));
     }
 
-    /** Bytes of each rank's buffer. */
-    public long sizeBytes() {
-        return count * type.bytes();
-    }
-
-    /** Pieces per chunk (pipeline depth). */
-    public int pieces() {
-        return pieces;
-    }
-
     @Override
     public void close() {
         ranks.close();

@@ -252,13 +252,6 @@ public final class Cuda {
         return value[0];
     }
 
-    /** A driver API device attribute (CU_DEVICE_ATTRIBUTE_*), or {@code fallback} if the driver refuses it. */
-    public static int driverAttribute(int device, int attribute, int fallback) {
-        int[] value = {0};
-        int dev = cuDevice(device);
-        return cuDeviceGetAttribute(value, attribute, dev) == CUDA_SUCCESS ? value[0] : fallback;
-    }
-
     static int cuDevice(int device) {
         int[] dev = {0};
         checkDriver(cuDeviceGet(dev, device), "cuDeviceGet", "ordinal", device);

@@ -64,12 +64,6 @@ public final class Nvml implements AutoCloseable {
         }
     }
 
-    /** The number of GPUs NVML sees (all of the machine's, whatever CUDA_VISIBLE_DEVICES says). */
-    public int physicalGpuCount() {
-        int[] n = {0};
-        return nvmlDeviceGetCount_v2(n) == NVML_SUCCESS ? n[0] : 0;
-    }
-
     /** Facts about the GPU at {@code pciBusId} (any of NVML's or CUDA's spellings). */
     public Optional<GpuFacts> gpu(String pciBusId) {
         nvmlDevice_st dev = handle(pciBusId);

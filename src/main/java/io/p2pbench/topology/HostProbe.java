@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -187,11 +186,5 @@ public final class HostProbe {
         } catch (IOException | RuntimeException e) {
             return "";
         }
-    }
-
-    /** The first line of a file under the root, if readable. */
-    Optional<String> firstLine(String relative) {
-        String s = read(relative);
-        return s.isEmpty() ? Optional.empty() : s.lines().findFirst();
     }
 }
