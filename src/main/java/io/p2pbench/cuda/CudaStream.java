@@ -27,7 +27,7 @@ public final class CudaStream implements AutoCloseable {
         return device;
     }
 
-    /** The raw handle, for calls inside this package and the collective package's NCCL calls. */
+    /** The raw handle, for calls inside this package. */
     public CUstream_st handle() {
         if (handle == null) {
             throw new IllegalStateException("stream on GPU " + device + " is closed");
