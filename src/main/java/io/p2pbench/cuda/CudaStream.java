@@ -28,7 +28,7 @@ public final class CudaStream implements AutoCloseable {
     }
 
     /** The raw handle, for calls inside this package. */
-    public CUstream_st handle() {
+    CUstream_st handle() {
         if (handle == null) {
             throw new IllegalStateException("stream on GPU " + device + " is closed");
         }
