@@ -9,6 +9,9 @@
 #   collect   collective runs (ring all-reduce on 0,0,0,0 and NCCL on 0), when the code has them
 #   nvbw      NVIDIA nvbandwidth (.carry/nvbandwidth) at the same sizes
 #   latency   the native 4-byte copy latency loop (.carry/native/copy_latency); latency-again repeats it
+#   probe     the same loop in Java on the suite's CUDA layer, outside JMH (.carry/diag, built from
+#             tools/java-latency); probe-again repeats it
+#   lat4      p2pbench's JMH latency rows at 4 bytes, full timing; lat4-again repeats it
 # Usage: tools/device/gpu-session.sh STEP... ; everything lands in $OUT/session.tar.gz, a table last.
 set -u
 OUT="${OUT:-/tmp/p2pbench-out}"
@@ -71,6 +74,24 @@ for s in "$@"; do
           -b "$mib" -j
         mv "$W/nvbw-$mib.log" "$W/nvbandwidth/nvbandwidth-b$mib.json"
       done ;;
+    probe|probe-again)
+      step "$s" 120 "$B/runtime/bin/java" -cp "$C/diag:$B/lib/*" LatencyProbe 200000
+      grep '^{' "$W/$s.log" | tee -a "$SUMMARY" ;;
+    lat4|lat4-again)
+      step "$s" 200 "$B/bin/p2pbench" run --preset full --pairs 0-0 --paths CE_P2P_READ,HOST_DEVICE --sizes 4 \
+        --out "$W/results-$s"
+      tail -1 "$W/$s.log" | tee -a "$SUMMARY"
+      python3 - "$W/results-$s" <<'PY' | tee -a "$SUMMARY"
+import glob, json, sys
+for f in glob.glob(sys.argv[1] + "/*/*/jmh-results.json"):
+    for b in json.load(open(f)):
+        if b["mode"] == "sample":
+            p = b["primaryMetric"]["scorePercentiles"]
+            print("JMH %-28s %-40s p50=%.3f p90=%.3f p99=%.3f n=%d" % (b["benchmark"].split(".")[-2],
+                  ",".join("%s=%s" % kv for kv in sorted(b["params"].items())), p["50.0"], p["90.0"], p["99.0"],
+                  sum(c for v, c in b["primaryMetric"]["rawDataHistogram"][0][0])))
+PY
+      ;;
     latency|latency-again)
       step "$s" 120 "$C/native/copy_latency" -n 200000 -b 4 -j
       cat "$W/$s.log" | tee -a "$SUMMARY" ;;
