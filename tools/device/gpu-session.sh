@@ -7,7 +7,7 @@
 #   targets   p2pbench run over the sizes of the nvbandwidth comparison
 #   corrupt   a run with the test-only corruption hook, which must fail its benchmark
 #   collect   collective runs (ring all-reduce on 0,0,0,0 and NCCL on 0), when the code has them
-#   nvbw      NVIDIA nvbandwidth (.carry/nvbandwidth) at the same sizes
+#   nvbw      NVIDIA nvbandwidth (.carry/nvbandwidth) at the same sizes; nvbw-again repeats it
 #   latency   the native 4-byte copy latency loop (.carry/native/copy_latency); latency-again repeats it
 #   probe     the same loop in Java on the suite's CUDA layer, outside JMH (.carry/diag, built from
 #             tools/java-latency); probe-again repeats it
@@ -66,13 +66,14 @@ for s in "$@"; do
     collect)
       step collect 420 "$B/bin/p2pbench" run --preset quick --paths ALLREDUCE_RING,NCCL,EXCHANGE --out "$W/results"
       tail -1 "$W/collect.log" | tee -a "$SUMMARY" ;;
-    nvbw)
-      mkdir -p "$W/nvbandwidth"
+    nvbw|nvbw-again)
+      dir="$W/nvbandwidth${s#nvbw}"
+      mkdir -p "$dir"
       for mib in 1 4 16 64 256 512 1024; do
-        step "nvbw-$mib" 120 "$C/nvbandwidth/nvbandwidth" -t host_to_device_memcpy_ce device_to_host_memcpy_ce \
+        step "$s-$mib" 120 "$C/nvbandwidth/nvbandwidth" -t host_to_device_memcpy_ce device_to_host_memcpy_ce \
           host_to_device_bidirectional_memcpy_ce device_to_host_bidirectional_memcpy_ce device_local_copy \
           -b "$mib" -j
-        mv "$W/nvbw-$mib.log" "$W/nvbandwidth/nvbandwidth-b$mib.json"
+        mv "$W/$s-$mib.log" "$dir/nvbandwidth-b$mib.json"
       done ;;
     probe|probe-again)
       step "$s" 120 "$B/runtime/bin/java" -cp "$C/diag:$B/lib/*" LatencyProbe 200000
