@@ -62,7 +62,7 @@ for s in "$@"; do
     corrupt)
       (export P2PBENCH_JAVA_OPTS=-Dp2pbench.test.corrupt=true; step corrupt 180 "$B/bin/p2pbench" run --pairs 0-0 \
         --paths CE_P2P_READ --sizes 1M --out "$W/corrupt-results")
-      grep -h -o '"reason" : "data check failed[^"]*' -r "$W/corrupt-results" | head -2 | tee -a "$SUMMARY" ;;
+      grep -h -o '"reason" : "[^"]*data check failed[^"]*' -r "$W/corrupt-results" | head -2 | tee -a "$SUMMARY" ;;
     collect)
       step collect 420 "$B/bin/p2pbench" run --preset quick --paths ALLREDUCE_RING,NCCL,EXCHANGE --out "$W/results"
       tail -1 "$W/collect.log" | tee -a "$SUMMARY" ;;
