@@ -101,7 +101,8 @@ public final class Main implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"p2pbench " + io.p2pbench.topology.TopologyProbe.SUITE_VERSION};
+            return new String[] {"p2pbench " + io.p2pbench.topology.TopologyProbe.SUITE_VERSION + " (build "
+                    + io.p2pbench.topology.SuiteBuild.CURRENT + ")"};
         }
     }
 }

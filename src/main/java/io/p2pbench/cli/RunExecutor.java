@@ -82,7 +82,8 @@ final class RunExecutor {
         for (Combination c : plan) {
             entries.add(RunManifest.Entry.planned(c));
         }
-        manifest = new RunManifest(RunManifest.FORMAT, io.p2pbench.topology.TopologyProbe.SUITE_VERSION, command,
+        manifest = new RunManifest(RunManifest.FORMAT, io.p2pbench.topology.TopologyProbe.SUITE_VERSION,
+                io.p2pbench.topology.SuiteBuild.CURRENT, command,
                 preset.name(), fingerprint, started, null, "running", settings, entries);
         folder.writeManifest(manifest);
         Thread hook = new Thread(this::onInterrupt, "p2pbench-interrupt");
@@ -136,8 +137,9 @@ final class RunExecutor {
 
     private void write(String state) throws IOException {
         String end = state.equals("running") ? null : Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-        manifest = new RunManifest(manifest.format(), manifest.suiteVersion(), manifest.command(), manifest.preset(),
-                manifest.fingerprint(), manifest.startedAt(), end, state, manifest.settings(), List.copyOf(entries));
+        manifest = new RunManifest(manifest.format(), manifest.suiteVersion(), manifest.suiteBuild(), manifest.command(),
+                manifest.preset(), manifest.fingerprint(), manifest.startedAt(), end, state, manifest.settings(),
+                List.copyOf(entries));
         folder.writeManifest(manifest);
         if (!jmhFiles.isEmpty()) {
             folder.mergeJmhResults(jmhFiles);

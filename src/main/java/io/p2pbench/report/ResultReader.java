@@ -79,7 +79,8 @@ public final class ResultReader {
         }
         Path jmhResults = dir.resolve("jmh-results.json");
         return new ResultData(dir, machine + "/" + dir.getFileName(), machine,
-                "p2pbench " + manifest.suiteVersion(), topology, manifest, List.copyOf(measurements),
+                "p2pbench " + manifest.suiteVersion() + (manifest.suiteBuild() == null ? "" : " (" + manifest.suiteBuild() + ")"),
+                topology, manifest, List.copyOf(measurements),
                 List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), Files.isRegularFile(jmhResults) ? jmhResults : null);
     }
 

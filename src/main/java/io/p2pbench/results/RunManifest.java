@@ -8,10 +8,12 @@ import java.util.Map;
  * machine, settings, times) and what became of every planned benchmark.
  *
  * @param format always {@link #FORMAT}; readers refuse other formats
+ * @param suiteBuild the commit the suite was built from ({@code 4d047f6}, {@code 4d047f6-dirty} or
+ *     {@code unknown}); null in results written before it was recorded
  * @param state {@code running}, {@code complete} or {@code interrupted}
  * @param settings preset timing and knobs, as given to JMH
  */
-public record RunManifest(String format, String suiteVersion, String command, String preset, String fingerprint,
+public record RunManifest(String format, String suiteVersion, String suiteBuild, String command, String preset, String fingerprint,
                           String startedAt, String finishedAt, String state, Map<String, Object> settings,
                           List<Entry> entries) {
     /** The result format this suite writes and reads. */

@@ -50,6 +50,14 @@ class CliTest {
     }
 
     @Test
+    void versionNamesTheSuiteVersionAndTheBuild() {
+        Result r = run("--version");
+        assertEquals(0, r.code(), r.err());
+        assertEquals("p2pbench " + io.p2pbench.topology.TopologyProbe.SUITE_VERSION + " (build "
+                + io.p2pbench.topology.SuiteBuild.CURRENT + ")", r.out().strip());
+    }
+
+    @Test
     void unknownSubcommandIsOneLineExitTwo() {
         assertOneLine(run("benchmark-all"), "unknown subcommand or argument 'benchmark-all'");
     }
