@@ -23,9 +23,11 @@ public class CollectiveBandwidth {
         batches.clear();
     }
 
-    void add(double nanosPerOp, long bytes, double busFactor) {
+    /** Adds one batch; returns its algbw. */
+    double add(double nanosPerOp, long bytes, double busFactor) {
         double alg = bytes / nanosPerOp;
         batches.add(alg, alg * busFactor, nanosPerOp / 1000.0);
+        return alg;
     }
 
     /** Median algorithm bandwidth: bytes over device time per operation. */

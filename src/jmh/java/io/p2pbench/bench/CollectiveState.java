@@ -2,26 +2,38 @@ package io.p2pbench.bench;
 
 import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.CollectiveTiming;
+import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.transfer.BenchmarkSkipped;
+import java.util.ArrayList;
+import java.util.List;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * The trial-long fixture behind the collective benchmarks: set up once per trial; outputs are
  * poisoned before every iteration and checked element by element after it on the GPU, and at the
  * end of the trial against the CPU reference (both outside the timed region), so no figure
- * survives a wrong result.
+ * survives a wrong result. The measurement iteration's batches are written beside JMH's output
+ * ({@code samples/}, lanes {@link #LANES}: algbw and busbw per batch) for intervals and comparisons.
  */
 @State(Scope.Benchmark)
 public abstract class CollectiveState {
     /** Operations timed per device-timed batch (fewer when they do not fit behind the gate). */
     static final int OPS_PER_BATCH = 8;
 
+    /** Lane labels of the samples file: algbw, then busbw (decimal GB/s, nccl-tests' definitions). */
+    static final List<String> LANES = List.of("algbw", "busbw");
+
+    private final List<BatchSamples.Batch> measured = new ArrayList<>();
     private CollectiveOperation operation;
+    private boolean measuring;
+    private int opsPerBatch;
 
     /** Builds the operation from the subclass's parameters; shape problems become skips. */
     protected abstract CollectiveOperation open();
@@ -48,7 +60,8 @@ public abstract class CollectiveState {
 
     /** Poisons every output before the iteration. */
     @Setup(Level.Iteration)
-    public void beginIteration() {
+    public void beginIteration(IterationParams iteration) {
+        measuring = iteration.getType() == IterationType.MEASUREMENT;
         operation.poison();
     }
 
@@ -58,12 +71,19 @@ public abstract class CollectiveState {
         operation.verify();
     }
 
-    /** Compares the last result with the CPU reference, then releases every CUDA and NCCL resource. */
+    /**
+     * Compares the last result with the CPU reference, writes the measured batches, then releases
+     * every CUDA and NCCL resource.
+     */
     @TearDown(Level.Trial)
     public void closeTrial() {
         if (operation != null) {
             try {
                 operation.verifyOnHost();
+                if (!measured.isEmpty()) {
+                    BenchmarkRecords.writeSamples(new BatchSamples(BenchmarkRecords.target().map(t -> t.id()).orElse(""),
+                            LANES, algorithmBytes(), opsPerBatch, List.copyOf(measured), operation.bytesVerified()));
+                }
             } finally {
                 operation.close();
                 operation = null;
@@ -74,7 +94,11 @@ public abstract class CollectiveState {
     /** One device-timed batch into {@code counters}. */
     final void batch(CollectiveBandwidth counters) {
         CollectiveTiming t = operation.time(OPS_PER_BATCH);
-        counters.add(t.nanosPerOp(), algorithmBytes(), busFactor());
+        double alg = counters.add(t.nanosPerOp(), algorithmBytes(), busFactor());
+        if (measuring) {
+            measured.add(new BatchSamples.Batch(t.gated(), List.of(alg, alg * busFactor())));
+            opsPerBatch = t.ops();
+        }
     }
 
     /** One operation, waited for by the host. */

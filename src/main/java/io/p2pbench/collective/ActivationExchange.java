@@ -283,6 +283,11 @@ public final class ActivationExchange implements CollectiveOperation {
     }
 
     @Override
+    public long bytesVerified() {
+        return checks.stream().mapToLong(Verifier::bytesChecked).sum();
+    }
+
+    @Override
     public void close() {
         ranks.close();
     }

@@ -17,6 +17,9 @@ public interface CollectiveOperation extends AutoCloseable {
     /** Checks every output element against the CPU reference (once per trial); throws on a wrong one. */
     void verifyOnHost();
 
+    /** Bytes of output checked on the GPU by {@link #verify()} and found right, so far. */
+    long bytesVerified();
+
     @Override
     void close();
 }

@@ -31,6 +31,7 @@ final class DeviceCheck implements AutoCloseable {
     private final DeviceBuffer counters;
     private final PinnedHostBuffer result;
     private final int device;
+    private long bytesVerified;
 
     DeviceCheck(int device) {
         this.device = device;
@@ -60,6 +61,12 @@ final class DeviceCheck implements AutoCloseable {
                     "%s: %d of %d elements are wrong; first at element %d (checked on the GPU against the inputs)",
                     what, bad, n, r.getLong(8)));
         }
+        bytesVerified += n * type.bytes();
+    }
+
+    /** Bytes checked and found right, over every call. */
+    long bytesVerified() {
+        return bytesVerified;
     }
 
     @Override

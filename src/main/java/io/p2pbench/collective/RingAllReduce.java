@@ -214,6 +214,15 @@ public final class RingAllReduce implements CollectiveOperation {
     }
 
     @Override
+    public long bytesVerified() {
+        long sum = 0;
+        for (DeviceCheck check : checks) {
+            sum += check.bytesVerified();
+        }
+        return sum;
+    }
+
+    @Override
     public void close() {
         ranks.close();
     }

@@ -204,8 +204,9 @@ public final class ResultReader {
             List<Measurement> out = new ArrayList<>();
             for (String direction : List.of("bus", "alg")) {
                 if (jmh.hasSecondary(direction + "GBps")) {
+                    Lane lane = lane(jmh, direction.equals("alg") ? 0 : 1, direction + "GBps");
                     out.add(measurement(new Measurement.Key(Measurement.BANDWIDTH, c.kind(), path, direction, group,
-                            c.sizeBytes()), jmh.secondary(direction + "GBps"), "JMH " + direction + "GBps"));
+                            c.sizeBytes()), lane.samples, lane.from));
                 }
             }
             return out;
@@ -274,7 +275,9 @@ public final class ResultReader {
             } catch (IOException e) {
                 throw new BadInputException(file + " cannot be read: " + e.getMessage());
             }
-            int lanes = c.kind().endsWith("-bidir") ? 2 : 1;
+            // Collectives write two lanes per batch (algbw, busbw); bidirectional copies one per direction.
+            boolean collective = !List.of("peer", "peer-bidir", "host", "host-bidir").contains(c.kind());
+            int lanes = c.kind().endsWith("-bidir") || collective ? 2 : 1;
             if (s.batches() == null || s.batches().isEmpty()
                     || s.batches().stream().anyMatch(b -> b.laneGBps() == null || b.laneGBps().size() != lanes)) {
                 throw new BadInputException(file + " does not hold " + lanes + "-lane batches for " + c.id());

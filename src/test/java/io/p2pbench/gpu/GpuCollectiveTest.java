@@ -1,6 +1,7 @@
 package io.p2pbench.gpu;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.collective.ActivationExchange;
@@ -52,9 +53,12 @@ class GpuCollectiveTest {
         CollectiveTiming t = op.time(4);
         assertTrue(t.nanosPerOp() > 0 && Double.isFinite(t.nanosPerOp()), t.toString());
         op.verify();
+        long once = op.bytesVerified();
+        assertTrue(once > 0, "bytes verified after one check: " + once);
         op.poison();
         op.runOnce();
         op.verify();
+        assertEquals(2 * once, op.bytesVerified(), "every check counts every output byte");
         op.verifyOnHost();
     }
 
