@@ -18,6 +18,9 @@ OUT="${OUT:-/tmp/p2pbench-out}"
 W="$OUT/work"
 mkdir -p "$W"
 C="$(pwd)/.carry"
+# Test classes and the JUnit console jar; TESTS_DIR=.carry/tests-gpu (no report fixtures) with
+# TESTS_SELECT="--select-package io.p2pbench.gpu" runs only the GPU tests when the carry must be smaller.
+T="$(pwd)/${TESTS_DIR:-.carry/tests}"
 B=/tmp/p2pbench
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -45,8 +48,8 @@ for s in "$@"; do
       # java.class.path (the CLI tests) find the suite too.
       step tests 280 "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
         -Dorg.bytedeco.javacpp.maxphysicalbytes=0 \
-        -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$C/tests/test-classes:$C/tests/junit-platform-console-standalone.jar" \
-        org.junit.platform.console.ConsoleLauncher execute --scan-classpath "$C/tests/test-classes" \
+        -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$T/test-classes:$T/junit-platform-console-standalone.jar" \
+        org.junit.platform.console.ConsoleLauncher execute ${TESTS_SELECT:---scan-classpath $T/test-classes} \
         --details=tree --disable-banner --reports-dir "$W/test-reports"
       grep -E "tests (successful|failed|skipped|aborted)" "$W/tests.log" | tr -s ' ' | tee -a "$SUMMARY" ;;
     topology)
