@@ -284,6 +284,9 @@ public final class ActivationExchange implements CollectiveOperation {
 
     @Override
     public long bytesVerified() {
+        if (ring != null) {
+            return ring.bytesVerified();
+        }
         return checks.stream().mapToLong(Verifier::bytesChecked).sum();
     }
 
