@@ -80,6 +80,7 @@ public abstract class CollectiveState {
         if (operation != null) {
             try {
                 operation.verifyOnHost();
+                BenchmarkRecords.writeVerified(operation.bytesVerified());
                 if (!measured.isEmpty()) {
                     BenchmarkRecords.writeSamples(new BatchSamples(BenchmarkRecords.target().map(t -> t.id()).orElse(""),
                             LANES, algorithmBytes(), opsPerBatch, List.copyOf(measured), operation.bytesVerified()));

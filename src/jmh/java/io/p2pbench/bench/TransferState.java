@@ -55,13 +55,14 @@ public abstract class TransferState {
         fixture.verify();
     }
 
-    /** Writes the measured batches beside JMH's output and releases every CUDA resource. */
+    /** Writes the bytes verified and the measured batches beside JMH's output, then releases every CUDA resource. */
     @TearDown(Level.Trial)
     public void closeTrial() {
         if (fixture == null) {
             return;
         }
         try {
+            BenchmarkRecords.writeVerified(fixture.bytesVerified());
             if (!measured.isEmpty()) {
                 BenchmarkRecords.writeSamples(new BatchSamples(BenchmarkRecords.target().map(t -> t.id()).orElse(""),
                         fixture.laneLabels(), bytesPerTransfer, fixture.copiesPerBatch(), List.copyOf(measured),

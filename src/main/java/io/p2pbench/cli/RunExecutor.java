@@ -116,7 +116,7 @@ final class RunExecutor {
                     write("running");
                 }
                 out.printf(Locale.ROOT, "[%3d/%d] %-7s %-48s %s  (%.1fs, ETA %s)%n", done, toRun, e.status(), c.id(),
-                        e.headline() != null ? e.headline() : e.reason() == null ? "" : e.reason(), took,
+                        e.headline() != null ? e.headline() + verifiedNote(e) : e.reason() == null ? "" : e.reason(), took,
                         RunPlanner.formatDuration(eta));
                 out.flush();
             }
@@ -163,6 +163,10 @@ final class RunExecutor {
                 // nothing more can be done while the JVM exits
             }
         }
+    }
+
+    private static String verifiedNote(RunManifest.Entry e) {
+        return e.bytesVerified() == null ? "" : "; " + io.p2pbench.transfer.Sizes.format(e.bytesVerified()) + " verified";
     }
 
     private static void killForks() {
@@ -241,12 +245,21 @@ final class RunExecutor {
                     : runnerError != null ? runnerError : "the fork produced no result; see " + logRel, null, null,
                     logRel, seconds, null);
         }
+        Long verified = BenchmarkRecords.readVerified(target.verifiedFile());
+        if (verified == null || verified <= 0) {
+            // No figure without verified data: a fork that checked nothing has no result, whatever JMH says.
+            Files.deleteIfExists(tmpJson);
+            return new RunManifest.Entry(c, "failed", verified == null
+                    ? "the fork recorded no data verification (" + folder.dir().relativize(target.verifiedFile())
+                    + " is missing); its figures are not kept"
+                    : "the fork verified 0 bytes; its figures are not kept", null, null, logRel, seconds, null);
+        }
         io.p2pbench.results.AtomicFiles.move(tmpJson, folder.resolve(jmhRel));
         jmhFiles.add(jmhRel);
         String samplesRel = Files.isRegularFile(target.samplesFile())
                 ? folder.dir().relativize(target.samplesFile()).toString() : null;
         return new RunManifest.Entry(c, "ok", null, jmhRel, samplesRel, logRel, seconds,
-                headline(c, results.iterator().next()));
+                headline(c, results.iterator().next()), verified);
     }
 
     /** A java launcher that binds the fork's CPUs and memory to one NUMA node, or null without numactl. */

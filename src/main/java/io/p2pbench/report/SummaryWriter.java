@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import io.p2pbench.results.RunManifest;
 import io.p2pbench.topology.HostInfo;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyPrinter;
@@ -66,13 +67,28 @@ final class SummaryWriter {
             rows.add(List.of("`" + d.label() + "`", d.origin(),
                     d.isRun() ? d.manifest().preset() : "", d.isRun() ? d.manifest().startedAt() : "",
                     d.isRun() ? d.manifest().state() : "", String.valueOf(ok), String.valueOf(skipped),
-                    String.valueOf(other)));
+                    String.valueOf(other), verified(d)));
         }
         String table = Markdown.table(List.of("result", "written by", "preset", "started (UTC)", "state", "ok", "skipped",
-                "failed or other"), rows);
+                "failed or other", "bytes verified"), rows);
         String note = r.superseded() > 0 ? "\n" + r.superseded() + " measurement(s) appear in more than one run of the "
                 + "same machine; the figures of the run started last are used.\n" : "";
         return "## Runs\n\n" + table + note;
+    }
+
+    /** Bytes the ok benchmarks of a run verified, or why there is no figure. */
+    private static String verified(ResultData d) {
+        if (!d.isRun()) {
+            return "n/a (imported)";
+        }
+        List<RunManifest.Entry> ok = d.manifest().entries().stream().filter(e -> "ok".equals(e.status())).toList();
+        if (ok.isEmpty()) {
+            return "0";
+        }
+        if (ok.stream().anyMatch(e -> e.bytesVerified() == null)) {
+            return "not recorded (older suite)";
+        }
+        return Sizes.format(ok.stream().mapToLong(RunManifest.Entry::bytesVerified).sum());
     }
 
     private static List<ResultData> machines(ReportContent r) {

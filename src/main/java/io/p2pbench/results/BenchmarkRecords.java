@@ -9,8 +9,8 @@ import java.util.Optional;
 
 /**
  * What a benchmark fork writes beside JMH's own output, into the run folder the orchestrator
- * names with {@code -Dp2pbench.run.dir} and {@code -Dp2pbench.combination}: per-batch samples and,
- * when the benchmark cannot run here, the reason it was skipped. Outside an orchestrated run
+ * names with {@code -Dp2pbench.run.dir} and {@code -Dp2pbench.combination}: per-batch samples, the
+ * bytes verified over the trial and, when the benchmark cannot run here, the reason it was skipped. Outside an orchestrated run
  * (plain JMH), nothing is written.
  */
 public final class BenchmarkRecords {
@@ -39,6 +39,34 @@ public final class BenchmarkRecords {
         /** The skip-reason file of this combination. */
         public Path skipFile() {
             return runDir.resolve("skips").resolve(id + ".txt");
+        }
+
+        /** The file holding how many bytes this combination's fork verified. */
+        public Path verifiedFile() {
+            return runDir.resolve("verified").resolve(id + ".txt");
+        }
+    }
+
+    /** Records how many bytes this fork checked and found right over the trial (no-op outside a run). */
+    public static void writeVerified(long bytes) {
+        target().ifPresent(t -> {
+            try {
+                AtomicFiles.write(t.verifiedFile(), bytes + "\n");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    /** Reads {@link #writeVerified}'s count; null when the file is missing or does not hold a count. */
+    public static Long readVerified(Path file) throws IOException {
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            return null;
+        }
+        try {
+            return Long.parseLong(java.nio.file.Files.readString(file).strip());
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 

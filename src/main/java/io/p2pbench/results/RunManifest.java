@@ -30,9 +30,17 @@ public record RunManifest(String format, String suiteVersion, String suiteBuild,
      * @param logFile JMH's console output, relative
      * @param seconds wall time it took
      * @param headline the figure printed when it finished, e.g. {@code 54.1 GB/s (device, median)}
+     * @param bytesVerified bytes the fork checked against the expected data and found right (every
+     *     iteration, warm-up included), when ok; null otherwise and in results from before it was recorded
      */
     public record Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
-                        String logFile, Double seconds, String headline) {
+                        String logFile, Double seconds, String headline, Long bytesVerified) {
+        /** An entry without a verification count: not ok, or not yet run. */
+        public Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
+                     String logFile, Double seconds, String headline) {
+            this(combination, status, reason, jmhFile, samplesFile, logFile, seconds, headline, null);
+        }
+
         /** A not-yet-run entry (or a planned skip). */
         public static Entry planned(Combination c) {
             return c.plannedSkip() ? new Entry(c, "skipped", c.skipReason(), null, null, null, 0.0, null)

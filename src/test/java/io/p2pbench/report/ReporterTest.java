@@ -57,6 +57,30 @@ class ReporterTest {
     }
 
     @Test
+    void runsTableSumsTheBytesVerifiedOrSaysTheyWereNotRecorded() throws Exception {
+        String old = Files.readString(Reporter.render(List.of(Fixtures.X1), out.resolve("old")));
+        assertTrue(old.contains("| bytes verified |"), old);
+        assertTrue(old.contains("| not recorded (older suite) |"), old);
+
+        Path run = Fixtures.copy(Fixtures.X1, out.resolve("run"));
+        Path manifest = run.resolve("manifest.json");
+        ObjectMapper mapper = new ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode m =
+                (com.fasterxml.jackson.databind.node.ObjectNode) mapper.readTree(manifest.toFile());
+        int ok = 0;
+        for (JsonNode e : m.path("entries")) {
+            if (e.path("status").asText().equals("ok")) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) e).put("bytesVerified", 1L << 20);
+                ok++;
+            }
+        }
+        mapper.writeValue(manifest.toFile(), m);
+        String md = Files.readString(Reporter.render(List.of(run), out.resolve("new")));
+        assertTrue(ok > 1);
+        assertTrue(md.contains("| " + ok + " MiB |"), "expected " + ok + " MiB verified in:\n" + md);
+    }
+
+    @Test
     void exportsJmhJsonUntouchedAndBenchmarkActionFiles() throws Exception {
         Reporter.render(List.of(Fixtures.X8), out);
         assertArrayEquals(Files.readAllBytes(Fixtures.X8.resolve("jmh-results.json")),

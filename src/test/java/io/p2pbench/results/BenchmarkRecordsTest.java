@@ -1,0 +1,67 @@
+package io.p2pbench.results;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BenchmarkRecordsTest {
+    @TempDir
+    Path run;
+
+    @AfterEach
+    void clear() {
+        System.clearProperty(BenchmarkRecords.RUN_DIR);
+        System.clearProperty(BenchmarkRecords.COMBINATION);
+    }
+
+    private BenchmarkRecords.Target inRun(String id) {
+        System.setProperty(BenchmarkRecords.RUN_DIR, run.toString());
+        System.setProperty(BenchmarkRecords.COMBINATION, id);
+        return BenchmarkRecords.target().orElseThrow();
+    }
+
+    @Test
+    void outsideARunNothingIsWritten() throws Exception {
+        assertTrue(BenchmarkRecords.target().isEmpty());
+        BenchmarkRecords.writeVerified(4096);
+        BenchmarkRecords.writeSkip("no peer access");
+        try (var files = Files.list(run)) {
+            assertEquals(0, files.count());
+        }
+    }
+
+    @Test
+    void verifiedBytesRoundTripPerCombination() throws Exception {
+        BenchmarkRecords.Target t = inRun("peer-lat-CE_P2P_READ-0-1-4B");
+        assertNull(BenchmarkRecords.readVerified(t.verifiedFile()), "nothing written yet");
+        BenchmarkRecords.writeVerified(123_731_968L);
+        assertEquals(run.resolve("verified").resolve("peer-lat-CE_P2P_READ-0-1-4B.txt"), t.verifiedFile());
+        assertEquals(123_731_968L, BenchmarkRecords.readVerified(t.verifiedFile()));
+    }
+
+    @Test
+    void aFileWithoutACountReadsAsNone() throws Exception {
+        BenchmarkRecords.Target t = inRun("x");
+        Files.createDirectories(t.verifiedFile().getParent());
+        Files.writeString(t.verifiedFile(), "12 bytes\n");
+        assertNull(BenchmarkRecords.readVerified(t.verifiedFile()));
+    }
+
+    @Test
+    void samplesRoundTrip() throws Exception {
+        BenchmarkRecords.Target t = inRun("ring-bw-FLOAT32-P2P-g0.1-64MiB");
+        BatchSamples s = new BatchSamples(t.id(), List.of("algbw", "busbw"), 1 << 26, 8,
+                List.of(new BatchSamples.Batch(false, List.of(40.5, 40.5))), 1L << 28);
+        BenchmarkRecords.writeSamples(s);
+        assertEquals(s, BenchmarkRecords.readSamples(t.samplesFile()));
+        assertFalse(Files.exists(t.skipFile()));
+    }
+}
