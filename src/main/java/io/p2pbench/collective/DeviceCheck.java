@@ -69,6 +69,15 @@ final class DeviceCheck implements AutoCloseable {
         return bytesVerified;
     }
 
+    /** Bytes checked and found right by all of {@code checks}. */
+    static long bytesVerified(DeviceCheck[] checks) {
+        long sum = 0;
+        for (DeviceCheck check : checks) {
+            sum += check.bytesVerified();
+        }
+        return sum;
+    }
+
     @Override
     public void close() {
         counters.close();

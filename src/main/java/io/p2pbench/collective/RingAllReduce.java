@@ -215,11 +215,7 @@ public final class RingAllReduce implements CollectiveOperation {
 
     @Override
     public long bytesVerified() {
-        long sum = 0;
-        for (DeviceCheck check : checks) {
-            sum += check.bytesVerified();
-        }
-        return sum;
+        return DeviceCheck.bytesVerified(checks);
     }
 
     @Override
