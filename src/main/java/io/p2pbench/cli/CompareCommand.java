@@ -42,6 +42,11 @@ final class CompareCommand implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}, nvbandwidth's default.")
     long nvbandwidthBytes;
 
+    @Option(names = "--nccl-tests-op", paramLabel = "OP",
+            description = "Collective of an nccl-tests printed-output baseline that does not name its program: "
+                    + "ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER or ALL_TO_ALL.")
+    String ncclTestsOperation;
+
     @Override
     public Integer call() {
         if (!(thresholdPct >= 0 && thresholdPct < 100)) {
@@ -50,7 +55,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         Compare.Outcome outcome;
         try {
-            outcome = Compare.run(baseline, candidates, thresholdPct, nvbandwidthBytes, out);
+            outcome = Compare.run(baseline, candidates, thresholdPct, nvbandwidthBytes, ncclTestsOperation, out);
         } catch (IOException e) {
             throw new UserInputException(e.getMessage());
         }

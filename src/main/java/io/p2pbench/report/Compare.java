@@ -9,8 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code p2pbench compare}: a baseline (a result folder, nvbandwidth {@code -j} JSON or nccl-tests
- * {@code -J} JSON) against one or more candidate result folders; writes {@code compare.md} and
+ * {@code p2pbench compare}: a baseline (a result folder, nvbandwidth {@code -j} JSON, nccl-tests
+ * {@code -J} JSON or nccl-tests' printed table) against one or more candidate result folders; writes {@code compare.md} and
  * overlay charts. Needs no GPU. Run: {@code p2pbench compare results/<fp>/<baseline> results/<fp>/<new>}.
  */
 public final class Compare {
@@ -37,10 +37,19 @@ public final class Compare {
      */
     public static Outcome run(Path baseline, List<Path> candidates, double thresholdPct, long nvbandwidthBytes,
                               Path outDir) throws IOException {
-        ResultData base = read(baseline, nvbandwidthBytes);
+        return run(baseline, candidates, thresholdPct, nvbandwidthBytes, null, outDir);
+    }
+
+    /**
+     * As {@link #run(Path, List, double, long, Path)}, naming the collective of an nccl-tests text
+     * baseline that does not name its program ({@code ALL_REDUCE}, ...; null: from the text).
+     */
+    public static Outcome run(Path baseline, List<Path> candidates, double thresholdPct, long nvbandwidthBytes,
+                              String ncclTestsOperation, Path outDir) throws IOException {
+        ResultData base = read(baseline, nvbandwidthBytes, ncclTestsOperation);
         List<ResultData> cands = new ArrayList<>();
         for (Path c : candidates) {
-            cands.add(read(c, nvbandwidthBytes));
+            cands.add(read(c, nvbandwidthBytes, ncclTestsOperation));
         }
         Path dir = outDir != null ? outDir
                 : Reporter.defaultOutDir(Charts.stem(cands.get(0).machine())).resolve("compare");
@@ -76,11 +85,25 @@ public final class Compare {
      * {@link BadInputException} for anything else.
      */
     public static ResultData read(Path path, long nvbandwidthBytes) throws BadInputException {
+        return read(path, nvbandwidthBytes, null);
+    }
+
+    /**
+     * Reads a result folder, nvbandwidth or nccl-tests JSON, or nccl-tests' printed output (whose
+     * collective is {@code ncclTestsOperation} when the text does not name its program); a one-line
+     * {@link BadInputException} for anything else.
+     */
+    public static ResultData read(Path path, long nvbandwidthBytes, String ncclTestsOperation)
+            throws BadInputException {
         if (!Files.exists(path)) {
             throw new BadInputException(path + " does not exist");
         }
         if (Files.isDirectory(path)) {
             return ResultReader.read(path);
+        }
+        String text = NcclTestsImport.textOf(path);
+        if (text != null && NcclTestsImport.recognisesText(text)) {
+            return NcclTestsImport.readText(path, text, ncclTestsOperation);
         }
         JsonNode root = JmhJson.parse(path, "JSON");
         if (NvbandwidthImport.recognises(root)) {
@@ -90,6 +113,6 @@ public final class Compare {
             return NcclTestsImport.read(path, root);
         }
         throw new BadInputException(path + " is neither a p2pbench result folder nor nvbandwidth -j JSON nor "
-                + "nccl-tests -J JSON");
+                + "nccl-tests -J JSON or printed output");
     }
 }

@@ -1,11 +1,19 @@
 package io.p2pbench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Reads nccl-tests' JSON output ({@code all_reduce_perf -J out.json}; file version 2 of
@@ -15,6 +23,13 @@ import java.util.Map;
  * where out-of-place is absent), mapped onto kind {@code nccl} with directions {@code bus} and
  * {@code alg}; bus bandwidth is nccl-tests' own (for all-reduce, algbw x 2(n-1)/n). Each figure is
  * an average over nccl-tests' iterations, one value, no samples.
+ *
+ * <p>Also reads the table nccl-tests prints ({@link #readText}): the {@code # Using devices} rank
+ * lines give the GPUs, the column header names the columns, and each row's out-of-place time,
+ * algbw and busbw are taken. The printed output does not always name its program: a program name
+ * anywhere before the table (a pasted command line, {@code # Collective test starting: ...}) or
+ * the caller's operation decides. A row with wrong elements ({@code #wrong} above 0) refuses the
+ * file: a baseline whose data was wrong is no baseline.
  */
 final class NcclTestsImport {
     private NcclTestsImport() {}
@@ -53,8 +68,8 @@ final class NcclTestsImport {
             JsonNode figures = r.path("out_of_place").isObject() ? r.path("out_of_place") : r.path("in_place");
             String path = operation + " " + dtype(r.path("type").asText());
             long size = r.path("size").asLong();
-            add(out, machine, path, "bus", group, size, figures.path("bus_bw"));
-            add(out, machine, path, "alg", group, size, figures.path("alg_bw"));
+            add(out, machine, path, "bus", group, size, number(figures.path("bus_bw")), "nccl-tests bus_bw (one value)");
+            add(out, machine, path, "alg", group, size, number(figures.path("alg_bw")), "nccl-tests alg_bw (one value)");
         }
         if (out.isEmpty()) {
             throw new BadInputException(file + " holds no nccl-tests results (is the run complete?)");
@@ -63,13 +78,149 @@ final class NcclTestsImport {
                 + root.path("version").asText("?"), null, null, List.copyOf(out), List.of(), Map.of(), null);
     }
 
+    private static double number(JsonNode value) {
+        return value.isNumber() ? value.asDouble() : Double.NaN;
+    }
+
     private static void add(List<Measurement> out, String machine, String path, String direction, String group,
-                            long size, JsonNode value) {
-        if (value.isNumber() && Double.isFinite(value.asDouble())) {
+                            long size, double value, String from) {
+        if (Double.isFinite(value)) {
             Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, "nccl", path, direction, group, size);
             out.add(new Measurement(key, machine, "group of " + group.split(",").length, !group.contains(","),
-                    "collective", "nccl-tests", new double[] {value.asDouble()},
-                    "nccl-tests " + direction + "_bw (one value)"));
+                    "collective", "nccl-tests", new double[] {value}, from));
+        }
+    }
+
+    private static final Pattern RANK = Pattern.compile(
+            "^#\\s*Rank\\s+(\\d+)\\s+Group\\s+\\d+\\s+Pid\\s+\\d+\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[[^\\]]*\\]\\s+(.+?)\\s*$");
+    private static final Pattern NCCL_VERSION = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
+    private static final Pattern HEADER = Pattern.compile("^#\\s*size\\s+count\\s+type\\b.*");
+
+    /** The file's text when it is small text that does not start like JSON; null otherwise. */
+    static String textOf(Path file) throws BadInputException {
+        try {
+            if (Files.size(file) > 16L << 20) {
+                return null;
+            }
+            String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+            String start = text.stripLeading();
+            return start.startsWith("{") || start.startsWith("[") ? null : text;
+        } catch (IOException e) {
+            throw new BadInputException(file + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** Whether {@code text} is nccl-tests' printed output: its column header and at least one rank line. */
+    static boolean recognisesText(String text) {
+        return text.lines().anyMatch(l -> HEADER.matcher(l.strip()).matches())
+                && text.lines().anyMatch(l -> RANK.matcher(l.strip()).matches());
+    }
+
+    /**
+     * Maps the printed table onto bus and algorithm bandwidth measurements; {@code operation}
+     * ({@code ALL_REDUCE}, ...) names the collective where the text does not, and must agree where it does.
+     */
+    static ResultData readText(Path file, String text, String operation) throws BadInputException {
+        List<String> lines = text.lines().map(String::strip).toList();
+        int header = -1;
+        for (int i = 0; i < lines.size() && header < 0; i++) {
+            if (HEADER.matcher(lines.get(i)).matches()) {
+                header = i;
+            }
+        }
+        String op = textOperation(file, lines.subList(0, header), operation);
+        List<String> columns = List.of(lines.get(header).substring(1).trim().split("\\s+"));
+        int size = columns.indexOf("size");
+        int type = columns.indexOf("type");
+        int alg = columns.indexOf("algbw");
+        int bus = columns.indexOf("busbw");
+        int wrong = columns.indexOf("#wrong");
+        if (size < 0 || type < 0 || alg < 0 || bus < 0) {
+            throw new BadInputException(file + ": the nccl-tests column header lacks size, type, algbw or busbw: "
+                    + lines.get(header));
+        }
+        Set<String> hosts = new TreeSet<>();
+        List<String> devices = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        String version = "?";
+        for (String line : lines.subList(0, header)) {
+            Matcher m = RANK.matcher(line);
+            if (m.matches()) {
+                hosts.add(m.group(2));
+                devices.add(m.group(2) + ":" + m.group(3));
+                names.add(m.group(4));
+            }
+            Matcher v = NCCL_VERSION.matcher(line);
+            if (v.find()) {
+                version = v.group(1);
+            }
+        }
+        String group = String.join(",", hosts.size() == 1
+                ? devices.stream().map(d -> d.substring(d.lastIndexOf(':') + 1)).toList() : devices);
+        String program = OPERATIONS.entrySet().stream().filter(e -> e.getValue().equals(op)).findFirst()
+                .orElseThrow().getKey();
+        String machine = "nccl-tests " + program + " on " + NvbandwidthImport.describe(names)
+                + (hosts.size() > 1 ? " (" + hosts.size() + " hosts)" : "") + ", NCCL " + version;
+        List<Measurement> out = new ArrayList<>();
+        for (String line : lines.subList(header + 1, lines.size())) {
+            String[] t = line.split("\\s+");
+            if (line.startsWith("#") || t.length < columns.size() / 2 || !t[0].matches("\\d+")) {
+                continue;
+            }
+            if (t.length <= Math.max(bus, wrong)) {
+                throw new BadInputException(file + ": row '" + line + "' has fewer columns than the header");
+            }
+            if (wrong >= 0 && t[wrong].matches("\\d+") && Long.parseLong(t[wrong]) > 0) {
+                throw new BadInputException(file + ": nccl-tests found " + t[wrong] + " wrong elements at size "
+                        + t[size] + "; a run with wrong data is no baseline");
+            }
+            String path = op + " " + dtype(t[type]);
+            long bytes = Long.parseLong(t[size]);
+            add(out, machine, path, "bus", group, bytes, parse(t[bus]), "nccl-tests busbw, printed (one value)");
+            add(out, machine, path, "alg", group, bytes, parse(t[alg]), "nccl-tests algbw, printed (one value)");
+        }
+        if (out.isEmpty()) {
+            throw new BadInputException(file + " holds no nccl-tests result rows (is the run complete?)");
+        }
+        return new ResultData(file, file.getFileName().toString(), machine, "nccl-tests printed output", null, null,
+                List.copyOf(out), List.of(), Map.of(), null);
+    }
+
+    /** The collective: named in the text (a program name before the table), by the caller, or both in agreement. */
+    private static String textOperation(Path file, List<String> before, String given) throws BadInputException {
+        Set<String> named = new LinkedHashSet<>();
+        for (String line : before) {
+            for (Map.Entry<String, String> e : OPERATIONS.entrySet()) {
+                if (line.contains(e.getKey())) {
+                    named.add(e.getValue());
+                }
+            }
+        }
+        String choices = String.join(", ", new TreeSet<>(OPERATIONS.values()));
+        if (given != null) {
+            String op = given.toUpperCase(Locale.ROOT);
+            if (!OPERATIONS.containsValue(op)) {
+                throw new BadInputException("nccl-tests operation '" + given + "' is not one of " + choices);
+            }
+            if (!named.isEmpty() && !named.equals(Set.of(op))) {
+                throw new BadInputException(file + " is nccl-tests output of " + String.join(", ", named)
+                        + ", not " + op);
+            }
+            return op;
+        }
+        if (named.size() != 1) {
+            throw new BadInputException(file + " is nccl-tests output that " + (named.isEmpty()
+                    ? "does not name its program" : "names several programs (" + String.join(", ", named) + ")")
+                    + "; say which with --nccl-tests-op " + choices.replace(", ", "|"));
+        }
+        return named.iterator().next();
+    }
+
+    private static double parse(String value) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
         }
     }
 

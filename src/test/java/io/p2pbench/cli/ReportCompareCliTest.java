@@ -91,6 +91,17 @@ class ReportCompareCliTest {
     }
 
     @Test
+    void ncclTestsPrintedOutputNeedsItsCollectiveNamedOnce() {
+        String text = "src/test/resources/fixtures/nccl-tests/synthetic-h200x8-all_reduce_perf.txt";
+        assertOneLine(run("compare", text, x8(), "--out", out("c")),
+                "does not name its program; say which with --nccl-tests-op ALL_GATHER|ALL_REDUCE|ALL_TO_ALL|REDUCE_SCATTER");
+        CliTest.Result ok = run("compare", text, x8(), "--nccl-tests-op", "ALL_REDUCE", "--out", out("c"));
+        assertEquals(0, ok.code(), ok.err());
+        assertTrue(ok.out().contains("| bandwidth | nccl | 0,1,2,3,4,5,6,7 (group of 8) | ALL_REDUCE FLOAT32 | bus | 256 MiB"),
+                ok.out());
+    }
+
+    @Test
     void notAResult() {
         assertOneLine(run("report", "src/test/resources/topologies", "--out", out("r")),
                 "is not a p2pbench result folder (no manifest.json)");

@@ -26,6 +26,9 @@ public final class Fixtures {
     /** nccl-tests all_reduce_perf -J output for the same eight GPUs, 1 MiB to 256 MiB. */
     public static final Path NCCL_TESTS =
             Path.of("src/test/resources/fixtures/nccl-tests/synthetic-h200x8-all_reduce_perf.json");
+    /** The same run as nccl-tests prints it (the table), without the program's name. */
+    public static final Path NCCL_TESTS_TEXT =
+            Path.of("src/test/resources/fixtures/nccl-tests/synthetic-h200x8-all_reduce_perf.txt");
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 

@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.p2pbench.transfer.Sizes;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -114,5 +116,50 @@ class ImportTest {
         mapper.writeValue(file.toFile(), root);
         BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256));
         assertTrue(e.getMessage().contains("'sendrecv_perf', which has no p2pbench counterpart"), e.getMessage());
+    }
+
+    @Test
+    void ncclTestsPrintedTableGivesTheSameFiguresAsItsJson() throws Exception {
+        ResultData json = Compare.read(Fixtures.NCCL_TESTS, MIB_256);
+        ResultData text = Compare.read(Fixtures.NCCL_TESTS_TEXT, MIB_256, "ALL_REDUCE");
+        assertEquals(json.measurements().size(), text.measurements().size());
+        for (Measurement m : json.measurements()) {
+            Measurement t = text.measurements().stream().filter(x -> x.key().equals(m.key())).findFirst()
+                    .orElseThrow(() -> new AssertionError("text import lacks " + m.key()));
+            assertArrayEquals(m.samples(), t.samples(), 0);
+        }
+        assertTrue(text.machine().startsWith("nccl-tests all_reduce_perf on 8x NVIDIA H200"), text.machine());
+    }
+
+    @Test
+    void ncclTestsPrintedTableNamesItsProgramOrTheCallerMust(@TempDir Path dir) throws Exception {
+        BadInputException unnamed = assertThrows(BadInputException.class,
+                () -> Compare.read(Fixtures.NCCL_TESTS_TEXT, MIB_256));
+        assertTrue(unnamed.getMessage().contains("does not name its program; say which with --nccl-tests-op "
+                + "ALL_GATHER|ALL_REDUCE|ALL_TO_ALL|REDUCE_SCATTER"), unnamed.getMessage());
+
+        Path named = dir.resolve("named.txt");
+        Files.writeString(named, "# Collective test starting: all_reduce_perf\n"
+                + Files.readString(Fixtures.NCCL_TESTS_TEXT));
+        assertEquals(10, Compare.read(named, MIB_256).measurements().size());
+        BadInputException other = assertThrows(BadInputException.class,
+                () -> Compare.read(named, MIB_256, "ALL_GATHER"));
+        assertTrue(other.getMessage().contains("is nccl-tests output of ALL_REDUCE, not ALL_GATHER"), other.getMessage());
+        BadInputException bad = assertThrows(BadInputException.class,
+                () -> Compare.read(Fixtures.NCCL_TESTS_TEXT, MIB_256, "BROADCAST"));
+        assertTrue(bad.getMessage().contains("'BROADCAST' is not one of ALL_GATHER, ALL_REDUCE"), bad.getMessage());
+    }
+
+    @Test
+    void ncclTestsPrintedTableWithWrongElementsIsNoBaseline(@TempDir Path dir) throws Exception {
+        String text = Files.readString(Fixtures.NCCL_TESTS_TEXT);
+        String row = text.lines().filter(l -> l.strip().startsWith("67108864")).findFirst().orElseThrow();
+        String[] t = row.strip().split("\\s+");
+        t[8] = "3"; // out-of-place #wrong
+        Path file = dir.resolve("wrong.txt");
+        Files.writeString(file, text.replace(row, String.join("  ", t)));
+        BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256, "ALL_REDUCE"));
+        assertTrue(e.getMessage().contains("wrong elements at size 67108864; a run with wrong data is no baseline"),
+                e.getMessage());
     }
 }
