@@ -13,6 +13,9 @@
 #             tools/java-latency); probe-again repeats it
 #   lat4      p2pbench's JMH latency rows at 4 bytes, full timing; lat4-again repeats it
 # Usage: tools/device/gpu-session.sh STEP... ; everything lands in $OUT/session.tar.gz, a table last.
+# Size: the device tool carries at most 64 MiB: the tracked files (about 38 MiB on 2026-12-02, mostly
+# results/) plus what `carry` names. The bundle (24 MiB) fits beside them; the bundle and .carry/tests
+# (6 MiB) together did not, and neither did the bundle with .carry/tests-gpu (3.3 MiB) on that day.
 set -u
 OUT="${OUT:-/tmp/p2pbench-out}"
 W="$OUT/work"
