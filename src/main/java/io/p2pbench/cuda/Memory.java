@@ -4,7 +4,7 @@ import org.bytedeco.javacpp.Pointer;
 
 /** A block of memory a copy can read or write: device memory, pinned host or pageable host memory. */
 public sealed interface Memory extends AutoCloseable
-        permits DeviceBuffer, PinnedHostBuffer, PageableHostBuffer {
+        permits Allocation {
 
     /** Where the memory lives. */
     enum Kind {

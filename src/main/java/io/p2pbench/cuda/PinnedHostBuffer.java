@@ -2,8 +2,6 @@ package io.p2pbench.cuda;
 
 import static org.bytedeco.cuda.global.cudart.*;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 
@@ -16,10 +14,7 @@ import org.bytedeco.javacpp.Pointer;
  * memory allocated portable|mapped took about 0.8 us longer, host-observed, than into memory
  * allocated without flags (docs/notes/pinned-flags-and-d2h-latency.md).
  */
-public final class PinnedHostBuffer implements Memory {
-    private final long bytes;
-    private BytePointer base;
-
+public final class PinnedHostBuffer extends Allocation {
     /** cudaHostAlloc flags. */
     public enum Flag {
         /** cudaHostAllocPortable: pinned for every CUDA context. */
@@ -38,10 +33,7 @@ public final class PinnedHostBuffer implements Memory {
 
     /** Allocates {@code bytes} of pinned memory with the given flags (none: cudaHostAllocDefault). */
     public PinnedHostBuffer(long bytes, Flag... flags) {
-        if (bytes <= 0) {
-            throw new IllegalArgumentException("bytes must be positive, was " + bytes);
-        }
-        this.bytes = bytes;
+        super(Kind.PINNED_HOST, -1, bytes);
         int bits = cudaHostAllocDefault;
         for (Flag f : flags) {
             bits |= f.bits;
@@ -49,59 +41,16 @@ public final class PinnedHostBuffer implements Memory {
         BytePointer p = new BytePointer();
         Cuda.check(cudaHostAlloc(p, bytes, bits), "cudaHostAlloc", "bytes", bytes, "flags",
                 flags.length == 0 ? "default" : java.util.Arrays.toString(flags));
-        p.capacity(bytes);
-        this.base = p;
+        own(p);
     }
 
     @Override
-    public Kind kind() {
-        return Kind.PINNED_HOST;
+    void free(Pointer allocated) {
+        Cuda.check(cudaFreeHost(allocated), "cudaFreeHost", "bytes", bytes());
     }
 
     @Override
-    public int device() {
-        return -1;
-    }
-
-    @Override
-    public long bytes() {
-        return bytes;
-    }
-
-    @Override
-    public long address() {
-        return live().address();
-    }
-
-    @Override
-    public Pointer base() {
-        return live();
-    }
-
-    @Override
-    public Pointer at(long offset) {
-        return Pointers.offset(live(), offset, bytes);
-    }
-
-    /** A little-endian view for host-side reads and writes (at most 2 GiB). */
-    @Override
-    public ByteBuffer hostView() {
-        return Pointers.view(live(), bytes).order(ByteOrder.LITTLE_ENDIAN);
-    }
-
-    private BytePointer live() {
-        if (base == null) {
-            throw new IllegalStateException("pinned host buffer is closed");
-        }
-        return base;
-    }
-
-    @Override
-    public void close() {
-        if (base != null) {
-            BytePointer p = base;
-            base = null;
-            Cuda.check(cudaFreeHost(p), "cudaFreeHost", "bytes", bytes);
-        }
+    String describe() {
+        return "pinned host buffer";
     }
 }
