@@ -5,7 +5,7 @@ import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
-import io.p2pbench.results.ForkSettings;
+import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -6,7 +6,7 @@ import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.RingAllReduce;
 import io.p2pbench.cuda.Nccl.DataType;
-import io.p2pbench.results.ForkSettings;
+import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -1,6 +1,6 @@
 package io.p2pbench.bench;
 
-import io.p2pbench.results.ForkSettings;
+import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.HostDirection;
 import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.NumaBinding;

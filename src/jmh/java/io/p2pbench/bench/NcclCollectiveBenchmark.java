@@ -5,7 +5,7 @@ import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.NcclCollective;
 import io.p2pbench.cuda.Nccl.DataType;
-import io.p2pbench.results.ForkSettings;
+import io.p2pbench.run.ForkSettings;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -1,6 +1,6 @@
 package io.p2pbench.bench;
 
-import io.p2pbench.results.ForkSettings;
+import io.p2pbench.run.ForkSettings;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.TransferFixture;

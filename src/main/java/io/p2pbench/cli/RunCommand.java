@@ -2,10 +2,11 @@ package io.p2pbench.cli;
 
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.results.Combination;
-import io.p2pbench.results.Preset;
+import io.p2pbench.run.Preset;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
-import io.p2pbench.results.RunPlanner;
+import io.p2pbench.run.RunPlanner;
+import io.p2pbench.run.RunExecutor;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
@@ -139,7 +140,7 @@ final class RunCommand implements Callable<Integer> {
         settings.put("latencyTiming", p.latency());
         settings.put("stagingChunkBytes", stagingChunk);
         settings.put("forkOverheadSecondsAssumed", RunPlanner.FORK_OVERHEAD_SECONDS);
-        List<String> jvmArgs = new ArrayList<>(io.p2pbench.results.ForkSettings.all());
+        List<String> jvmArgs = new ArrayList<>(io.p2pbench.run.ForkSettings.all());
         jvmArgs.add("-Dp2pbench.stagingChunk=" + stagingChunk);
         if (Boolean.getBoolean("p2pbench.test.corrupt")) {
             jvmArgs.add("-Dp2pbench.test.corrupt=true");

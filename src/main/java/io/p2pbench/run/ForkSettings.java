@@ -1,4 +1,4 @@
-package io.p2pbench.results;
+package io.p2pbench.run;
 
 import java.util.List;
 

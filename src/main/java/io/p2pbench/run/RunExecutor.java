@@ -1,11 +1,9 @@
-package io.p2pbench.cli;
+package io.p2pbench.run;
 
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.results.Combination;
-import io.p2pbench.results.Preset;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
-import io.p2pbench.results.RunPlanner;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -40,7 +38,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * the run goes on. The manifest is rewritten atomically after every benchmark, so an interrupted
  * run keeps everything that finished.
  */
-final class RunExecutor {
+public final class RunExecutor {
     private static final Pattern EXCEPTION_LINE = Pattern.compile(
             "^(?:Caused by: )?([a-zA-Z_$][\\w$]*\\.)+[\\w$]*(?:Exception|Error|Skipped)(?:: .*)?$");
 
@@ -66,7 +64,7 @@ final class RunExecutor {
      * @param numaNode the NUMA node a combination's fork must be bound to (host memory placement),
      *     or null for no binding
      */
-    RunExecutor(ResultFolder folder, Preset preset, List<String> extraJvmArgs, PrintWriter out,
+    public RunExecutor(ResultFolder folder, Preset preset, List<String> extraJvmArgs, PrintWriter out,
                 java.util.function.Function<Combination, Integer> numaNode) {
         this.folder = folder;
         this.preset = preset;
@@ -76,7 +74,7 @@ final class RunExecutor {
     }
 
     /** Runs the plan; returns the final manifest. */
-    RunManifest run(String command, String fingerprint, Map<String, Object> settings, List<Combination> plan)
+    public RunManifest run(String command, String fingerprint, Map<String, Object> settings, List<Combination> plan)
             throws IOException {
         String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         for (Combination c : plan) {

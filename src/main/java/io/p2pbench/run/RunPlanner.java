@@ -1,6 +1,7 @@
-package io.p2pbench.results;
+package io.p2pbench.run;
 
 import io.p2pbench.collective.ActivationExchange;
+import io.p2pbench.results.Combination;
 import io.p2pbench.collective.BusBandwidth;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;

@@ -1,4 +1,4 @@
-package io.p2pbench.results;
+package io.p2pbench.run;
 
 import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.transfer.CopyPath;
