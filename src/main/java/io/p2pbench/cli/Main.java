@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
         description = "Measures how fast GPUs talk to each other and to the host: peer copies with P2P on and "
                 + "off, host-staged copies, host-device copies, all-reduce and activation exchanges.",
         subcommands = {TopologyCommand.class, RunCommand.class, ReportCommand.class, CompareCommand.class,
+            MigrateCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for bad input, a missing GPU, or unusable files. */
@@ -24,7 +25,7 @@ public final class Main implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "a subcommand is required: topology, run, report or compare");
+                "a subcommand is required: topology, run, report, compare or migrate");
     }
 
     /** Runs the command line and exits with its code. */

@@ -36,16 +36,21 @@ final class JmhJson {
         return new JmhJson(file, root.get(0));
     }
 
-    /** Parses a JSON file; a one-line message names the file when it is missing or truncated. */
+    /**
+     * Parses a JSON file (gzipped when its name ends in {@code .gz}); a one-line message names the file
+     * when it is missing or truncated.
+     */
     static JsonNode parse(Path file, String what) throws BadInputException {
         if (!Files.isRegularFile(file)) {
             throw new BadInputException(file + " is missing (" + what + ")");
         }
         try {
-            return MAPPER.readTree(file.toFile());
+            return MAPPER.readTree(io.p2pbench.results.AtomicFiles.read(file));
         } catch (JacksonException e) {
             throw new BadInputException(file + " is not readable " + what + " (truncated?): "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
+        } catch (java.io.EOFException | java.util.zip.ZipException e) {
+            throw new BadInputException(file + " is not readable " + what + " (truncated gzip?): " + e.getMessage());
         } catch (IOException e) {
             throw new BadInputException(file + " cannot be read: " + e.getMessage());
         }

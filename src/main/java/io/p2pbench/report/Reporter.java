@@ -123,12 +123,15 @@ public final class Reporter {
                 + "`: github-action-benchmark, tools `customBiggerIsBetter` (bandwidth medians) and "
                 + "`customSmallerIsBetter` (latency p50 and p99).");
         for (ResultData d : sources) {
-            if (d.jmhResults() == null) {
-                lines.add("`" + d.label() + "` has no jmh-results.json (interrupted before the first result?).");
+            // Format 1 stores the merged array (jmh-results.json); format 2 keeps one gzipped file per benchmark.
+            java.util.Optional<byte[]> jmh = io.p2pbench.results.ResultFolder.open(d.source()).jmhResultsJson();
+            if (jmh.isEmpty()) {
+                lines.add("`" + d.label() + "` has no jmh-results.json or per-benchmark JMH file (interrupted before the "
+                        + "first result?).");
                 continue;
             }
             Path copy = outDir.resolve("jmh").resolve(Charts.stem(d.label()) + ".json");
-            AtomicFiles.write(copy, Files.readAllBytes(d.jmhResults()));
+            AtomicFiles.write(copy, jmh.get());
             lines.add("`jmh/" + copy.getFileName() + "`: JMH's JSON of `" + d.label()
                     + "`, untouched (jmh-visualizer reads it).");
         }

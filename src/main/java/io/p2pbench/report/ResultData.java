@@ -19,7 +19,8 @@ import java.util.Map;
  * @param measurements every figure read
  * @param notMeasured what was planned or listed but has no figure, with the reason
  * @param unknownKinds kinds this version does not report, with how many results each has
- * @param jmhResults the run's {@code jmh-results.json}, or null
+ * @param jmhResults the run's {@code jmh-results.json} (format 1 only), or null; for the JMH JSON of a run of
+ *     either format use {@code ResultFolder.jmhResultsJson()}
  */
 public record ResultData(Path source, String label, String machine, String origin, Topology topology,
                          RunManifest manifest, List<Measurement> measurements, List<NotMeasured> notMeasured,

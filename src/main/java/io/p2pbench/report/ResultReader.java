@@ -115,7 +115,8 @@ public final class ResultReader {
         String ours = TopologyProbe.SUITE_VERSION;
         if (!major(theirs).equals(major(ours))) {
             throw new BadInputException(dir + " holds results of p2pbench " + theirs + "; this p2pbench " + ours
-                    + " reads results of suite version " + major(ours) + ".x (format " + RunManifest.FORMAT + ")");
+                    + " reads results of suite version " + major(ours) + ".x (formats " + RunManifest.FORMAT_1 + ", "
+                    + RunManifest.FORMAT + ")");
         }
     }
 
@@ -272,6 +273,8 @@ public final class ResultReader {
             } catch (com.fasterxml.jackson.core.JacksonException e) {
                 throw new BadInputException(file + " is not readable samples JSON (truncated?): "
                         + e.getOriginalMessage().lines().findFirst().orElse(""));
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                throw new BadInputException(file + " is not readable samples JSON (truncated gzip?): " + e.getMessage());
             } catch (IOException e) {
                 throw new BadInputException(file + " cannot be read: " + e.getMessage());
             }

@@ -1,11 +1,16 @@
 package io.p2pbench.results;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.zip.Deflater;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * Writes files so that a reader (or an interrupted run) never sees half of one: the bytes go to a
@@ -30,6 +35,37 @@ public final class AtomicFiles {
             move(tmp, abs);
         } finally {
             Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * Writes {@code bytes} gzip-compressed (best compression, header without a time stamp, so the
+     * same bytes always give the same file) to {@code target} atomically; {@code gunzip} gives them back.
+     */
+    public static void writeGzip(Path target, byte[] bytes) throws IOException {
+        write(target, gzip(bytes));
+    }
+
+    /** The gzip form of {@code bytes}, as {@link #writeGzip} writes it. */
+    public static byte[] gzip(byte[] bytes) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length / 4 + 64);
+        try (GZIPOutputStream gz = new GZIPOutputStream(out) {
+            {
+                def.setLevel(Deflater.BEST_COMPRESSION);
+            }
+        }) {
+            gz.write(bytes);
+        }
+        return out.toByteArray();
+    }
+
+    /** The content of {@code file}, decompressed when its name ends in {@code .gz}. */
+    public static byte[] read(Path file) throws IOException {
+        if (!file.getFileName().toString().endsWith(".gz")) {
+            return Files.readAllBytes(file);
+        }
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+            return in.readAllBytes();
         }
     }
 

@@ -1,7 +1,6 @@
 package io.p2pbench.results;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -18,7 +17,8 @@ public final class BenchmarkRecords {
     public static final String RUN_DIR = "p2pbench.run.dir";
     /** System property: the combination id. */
     public static final String COMBINATION = "p2pbench.combination";
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    // Compact: samples are the bulk of a result folder (one decimal double per batch and lane).
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private BenchmarkRecords() {}
 
@@ -31,9 +31,9 @@ public final class BenchmarkRecords {
 
     /** Where a fork's records go. */
     public record Target(Path runDir, String id) {
-        /** The samples file of this combination. */
+        /** The samples file of this combination (compact JSON, gzipped). */
         public Path samplesFile() {
-            return runDir.resolve("samples").resolve(id + ".json");
+            return runDir.resolve("samples").resolve(id + ".json.gz");
         }
 
         /** The skip-reason file of this combination. */
@@ -74,7 +74,7 @@ public final class BenchmarkRecords {
     public static void writeSamples(BatchSamples samples) {
         target().ifPresent(t -> {
             try {
-                AtomicFiles.write(t.samplesFile(), MAPPER.writeValueAsString(samples) + "\n");
+                AtomicFiles.writeGzip(t.samplesFile(), samplesJson(samples));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -92,8 +92,13 @@ public final class BenchmarkRecords {
         });
     }
 
-    /** Reads samples written by {@link #writeSamples}. */
+    /** The bytes {@link #writeSamples} compresses: compact JSON and a newline. */
+    static byte[] samplesJson(BatchSamples samples) throws IOException {
+        return (MAPPER.writeValueAsString(samples) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** Reads samples written by {@link #writeSamples} ({@code .json.gz}), or format 1's plain {@code .json}. */
     public static BatchSamples readSamples(Path file) throws IOException {
-        return MAPPER.readValue(file.toFile(), BatchSamples.class);
+        return MAPPER.readValue(AtomicFiles.read(file), BatchSamples.class);
     }
 }

@@ -15,16 +15,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One run's folder, {@code <root>/<fingerprint>/<UTC timestamp>/}:
+ * One run's folder, {@code <root>/<fingerprint>/<UTC timestamp>/}, format {@code p2pbench-results/2}
+ * ({@code docs/results-format.md}):
  * <pre>
- *   manifest.json        provenance and every planned benchmark's outcome (rewritten atomically)
- *   topology.json        the machine
- *   jmh/NNN-ID.json      JMH's JSON for each benchmark, as JMH wrote it
- *   jmh-results.json     all of them in one JSON array (for jmh-visualizer and similar tools)
- *   samples/ID.json      per-batch device bandwidth of each bandwidth benchmark
- *   skips/ID.txt         reasons written by forks that found they cannot run here
- *   logs/NNN-ID.log      JMH's console output of each benchmark
+ *   manifest.json          provenance and every planned benchmark's outcome (rewritten atomically)
+ *   topology.json          the machine
+ *   jmh/NNN-ID.json.gz     JMH's JSON for each ok benchmark, byte for byte as JMH wrote it, gzipped
+ *   samples/ID.json.gz     per-batch device bandwidth of each bandwidth benchmark, compact JSON, gzipped
+ *   logs/NNN-ID.log.gz     JMH's console output, kept only for benchmarks that did not finish ok
  * </pre>
+ * There is no merged JMH file: {@link #jmhResultsJson()} builds the array jmh-visualizer reads. Folders
+ * of format {@code p2pbench-results/1} (plain files and {@code jmh-results.json}) read the same way;
+ * {@link ResultMigration} converts them.
  */
 public final class ResultFolder {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss'Z'")
@@ -84,9 +86,9 @@ public final class ResultFolder {
             throw new IOException(file + " is not a readable p2pbench manifest: "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
         }
-        if (!RunManifest.FORMAT.equals(m.format())) {
+        if (!RunManifest.READABLE.contains(m.format())) {
             throw new IOException(file + " has result format '" + m.format() + "'; this p2pbench reads '"
-                    + RunManifest.FORMAT + "'");
+                    + RunManifest.FORMAT_1 + "' and '" + RunManifest.FORMAT + "'");
         }
         return m;
     }
@@ -96,13 +98,65 @@ public final class ResultFolder {
         return TopologyJson.read(dir.resolve("topology.json"));
     }
 
-    /** Rewrites jmh-results.json as one array of every JMH result object of the listed files. */
-    public void mergeJmhResults(List<String> jmhFiles) throws IOException {
-        List<Object> all = new ArrayList<>();
-        for (String f : jmhFiles) {
-            all.addAll(MAPPER.readValue(dir.resolve(f).toFile(), List.class));
+    /**
+     * Stores the JSON file JMH wrote for one benchmark as {@code jmh/STEM.json.gz} (its bytes unchanged,
+     * gzipped; written atomically) and deletes {@code jmhOutput}; returns the path relative to the folder.
+     */
+    public String storeJmh(Path jmhOutput, String stem) throws IOException {
+        String rel = "jmh/" + stem + ".json.gz";
+        AtomicFiles.writeGzip(dir.resolve(rel), Files.readAllBytes(jmhOutput));
+        Files.delete(jmhOutput);
+        return rel;
+    }
+
+    /**
+     * Keeps a benchmark's JMH console log, given relative to the folder, as {@code LOG.gz} when
+     * {@code keep} (a benchmark that did not finish ok), else deletes it: an ok benchmark's log is JMH's
+     * progress lines and the figures its JSON holds. Returns the relative path kept, or null.
+     */
+    public String storeLog(String logRel, boolean keep) throws IOException {
+        Path log = dir.resolve(logRel);
+        if (!Files.isRegularFile(log)) {
+            return null;
         }
-        AtomicFiles.write(dir.resolve("jmh-results.json"), MAPPER.writeValueAsString(all) + "\n");
+        if (!keep) {
+            Files.delete(log);
+            return null;
+        }
+        String rel = logRel + ".gz";
+        AtomicFiles.writeGzip(dir.resolve(rel), Files.readAllBytes(log));
+        Files.delete(log);
+        return rel;
+    }
+
+    /**
+     * Every JMH result object of the run in one JSON array, run order, as jmh-visualizer reads it: format
+     * 1's {@code jmh-results.json} as stored; for format 2 built from the ok entries' JMH files, exactly as
+     * format 1 wrote {@code jmh-results.json}. Empty when no benchmark finished ok.
+     */
+    public java.util.Optional<byte[]> jmhResultsJson() throws IOException {
+        RunManifest m = readManifest();
+        if (RunManifest.FORMAT_1.equals(m.format())) {
+            Path merged = dir.resolve("jmh-results.json");
+            return Files.isRegularFile(merged) ? java.util.Optional.of(Files.readAllBytes(merged))
+                    : java.util.Optional.empty();
+        }
+        List<byte[]> files = new ArrayList<>();
+        for (RunManifest.Entry e : m.entries() == null ? List.<RunManifest.Entry>of() : m.entries()) {
+            if ("ok".equals(e.status()) && e.jmhFile() != null) {
+                files.add(AtomicFiles.read(dir.resolve(e.jmhFile())));
+            }
+        }
+        return files.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(mergeJmh(files));
+    }
+
+    /** One JSON array of every result object of the given JMH JSON files (format 1's jmh-results.json). */
+    static byte[] mergeJmh(List<byte[]> jmhFiles) throws IOException {
+        List<Object> all = new ArrayList<>();
+        for (byte[] f : jmhFiles) {
+            all.addAll(MAPPER.readValue(f, List.class));
+        }
+        return (MAPPER.writeValueAsString(all) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Shared JSON configuration for result files. */

@@ -7,7 +7,7 @@ import java.util.Map;
  * {@code manifest.json} of a result folder: the provenance of a run (suite version, command,
  * machine, settings, times) and what became of every planned benchmark.
  *
- * @param format always {@link #FORMAT}; readers refuse other formats
+ * @param format {@link #FORMAT} when written by this suite; readers accept {@link #READABLE}
  * @param suiteBuild the commit the suite was built from ({@code 4d047f6}, {@code 4d047f6-dirty} or
  *     {@code unknown}); null in results written before it was recorded
  * @param state {@code running}, {@code complete} or {@code interrupted}
@@ -16,8 +16,12 @@ import java.util.Map;
 public record RunManifest(String format, String suiteVersion, String suiteBuild, String command, String preset, String fingerprint,
                           String startedAt, String finishedAt, String state, Map<String, Object> settings,
                           List<Entry> entries) {
-    /** The result format this suite writes and reads. */
-    public static final String FORMAT = "p2pbench-results/1";
+    /** The result format this suite writes: per-benchmark files gzip-compressed, no merged JMH file. */
+    public static final String FORMAT = "p2pbench-results/2";
+    /** The first format (plain JSON, JMH's JSON also merged into jmh-results.json): still read. */
+    public static final String FORMAT_1 = "p2pbench-results/1";
+    /** The formats this suite reads. */
+    public static final java.util.Set<String> READABLE = java.util.Set.of(FORMAT_1, FORMAT);
 
     /**
      * One planned benchmark and its outcome.
@@ -25,9 +29,10 @@ public record RunManifest(String format, String suiteVersion, String suiteBuild,
      * @param status {@code pending}, {@code ok}, {@code skipped}, {@code failed}, {@code timeout} or
      *     {@code interrupted}
      * @param reason why it was skipped or failed, else null
-     * @param jmhFile JMH's JSON for it, relative to the folder, when ok
-     * @param samplesFile per-batch samples, relative, for bandwidth benchmarks
-     * @param logFile JMH's console output, relative
+     * @param jmhFile JMH's JSON for it, relative to the folder, when ok ({@code .json.gz} from format 2)
+     * @param samplesFile per-batch samples, relative, for bandwidth benchmarks ({@code .json.gz} from format 2)
+     * @param logFile JMH's console output, relative (format 2: kept, as {@code .log.gz}, only for
+     *     benchmarks that did not finish ok)
      * @param seconds wall time it took
      * @param headline the figure printed when it finished, e.g. {@code 54.1 GB/s (device, median)}
      * @param bytesVerified bytes the fork checked against the expected data and found right (every

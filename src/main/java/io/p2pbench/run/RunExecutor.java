@@ -47,7 +47,6 @@ public final class RunExecutor {
     private final List<String> extraJvmArgs;
     private final PrintWriter out;
     private final List<RunManifest.Entry> entries = new ArrayList<>();
-    private final List<String> jmhFiles = new ArrayList<>();
     private final Object lock = new Object();
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "p2pbench-fork-watchdog");
@@ -139,9 +138,6 @@ public final class RunExecutor {
                 manifest.preset(), manifest.fingerprint(), manifest.startedAt(), end, state, manifest.settings(),
                 List.copyOf(entries));
         folder.writeManifest(manifest);
-        if (!jmhFiles.isEmpty()) {
-            folder.mergeJmhResults(jmhFiles);
-        }
     }
 
     private void onInterrupt() {
@@ -173,7 +169,6 @@ public final class RunExecutor {
 
     private RunManifest.Entry runOne(int index, Combination c) throws IOException {
         String stem = String.format(Locale.ROOT, "%03d-%s", index + 1, c.id());
-        String jmhRel = "jmh/" + stem + ".json";
         String logRel = "logs/" + stem + ".log";
         Path tmpJson = folder.resolve("jmh/." + stem + ".json.partial");
         Files.createDirectories(tmpJson.getParent());
@@ -226,12 +221,29 @@ public final class RunExecutor {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         BenchmarkRecords.Target target = new BenchmarkRecords.Target(folder.dir(), c.id());
+        RunManifest.Entry e = outcome(c, target, tmpJson, stem, logRel, results, runnerError, timedOut.get(), limit,
+                seconds);
+        // The fork's skip reason and verified count are now in the entry: their files would only repeat them.
+        Files.deleteIfExists(target.skipFile());
+        Files.deleteIfExists(target.verifiedFile());
+        if (!"ok".equals(e.status())) {
+            Files.deleteIfExists(target.samplesFile()); // a benchmark that did not finish ok keeps no figure
+        }
+        String keptLog = folder.storeLog(logRel, !"ok".equals(e.status()));
+        return new RunManifest.Entry(e.combination(), e.status(), e.reason(), e.jmhFile(), e.samplesFile(), keptLog,
+                e.seconds(), e.headline(), e.bytesVerified());
+    }
+
+    /** What became of one fork, from the files it left; stores its JMH JSON when it is ok. */
+    private RunManifest.Entry outcome(Combination c, BenchmarkRecords.Target target, Path tmpJson, String stem,
+                                      String logRel, Collection<RunResult> results, String runnerError,
+                                      boolean timedOut, double limit, double seconds) throws IOException {
         if (Files.isRegularFile(target.skipFile())) {
             Files.deleteIfExists(tmpJson);
             return new RunManifest.Entry(c, "skipped", Files.readString(target.skipFile()).strip(), null, null, logRel,
                     seconds, null);
         }
-        if (timedOut.get()) {
+        if (timedOut) {
             Files.deleteIfExists(tmpJson);
             return new RunManifest.Entry(c, "timeout", "the fork did not finish within " + (long) limit
                     + " s and was killed", null, null, logRel, seconds, null);
@@ -240,8 +252,8 @@ public final class RunExecutor {
             Files.deleteIfExists(tmpJson);
             String reason = firstError(folder.resolve(logRel));
             return new RunManifest.Entry(c, "failed", reason != null ? reason
-                    : runnerError != null ? runnerError : "the fork produced no result; see " + logRel, null, null,
-                    logRel, seconds, null);
+                    : runnerError != null ? runnerError : "the fork produced no result; see " + logRel + ".gz", null,
+                    null, logRel, seconds, null);
         }
         Long verified = BenchmarkRecords.readVerified(target.verifiedFile());
         if (verified == null || verified <= 0) {
@@ -252,8 +264,7 @@ public final class RunExecutor {
                     + " is missing); its figures are not kept"
                     : "the fork verified 0 bytes; its figures are not kept", null, null, logRel, seconds, null);
         }
-        io.p2pbench.results.AtomicFiles.move(tmpJson, folder.resolve(jmhRel));
-        jmhFiles.add(jmhRel);
+        String jmhRel = folder.storeJmh(tmpJson, stem);
         String samplesRel = Files.isRegularFile(target.samplesFile())
                 ? folder.dir().relativize(target.samplesFile()).toString() : null;
         return new RunManifest.Entry(c, "ok", null, jmhRel, samplesRel, logRel, seconds,

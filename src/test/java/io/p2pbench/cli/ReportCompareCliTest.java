@@ -142,9 +142,9 @@ class ReportCompareCliTest {
         assertOneLine(run("report", newer.toString(), "--out", out("r")),
                 "holds results of p2pbench 1.0.0; this p2pbench 0.1.0 reads results of suite version 0.x");
         Path format = Fixtures.copy(Fixtures.X1, work.resolve("format"));
-        Fixtures.setManifestField(format, "format", "p2pbench-results/2");
+        Fixtures.setManifestField(format, "format", "p2pbench-results/3");
         assertOneLine(run("compare", x1(), format.toString(), "--out", out("c")),
-                "has result format 'p2pbench-results/2'; this p2pbench reads 'p2pbench-results/1'");
+                "has result format 'p2pbench-results/3'; this p2pbench reads 'p2pbench-results/1' and 'p2pbench-results/2'");
     }
 
     @Test
