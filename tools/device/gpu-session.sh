@@ -89,9 +89,9 @@ for s in "$@"; do
         --out "$W/results-$s"
       tail -1 "$W/$s.log" | tee -a "$SUMMARY"
       python3 - "$W/results-$s" <<'PY' | tee -a "$SUMMARY"
-import glob, json, sys
-for f in glob.glob(sys.argv[1] + "/*/*/jmh-results.json"):
-    for b in json.load(open(f)):
+import glob, gzip, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/*/*/jmh/*.json.gz")):
+    for b in json.load(gzip.open(f)):
         if b["mode"] == "sample":
             p = b["primaryMetric"]["scorePercentiles"]
             print("JMH %-28s %-40s p50=%.3f p90=%.3f p99=%.3f n=%d" % (b["benchmark"].split(".")[-2],

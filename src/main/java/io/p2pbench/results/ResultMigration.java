@@ -51,7 +51,8 @@ public final class ResultMigration {
     /** The result folders (folders holding a manifest.json) at or below {@code path}, sorted. */
     public static List<Path> find(Path path) throws IOException {
         if (!Files.exists(path)) {
-            throw new IOException(path + " does not exist");
+            throw new IOException(path + " does not exist; give a result folder or a folder holding them, "
+                    + "e.g. results/");
         }
         List<Path> found;
         try (Stream<Path> walk = Files.walk(path)) {
