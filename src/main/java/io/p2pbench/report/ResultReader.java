@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 
 /**
  * The read step: turns a result folder ({@code docs/results-format.md}) into {@link Measurement}s.
- * Bandwidth samples are the per-batch figures of {@code samples/ID.json} (JMH's per-iteration
+ * Bandwidth samples are the per-batch figures of {@code samples/ID.json.gz} ({@code .json} in format 1; JMH's per-iteration
  * secondary metrics where a run has no samples file); latency samples are JMH SampleTime's
  * histogram, expanded. Kinds this version does not know are counted, not read.
  */
@@ -236,7 +236,7 @@ public final class ResultReader {
                     "JMH SampleTime histogram");
         }
 
-        /** Per-batch figures of one lane from samples/ID.json, else JMH's per-iteration secondary metric. */
+        /** Per-batch figures of one lane from the samples file, else JMH's per-iteration secondary metric. */
         private Lane lane(JmhJson jmh, int lane, String secondary) throws BadInputException {
             BatchSamples s = samples();
             if (s == null) {
