@@ -1,17 +1,23 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.collective.CollectiveFigures;
 import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.CollectiveTiming;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
@@ -23,6 +29,10 @@ import org.openjdk.jmh.runner.IterationType;
  * ({@code samples/}, lanes {@link #LANES}: algbw and busbw per batch) for intervals and comparisons.
  */
 @State(Scope.Benchmark)
+@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
+    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
+@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public abstract class CollectiveState {
     /** Operations timed per device-timed batch (fewer when they do not fit behind the gate). */
     static final int OPS_PER_BATCH = 8;
@@ -95,9 +105,9 @@ public abstract class CollectiveState {
     /** One device-timed batch into {@code counters}. */
     final void batch(CollectiveBandwidth counters) {
         CollectiveTiming t = operation.time(OPS_PER_BATCH);
-        double alg = counters.add(t.nanosPerOp(), algorithmBytes(), busFactor());
+        CollectiveFigures.Batch b = counters.add(t.nanosPerOp(), algorithmBytes(), busFactor());
         if (measuring) {
-            measured.add(new BatchSamples.Batch(t.gated(), List.of(alg, alg * busFactor())));
+            measured.add(new BatchSamples.Batch(t.gated(), List.of(b.algGbps(), b.busGbps())));
             opsPerBatch = t.ops();
         }
     }

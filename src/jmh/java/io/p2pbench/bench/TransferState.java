@@ -2,16 +2,21 @@ package io.p2pbench.bench;
 
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.BandwidthProbe;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
@@ -22,6 +27,10 @@ import org.openjdk.jmh.runner.IterationType;
  * even for latency sampling. Bandwidth batches also verify themselves, batch by batch.
  */
 @State(Scope.Benchmark)
+@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
+    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
+@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public abstract class TransferState {
     private final List<BatchSamples.Batch> measured = new ArrayList<>();
     private TransferFixture fixture;

@@ -2,6 +2,7 @@ package io.p2pbench.run;
 
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.results.Combination;
+import io.p2pbench.results.Metric;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.transfer.Sizes;
@@ -179,7 +180,7 @@ public final class RunExecutor {
         Files.createDirectories(tmpJson.getParent());
         Files.createDirectories(folder.resolve("logs"));
         Files.deleteIfExists(tmpJson);
-        Preset.Timing timing = c.metric().equals("latency") ? preset.latency() : preset.bandwidth();
+        Preset.Timing timing = preset.timing(Metric.of(c.metric()));
         List<String> jvmArgs = new ArrayList<>(extraJvmArgs);
         jvmArgs.add("-D" + BenchmarkRecords.RUN_DIR + "=" + folder.dir().toAbsolutePath());
         jvmArgs.add("-D" + BenchmarkRecords.COMBINATION + "=" + c.id());
@@ -284,7 +285,7 @@ public final class RunExecutor {
     }
 
     static String headline(Combination c, RunResult r) {
-        if (c.metric().equals("latency")) {
+        if (Metric.of(c.metric()) == Metric.LATENCY) {
             var stats = r.getPrimaryResult().getStatistics();
             return String.format(Locale.ROOT, "p50 %.2f us, p99 %.2f us (host-observed, %s)", stats.getPercentile(50),
                     stats.getPercentile(99), Sizes.format(c.sizeBytes()));
