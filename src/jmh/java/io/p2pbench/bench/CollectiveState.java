@@ -5,6 +5,7 @@ import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.CollectiveTiming;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.run.ForkPhases;
 import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.util.ArrayList;
@@ -57,6 +58,7 @@ public abstract class CollectiveState {
     /** Opens the operation; a combination this machine cannot run is recorded as skipped, then fails the trial. */
     @Setup(Level.Trial)
     public void openTrial() {
+        ForkPhases.mark(ForkPhases.Event.SETUP_BEGIN, false);
         try {
             operation = open();
         } catch (BenchmarkSkipped skipped) {
@@ -65,6 +67,8 @@ public abstract class CollectiveState {
         } catch (IllegalArgumentException shape) {
             BenchmarkRecords.writeSkip(shape.getMessage());
             throw new BenchmarkSkipped(shape.getMessage());
+        } finally {
+            ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
         }
     }
 
@@ -72,13 +76,17 @@ public abstract class CollectiveState {
     @Setup(Level.Iteration)
     public void beginIteration(IterationParams iteration) {
         measuring = iteration.getType() == IterationType.MEASUREMENT;
+        ForkPhases.mark(ForkPhases.Event.ITERATION_BEGIN, measuring);
         operation.poison();
+        ForkPhases.mark(ForkPhases.Event.TIMED_BEGIN, measuring);
     }
 
     /** Checks every output element after the iteration, on the GPU. */
     @TearDown(Level.Iteration)
     public void endIteration() {
+        ForkPhases.mark(ForkPhases.Event.TIMED_END, measuring);
         operation.verify();
+        ForkPhases.mark(ForkPhases.Event.ITERATION_END, measuring);
     }
 
     /**
@@ -88,6 +96,7 @@ public abstract class CollectiveState {
     @TearDown(Level.Trial)
     public void closeTrial() {
         if (operation != null) {
+            ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
             try {
                 operation.verifyOnHost();
                 BenchmarkRecords.writeVerified(operation.bytesVerified());
@@ -98,6 +107,7 @@ public abstract class CollectiveState {
             } finally {
                 operation.close();
                 operation = null;
+                ForkPhases.mark(ForkPhases.Event.TEARDOWN_END, false);
             }
         }
     }

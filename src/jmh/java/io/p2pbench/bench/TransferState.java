@@ -2,6 +2,7 @@ package io.p2pbench.bench;
 
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.run.ForkPhases;
 import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.BandwidthProbe;
 import io.p2pbench.transfer.BenchmarkSkipped;
@@ -43,11 +44,14 @@ public abstract class TransferState {
     /** Opens the fixture; a combination this machine cannot run is recorded as skipped, then fails the trial. */
     @Setup(Level.Trial)
     public void openTrial() {
+        ForkPhases.mark(ForkPhases.Event.SETUP_BEGIN, false);
         try {
             fixture = open();
         } catch (BenchmarkSkipped skipped) {
             BenchmarkRecords.writeSkip(skipped.getMessage());
             throw skipped;
+        } finally {
+            ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
         }
     }
 
@@ -55,13 +59,17 @@ public abstract class TransferState {
     @Setup(Level.Iteration)
     public void beginIteration(IterationParams iteration) {
         measuring = iteration.getType() == IterationType.MEASUREMENT;
+        ForkPhases.mark(ForkPhases.Event.ITERATION_BEGIN, measuring);
         fixture.poison();
+        ForkPhases.mark(ForkPhases.Event.TIMED_BEGIN, measuring);
     }
 
     /** Checks every destination after the iteration; a wrong byte fails the benchmark. */
     @TearDown(Level.Iteration)
     public void endIteration() {
+        ForkPhases.mark(ForkPhases.Event.TIMED_END, measuring);
         fixture.verify();
+        ForkPhases.mark(ForkPhases.Event.ITERATION_END, measuring);
     }
 
     /** Writes the bytes verified and the measured batches beside JMH's output, then releases every CUDA resource. */
@@ -70,6 +78,7 @@ public abstract class TransferState {
         if (fixture == null) {
             return;
         }
+        ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
         try {
             BenchmarkRecords.writeVerified(fixture.bytesVerified());
             if (!measured.isEmpty()) {
@@ -80,6 +89,7 @@ public abstract class TransferState {
         } finally {
             fixture.close();
             fixture = null;
+            ForkPhases.mark(ForkPhases.Event.TEARDOWN_END, false);
         }
     }
 

@@ -49,6 +49,8 @@ public final class RunExecutor {
     private final PrintWriter out;
     private final List<RunManifest.Entry> entries = new ArrayList<>();
     private final List<String> jmhFiles = new ArrayList<>();
+    private final Map<String, ForkPhases.Breakdown> phases = new java.util.LinkedHashMap<>();
+    private final ForkArchive archive = ForkArchive.forThisJvm();
     private final Object lock = new Object();
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "p2pbench-fork-watchdog");
@@ -123,6 +125,10 @@ public final class RunExecutor {
                 finished = true;
                 write("complete");
             }
+            ForkPhases.Breakdown all = phases.values().stream().reduce(ForkPhases.Breakdown.zero(),
+                    ForkPhases.Breakdown::plus);
+            out.printf(Locale.ROOT, "Time of %d benchmarks: %s%n", phases.size(), all.describe());
+            out.flush();
         } finally {
             watchdog.shutdownNow();
             try {
@@ -184,6 +190,9 @@ public final class RunExecutor {
         List<String> jvmArgs = new ArrayList<>(extraJvmArgs);
         jvmArgs.add("-D" + BenchmarkRecords.RUN_DIR + "=" + folder.dir().toAbsolutePath());
         jvmArgs.add("-D" + BenchmarkRecords.COMBINATION + "=" + c.id());
+        Path phaseFile = Files.createTempFile("p2pbench-phases-", ".txt");
+        jvmArgs.add("-D" + ForkPhases.FILE_PROPERTY + "=" + phaseFile);
+        jvmArgs.addAll(archive.jvmArgs());
         ChainedOptionsBuilder opts = new OptionsBuilder()
                 .include("^" + Pattern.quote(c.benchmark()) + "$")
                 .forks(1)
@@ -215,6 +224,7 @@ public final class RunExecutor {
             killForks();
         }, (long) limit, TimeUnit.SECONDS);
         long t0 = System.nanoTime();
+        long runnerStart = ForkPhases.nowMicros();
         Collection<RunResult> results;
         String runnerError = null;
         try {
@@ -226,6 +236,7 @@ public final class RunExecutor {
             kill.cancel(false);
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
+        recordPhases(c, phaseFile, runnerStart, ForkPhases.nowMicros());
         BenchmarkRecords.Target target = new BenchmarkRecords.Target(folder.dir(), c.id());
         if (Files.isRegularFile(target.skipFile())) {
             Files.deleteIfExists(tmpJson);
@@ -259,6 +270,26 @@ public final class RunExecutor {
                 ? folder.dir().relativize(target.samplesFile()).toString() : null;
         return new RunManifest.Entry(c, "ok", null, jmhRel, samplesRel, logRel, seconds,
                 headline(c, results.iterator().next()), verified);
+    }
+
+    /** Reads the fork's phases into {@code phases.json}; a benchmark's timing never fails the run. */
+    private void recordPhases(Combination c, Path phaseFile, long runnerStart, long runnerEnd) {
+        try {
+            List<String> lines = Files.isRegularFile(phaseFile) ? Files.readAllLines(phaseFile) : List.of();
+            Files.deleteIfExists(phaseFile);
+            phases.put(c.id(), ForkPhases.breakdown(lines, runnerStart, runnerEnd));
+            ForkPhases.Breakdown all = phases.values().stream().reduce(ForkPhases.Breakdown.zero(),
+                    ForkPhases.Breakdown::plus);
+            Map<String, Object> doc = new java.util.LinkedHashMap<>();
+            doc.put("about", "wall seconds per benchmark by phase; measured = the measurement iterations' timed part");
+            doc.put("total", all);
+            doc.put("overheadFraction", all.total() > 0 ? all.overhead() / all.total() : 0);
+            doc.put("benchmarks", phases);
+            io.p2pbench.results.AtomicFiles.write(folder.resolve("phases.json"),
+                    ResultFolder.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc));
+        } catch (IOException e) {
+            out.println("note: could not record the phases of " + c.id() + ": " + e.getMessage());
+        }
     }
 
     /** A java launcher that binds the fork's CPUs and memory to one NUMA node, or null without numactl. */
