@@ -4,32 +4,27 @@ import io.p2pbench.collective.ActivationExchange;
 import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
-import io.p2pbench.collective.ModelShape;
-import io.p2pbench.run.ForkSettings;
+import io.p2pbench.collective.ModelPreset;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * One step's activation traffic of a model split across {@code group}: pipeline boundaries,
  * tensor-parallel all-reduces, or expert-parallel dispatch and combine (see {@link
  * ActivationExchange}), with P2P on or off ({@code path}). Reported as device time per step
  * ({@code timeUs}) and effective bandwidth ({@code algGBps}: bytes crossing between ranks per step
- * over that time; {@code busGBps} equals it). Every moved byte is checked.
+ * over that time; {@code busGBps} equals it). Every moved byte is checked. Every parameter applies to
+ * every pattern: the pipeline crosses all {@code group.size() - 1} stage boundaries and expert routing
+ * is uniform, as the planner has always run them (uneven routing stays available in {@link
+ * ActivationExchange} for a benchmark of its own).
  *
  * <p>Run: {@code p2pbench run --paths EXCHANGE --group 0,1,2,3 --model DENSE_70B}.
  */
-@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
-    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
-@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public class ActivationExchangeBenchmark extends CollectiveState {
     /** GPUs of the ranks; repeats allowed. */
     @Param({"0,0,0,0"})
@@ -39,29 +34,21 @@ public class ActivationExchangeBenchmark extends CollectiveState {
     @Param
     public ActivationExchange.Pattern pattern;
 
-    /** Model preset: DENSE_8B, DENSE_70B or MOE_8X_TOP2. */
-    @Param({"DENSE_8B"})
-    public String model;
+    /** Model preset (every preset unless listed). */
+    @Param
+    public ModelPreset model;
 
     /** P2P on, or staged through host memory. */
     @Param
     public CollectivePath path;
 
-    /** Pipeline boundaries crossed (pipeline only; 0 means ranks-1). */
-    @Param({"0"})
-    public int boundaries;
-
-    /** Fraction of routed tokens sent to rank 0 (expert only). */
-    @Param({"0.25"})
-    public double skew;
-
     private ActivationExchange exchange;
 
+    /** The pipeline crosses every stage boundary (ranks - 1); expert routing is uniform (1 / ranks to each rank). */
     @Override
     protected CollectiveOperation open() {
         Group g = Group.parse(group);
-        exchange = new ActivationExchange(pattern, g, ModelShape.named(model), path,
-                boundaries == 0 ? g.size() - 1 : boundaries, skew,
+        exchange = new ActivationExchange(pattern, g, model.shape(), path, g.size() - 1, 1.0 / g.size(),
                 Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK));
         return exchange;
     }

@@ -6,17 +6,13 @@ import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.RingAllReduce;
 import io.p2pbench.cuda.Nccl.DataType;
-import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The suite's own ring all-reduce (sum, out of place) over {@code group}, built from peer copies
@@ -28,10 +24,6 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code p2pbench run --paths ALLREDUCE_RING --group 0,1,2,3 --sizes 1M,256M}.
  */
-@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
-    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
-@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public class AllReduceBenchmark extends CollectiveState {
     /** GPUs of the ranks, e.g. {@code 0,1,2,3}; repeats allowed. */
     @Param({"0,0,0,0"})

@@ -1,5 +1,6 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.collective.CollectiveFigures;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
@@ -15,7 +16,7 @@ import org.openjdk.jmh.annotations.State;
 @State(Scope.Thread)
 @AuxCounters(AuxCounters.Type.EVENTS)
 public class CollectiveBandwidth {
-    private final BatchMedians batches = new BatchMedians(3);
+    private final CollectiveFigures batches = new CollectiveFigures();
 
     /** Forgets the previous iteration's batches. */
     @Setup(Level.Iteration)
@@ -23,26 +24,24 @@ public class CollectiveBandwidth {
         batches.clear();
     }
 
-    /** Adds one batch; returns its algbw. */
-    double add(double nanosPerOp, long bytes, double busFactor) {
-        double alg = bytes / nanosPerOp;
-        batches.add(alg, alg * busFactor, nanosPerOp / 1000.0);
-        return alg;
+    /** Adds one batch; returns its figures. */
+    CollectiveFigures.Batch add(double nanosPerOp, long bytes, double busFactor) {
+        return batches.add(nanosPerOp, bytes, busFactor);
     }
 
     /** Median algorithm bandwidth: bytes over device time per operation. */
     public double algGBps() {
-        return batches.median(0);
+        return batches.algGbps();
     }
 
     /** Median bus bandwidth: algbw times the operation's nccl-tests factor. */
     public double busGBps() {
-        return batches.median(1);
+        return batches.busGbps();
     }
 
     /** Median device time per operation, microseconds. */
     public double timeUs() {
-        return batches.median(2);
+        return batches.timeUs();
     }
 
     /** Batches measured in the iteration. */

@@ -1,17 +1,24 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.collective.CollectiveFigures;
 import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.CollectiveTiming;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.run.ForkPhases;
+import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
@@ -23,6 +30,10 @@ import org.openjdk.jmh.runner.IterationType;
  * ({@code samples/}, lanes {@link #LANES}: algbw and busbw per batch) for intervals and comparisons.
  */
 @State(Scope.Benchmark)
+@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
+    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
+@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public abstract class CollectiveState {
     /** Operations timed per device-timed batch (fewer when they do not fit behind the gate). */
     static final int OPS_PER_BATCH = 8;
@@ -47,6 +58,7 @@ public abstract class CollectiveState {
     /** Opens the operation; a combination this machine cannot run is recorded as skipped, then fails the trial. */
     @Setup(Level.Trial)
     public void openTrial() {
+        ForkPhases.mark(ForkPhases.Event.SETUP_BEGIN, false);
         try {
             operation = open();
         } catch (BenchmarkSkipped skipped) {
@@ -55,6 +67,8 @@ public abstract class CollectiveState {
         } catch (IllegalArgumentException shape) {
             BenchmarkRecords.writeSkip(shape.getMessage());
             throw new BenchmarkSkipped(shape.getMessage());
+        } finally {
+            ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
         }
     }
 
@@ -62,13 +76,17 @@ public abstract class CollectiveState {
     @Setup(Level.Iteration)
     public void beginIteration(IterationParams iteration) {
         measuring = iteration.getType() == IterationType.MEASUREMENT;
+        ForkPhases.mark(ForkPhases.Event.ITERATION_BEGIN, measuring);
         operation.poison();
+        ForkPhases.mark(ForkPhases.Event.TIMED_BEGIN, measuring);
     }
 
     /** Checks every output element after the iteration, on the GPU. */
     @TearDown(Level.Iteration)
     public void endIteration() {
+        ForkPhases.mark(ForkPhases.Event.TIMED_END, measuring);
         operation.verify();
+        ForkPhases.mark(ForkPhases.Event.ITERATION_END, measuring);
     }
 
     /**
@@ -78,6 +96,7 @@ public abstract class CollectiveState {
     @TearDown(Level.Trial)
     public void closeTrial() {
         if (operation != null) {
+            ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
             try {
                 operation.verifyOnHost();
                 BenchmarkRecords.writeVerified(operation.bytesVerified());
@@ -88,6 +107,7 @@ public abstract class CollectiveState {
             } finally {
                 operation.close();
                 operation = null;
+                ForkPhases.mark(ForkPhases.Event.TEARDOWN_END, false);
             }
         }
     }
@@ -95,9 +115,9 @@ public abstract class CollectiveState {
     /** One device-timed batch into {@code counters}. */
     final void batch(CollectiveBandwidth counters) {
         CollectiveTiming t = operation.time(OPS_PER_BATCH);
-        double alg = counters.add(t.nanosPerOp(), algorithmBytes(), busFactor());
+        CollectiveFigures.Batch b = counters.add(t.nanosPerOp(), algorithmBytes(), busFactor());
         if (measuring) {
-            measured.add(new BatchSamples.Batch(t.gated(), List.of(alg, alg * busFactor())));
+            measured.add(new BatchSamples.Batch(t.gated(), List.of(b.algGbps(), b.busGbps())));
             opsPerBatch = t.ops();
         }
     }

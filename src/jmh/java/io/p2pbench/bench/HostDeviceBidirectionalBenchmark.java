@@ -1,6 +1,5 @@
 package io.p2pbench.bench;
 
-import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.HostDirection;
 import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.NumaBinding;
@@ -10,12 +9,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Host to device and device to host at the same time on one GPU, each on its own stream: forward is
@@ -25,10 +21,6 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code p2pbench run --sizes 256M} (host-device bidirectional rows).
  */
-@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
-    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
-@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public class HostDeviceBidirectionalBenchmark extends TransferState {
     /** The GPU. */
     @Param({"0"})

@@ -5,16 +5,12 @@ import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.NcclCollective;
 import io.p2pbench.cuda.Nccl.DataType;
-import io.p2pbench.run.ForkSettings;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * NCCL collectives (one process, one communicator per GPU) over {@code group} of distinct GPUs:
@@ -25,10 +21,6 @@ import org.openjdk.jmh.annotations.Warmup;
  *
  * <p>Run: {@code p2pbench run --paths NCCL --group 0,1,2,3}.
  */
-@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
-    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
-@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public class NcclCollectiveBenchmark extends CollectiveState {
     /** Distinct GPUs, e.g. {@code 0,1,2,3}. */
     @Param({"0"})

@@ -1,18 +1,14 @@
 package io.p2pbench.bench;
 
-import io.p2pbench.run.ForkSettings;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * GPU-to-GPU copies in one direction: {@code sizeBytes} from GPU {@code pair}'s source to its
@@ -29,10 +25,6 @@ import org.openjdk.jmh.annotations.Warmup;
  * <p>Run: {@code p2pbench run --paths CE_P2P_READ --pairs 0-1 --sizes 1M}, or plain JMH:
  * {@code java -cp 'target/classes:target/lib/*' org.openjdk.jmh.Main PeerCopyBenchmark -p pair=0-1}.
  */
-@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
-    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
-@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public class PeerCopyBenchmark extends TransferState {
     /** Source and destination GPU, {@code SRC-DST}. */
     @Param({"0-0"})

@@ -2,16 +2,22 @@ package io.p2pbench.bench;
 
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.run.ForkPhases;
+import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.BandwidthProbe;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.runner.IterationType;
 
@@ -22,6 +28,10 @@ import org.openjdk.jmh.runner.IterationType;
  * even for latency sampling. Bandwidth batches also verify themselves, batch by batch.
  */
 @State(Scope.Benchmark)
+@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
+    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
+@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
 public abstract class TransferState {
     private final List<BatchSamples.Batch> measured = new ArrayList<>();
     private TransferFixture fixture;
@@ -34,11 +44,14 @@ public abstract class TransferState {
     /** Opens the fixture; a combination this machine cannot run is recorded as skipped, then fails the trial. */
     @Setup(Level.Trial)
     public void openTrial() {
+        ForkPhases.mark(ForkPhases.Event.SETUP_BEGIN, false);
         try {
             fixture = open();
         } catch (BenchmarkSkipped skipped) {
             BenchmarkRecords.writeSkip(skipped.getMessage());
             throw skipped;
+        } finally {
+            ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
         }
     }
 
@@ -46,13 +59,17 @@ public abstract class TransferState {
     @Setup(Level.Iteration)
     public void beginIteration(IterationParams iteration) {
         measuring = iteration.getType() == IterationType.MEASUREMENT;
+        ForkPhases.mark(ForkPhases.Event.ITERATION_BEGIN, measuring);
         fixture.poison();
+        ForkPhases.mark(ForkPhases.Event.TIMED_BEGIN, measuring);
     }
 
     /** Checks every destination after the iteration; a wrong byte fails the benchmark. */
     @TearDown(Level.Iteration)
     public void endIteration() {
+        ForkPhases.mark(ForkPhases.Event.TIMED_END, measuring);
         fixture.verify();
+        ForkPhases.mark(ForkPhases.Event.ITERATION_END, measuring);
     }
 
     /** Writes the bytes verified and the measured batches beside JMH's output, then releases every CUDA resource. */
@@ -61,6 +78,7 @@ public abstract class TransferState {
         if (fixture == null) {
             return;
         }
+        ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
         try {
             BenchmarkRecords.writeVerified(fixture.bytesVerified());
             if (!measured.isEmpty()) {
@@ -71,6 +89,7 @@ public abstract class TransferState {
         } finally {
             fixture.close();
             fixture = null;
+            ForkPhases.mark(ForkPhases.Event.TEARDOWN_END, false);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.p2pbench.run;
 
 import io.p2pbench.cuda.Nccl.DataType;
+import io.p2pbench.results.Metric;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.Sizes;
 import java.util.EnumSet;
@@ -75,6 +76,11 @@ public record Preset(String name, List<Long> sweepSizes, Set<CopyPath> sweepPath
             case "full" -> FULL;
             default -> throw new IllegalArgumentException("unknown preset '" + name + "'; use quick, standard or full");
         };
+    }
+
+    /** The timing of benchmarks of {@code metric}. */
+    public Timing timing(Metric metric) {
+        return metric == Metric.LATENCY ? latency : bandwidth;
     }
 
     /** This preset with other sweep, host and collective sizes. */

@@ -2,6 +2,7 @@ package io.p2pbench.run;
 
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.results.Combination;
+import io.p2pbench.results.Metric;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.transfer.Sizes;
@@ -47,6 +48,8 @@ public final class RunExecutor {
     private final List<String> extraJvmArgs;
     private final PrintWriter out;
     private final List<RunManifest.Entry> entries = new ArrayList<>();
+    private final Map<String, ForkPhases.Breakdown> phases = new java.util.LinkedHashMap<>();
+    private final ForkArchive archive = ForkArchive.forThisJvm();
     private final Object lock = new Object();
     private final ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "p2pbench-fork-watchdog");
@@ -121,6 +124,10 @@ public final class RunExecutor {
                 finished = true;
                 write("complete");
             }
+            ForkPhases.Breakdown all = phases.values().stream().reduce(ForkPhases.Breakdown.zero(),
+                    ForkPhases.Breakdown::plus);
+            out.printf(Locale.ROOT, "Time of %d benchmarks: %s%n", phases.size(), all.describe());
+            out.flush();
         } finally {
             watchdog.shutdownNow();
             try {
@@ -174,10 +181,13 @@ public final class RunExecutor {
         Files.createDirectories(tmpJson.getParent());
         Files.createDirectories(folder.resolve("logs"));
         Files.deleteIfExists(tmpJson);
-        Preset.Timing timing = c.metric().equals("latency") ? preset.latency() : preset.bandwidth();
+        Preset.Timing timing = preset.timing(Metric.of(c.metric()));
         List<String> jvmArgs = new ArrayList<>(extraJvmArgs);
         jvmArgs.add("-D" + BenchmarkRecords.RUN_DIR + "=" + folder.dir().toAbsolutePath());
         jvmArgs.add("-D" + BenchmarkRecords.COMBINATION + "=" + c.id());
+        Path phaseFile = Files.createTempFile("p2pbench-phases-", ".txt");
+        jvmArgs.add("-D" + ForkPhases.FILE_PROPERTY + "=" + phaseFile);
+        jvmArgs.addAll(archive.jvmArgs());
         ChainedOptionsBuilder opts = new OptionsBuilder()
                 .include("^" + Pattern.quote(c.benchmark()) + "$")
                 .forks(1)
@@ -209,6 +219,7 @@ public final class RunExecutor {
             killForks();
         }, (long) limit, TimeUnit.SECONDS);
         long t0 = System.nanoTime();
+        long runnerStart = ForkPhases.nowMicros();
         Collection<RunResult> results;
         String runnerError = null;
         try {
@@ -220,6 +231,7 @@ public final class RunExecutor {
             kill.cancel(false);
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
+        recordPhases(c, phaseFile, runnerStart, ForkPhases.nowMicros());
         BenchmarkRecords.Target target = new BenchmarkRecords.Target(folder.dir(), c.id());
         RunManifest.Entry e = outcome(c, target, tmpJson, stem, logRel, results, runnerError, timedOut.get(), limit,
                 seconds);
@@ -271,6 +283,26 @@ public final class RunExecutor {
                 headline(c, results.iterator().next()), verified);
     }
 
+    /** Reads the fork's phases into {@code phases.json}; a benchmark's timing never fails the run. */
+    private void recordPhases(Combination c, Path phaseFile, long runnerStart, long runnerEnd) {
+        try {
+            List<String> lines = Files.isRegularFile(phaseFile) ? Files.readAllLines(phaseFile) : List.of();
+            Files.deleteIfExists(phaseFile);
+            phases.put(c.id(), ForkPhases.breakdown(lines, runnerStart, runnerEnd));
+            ForkPhases.Breakdown all = phases.values().stream().reduce(ForkPhases.Breakdown.zero(),
+                    ForkPhases.Breakdown::plus);
+            Map<String, Object> doc = new java.util.LinkedHashMap<>();
+            doc.put("about", "wall seconds per benchmark by phase; measured = the measurement iterations' timed part");
+            doc.put("total", all);
+            doc.put("overheadFraction", all.total() > 0 ? all.overhead() / all.total() : 0);
+            doc.put("benchmarks", phases);
+            io.p2pbench.results.AtomicFiles.write(folder.resolve("phases.json"),
+                    ResultFolder.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc));
+        } catch (IOException e) {
+            out.println("note: could not record the phases of " + c.id() + ": " + e.getMessage());
+        }
+    }
+
     /** A java launcher that binds the fork's CPUs and memory to one NUMA node, or null without numactl. */
     private Path numaWrapper(int node) throws IOException {
         Path numactl = null;
@@ -295,7 +327,7 @@ public final class RunExecutor {
     }
 
     static String headline(Combination c, RunResult r) {
-        if (c.metric().equals("latency")) {
+        if (Metric.of(c.metric()) == Metric.LATENCY) {
             var stats = r.getPrimaryResult().getStatistics();
             return String.format(Locale.ROOT, "p50 %.2f us, p99 %.2f us (host-observed, %s)", stats.getPercentile(50),
                     stats.getPercentile(99), Sizes.format(c.sizeBytes()));

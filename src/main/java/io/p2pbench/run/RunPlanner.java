@@ -2,9 +2,12 @@ package io.p2pbench.run;
 
 import io.p2pbench.collective.ActivationExchange;
 import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
+import io.p2pbench.results.Metric;
 import io.p2pbench.collective.BusBandwidth;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
+import io.p2pbench.collective.ModelPreset;
 import io.p2pbench.collective.ModelShape;
 import io.p2pbench.collective.NcclCollective;
 import io.p2pbench.collective.RingAllReduce;
@@ -38,8 +41,6 @@ import java.util.TreeMap;
 public final class RunPlanner {
     /** Seconds a benchmark fork costs beyond its iterations: JVM start, CUDA context, setup. */
     public static final double FORK_OVERHEAD_SECONDS = 1.2;
-    /** Benchmark package. */
-    static final String BENCH = "io.p2pbench.bench.";
     /** Selects the host-device benchmarks in {@code --paths}. */
     public static final String HOST_DEVICE = "HOST_DEVICE";
     /** Selects the suite's ring all-reduce in {@code --paths}. */
@@ -120,7 +121,7 @@ public final class RunPlanner {
             }
         }
         if (r.model() != null) {
-            ModelShape.named(r.model());
+            ModelPreset.named(r.model());
         }
         if (r.sizes() != null && (r.wants(ALLREDUCE_RING) || r.wants(NCCL))) {
             Group ring = ringGroup(t, r);
@@ -164,10 +165,10 @@ public final class RunPlanner {
                     continue;
                 }
                 for (long size : p.sweepSizes()) {
-                    add(plan, peer(t, p, pair, path, size, "bandwidth", false, "sweep"));
-                    add(plan, peer(t, p, pair, path, size, "latency", false, "sweep"));
+                    add(plan, peer(t, p, pair, path, size, Metric.BANDWIDTH, false, "sweep"));
+                    add(plan, peer(t, p, pair, path, size, Metric.LATENCY, false, "sweep"));
                     if (p.bidirectionalSweepPaths().contains(path) && pair.src() <= pair.dst()) {
-                        add(plan, peer(t, p, pair, path, size, "bandwidth", true, "sweep"));
+                        add(plan, peer(t, p, pair, path, size, Metric.BANDWIDTH, true, "sweep"));
                     }
                 }
             }
@@ -178,9 +179,9 @@ public final class RunPlanner {
                 continue;
             }
             for (GpuPair pair : matrixPairs) {
-                add(plan, peer(t, p, pair, path, p.matrixSize(), "bandwidth", false, "matrix"));
+                add(plan, peer(t, p, pair, path, p.matrixSize(), Metric.BANDWIDTH, false, "matrix"));
                 if (p.bidirectionalMatrix() && pair.src() <= pair.dst()) {
-                    add(plan, peer(t, p, pair, path, p.matrixSize(), "bandwidth", true, "matrix"));
+                    add(plan, peer(t, p, pair, path, p.matrixSize(), Metric.BANDWIDTH, true, "matrix"));
                 }
             }
         }
@@ -202,15 +203,17 @@ public final class RunPlanner {
                 Optional<String> numaSkip = Feasibility.numa(numa, numaNodes, gpuNuma);
                 if (numaSkip.isPresent() && numa == NumaPlacement.REMOTE) {
                     // One row says why, not one per size.
-                    add(plan, host(p, device, HostDirection.H2D, HostMemory.PINNED, numa, p.matrixSize(), "bandwidth",
-                            "sweep", numaSkip.get()));
+                    add(plan, host(p, device, HostDirection.H2D, HostMemory.PINNED, numa, p.matrixSize(),
+                            Metric.BANDWIDTH, "sweep", numaSkip.get()));
                     continue;
                 }
                 for (long size : sizes) {
                     for (HostMemory memory : HostMemory.values()) {
                         for (HostDirection dir : HostDirection.values()) {
-                            add(plan, host(p, device, dir, memory, numa, size, "bandwidth", "sweep", numaSkip.orElse(null)));
-                            add(plan, host(p, device, dir, memory, numa, size, "latency", "sweep", numaSkip.orElse(null)));
+                            add(plan, host(p, device, dir, memory, numa, size, Metric.BANDWIDTH, "sweep",
+                                    numaSkip.orElse(null)));
+                            add(plan, host(p, device, dir, memory, numa, size, Metric.LATENCY, "sweep",
+                                    numaSkip.orElse(null)));
                         }
                         add(plan, hostBidirectional(p, device, memory, numa, size, numaSkip.orElse(null)));
                     }
@@ -240,9 +243,9 @@ public final class RunPlanner {
             for (long size : p.collectiveSizes()) {
                 for (DataType type : p.collectiveTypes()) {
                     for (CollectivePath path : CollectivePath.values()) {
-                        add(plan, ring(t, p, ring, type, path, size, "bandwidth"));
+                        add(plan, ring(t, p, ring, type, path, size, Metric.BANDWIDTH));
                         if (p.collectiveLatency() || (type == DataType.FLOAT32 && path == CollectivePath.P2P)) {
-                            add(plan, ring(t, p, ring, type, path, size, "latency"));
+                            add(plan, ring(t, p, ring, type, path, size, Metric.LATENCY));
                         }
                     }
                 }
@@ -255,9 +258,9 @@ public final class RunPlanner {
                         if (type != DataType.FLOAT32 && op != BusBandwidth.Operation.ALL_REDUCE && !p.collectiveLatency()) {
                             continue; // quick: bfloat16 for all-reduce only
                         }
-                        add(plan, nccl(p, nccl, op, type, size, "bandwidth"));
+                        add(plan, nccl(p, nccl, op, type, size, Metric.BANDWIDTH));
                         if (p.collectiveLatency() || (type == DataType.FLOAT32 && op == BusBandwidth.Operation.ALL_REDUCE)) {
-                            add(plan, nccl(p, nccl, op, type, size, "latency"));
+                            add(plan, nccl(p, nccl, op, type, size, Metric.LATENCY));
                         }
                     }
                 }
@@ -265,12 +268,12 @@ public final class RunPlanner {
         }
         if (r.wants(EXCHANGE)) {
             for (ActivationExchange.Pattern pattern : ActivationExchange.Pattern.values()) {
-                String model = r.model() != null ? r.model().toUpperCase(Locale.ROOT)
-                        : pattern == ActivationExchange.Pattern.EXPERT ? "MOE_8X_TOP2" : "DENSE_8B";
+                ModelPreset model = r.model() != null ? ModelPreset.named(r.model())
+                        : pattern == ActivationExchange.Pattern.EXPERT ? ModelPreset.MOE_8X_TOP2 : ModelPreset.DENSE_8B;
                 for (CollectivePath path : CollectivePath.values()) {
-                    add(plan, exchange(t, p, ring, pattern, model, path, "bandwidth"));
+                    add(plan, exchange(t, p, ring, pattern, model, path, Metric.BANDWIDTH));
                     if (p.collectiveLatency()) {
-                        add(plan, exchange(t, p, ring, pattern, model, path, "latency"));
+                        add(plan, exchange(t, p, ring, pattern, model, path, Metric.LATENCY));
                     }
                 }
             }
@@ -295,53 +298,34 @@ public final class RunPlanner {
         return null;
     }
 
-    private static Combination ring(Topology t, Preset p, Group g, DataType type, CollectivePath path, long size, String metric) {
-        String id = "ring-" + (metric.equals("latency") ? "lat-" : "bw-") + type + "-" + path + "-" + groupId(g) + "-"
-                + Sizes.compact(size);
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("group", g.toString());
-        params.put("dtype", type.name());
-        params.put("path", path.name());
-        params.put("sizeBytes", Long.toString(size));
-        Preset.Timing timing = metric.equals("latency") ? p.latency() : p.bandwidth();
-        return new Combination(id, BENCH + "AllReduceBenchmark." + metric, "allreduce-ring", metric, params, "collective",
-                "group", size, g.repeatsDevices(), skipForGroup(t, g, path),
-                predictCollective(timing, size, type, g.size(), 0));
+    private static Combination ring(Topology t, Preset p, Group g, DataType type, CollectivePath path, long size,
+                                    Metric metric) {
+        String id = "ring-" + metric.idTag() + "-" + type + "-" + path + "-" + groupId(g) + "-" + Sizes.compact(size);
+        JmhBenchmark bench = JmhBenchmark.ALL_REDUCE;
+        return combination(id, bench, metric, bench.params(g, type, path, size), "collective", "group", size,
+                g.repeatsDevices(), skipForGroup(t, g, path), predictCollective(p.timing(metric), size, type, g.size(), 0));
     }
 
     private static Combination nccl(Preset p, Group g, BusBandwidth.Operation op, DataType type, long size,
-                                    String metric) {
-        String id = "nccl-" + (metric.equals("latency") ? "lat-" : "bw-") + op + "-" + type + "-" + groupId(g) + "-"
-                + Sizes.compact(size);
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("group", g.toString());
-        params.put("operation", op.name());
-        params.put("dtype", type.name());
-        params.put("sizeBytes", Long.toString(size));
+                                    Metric metric) {
+        String id = "nccl-" + metric.idTag() + "-" + op + "-" + type + "-" + groupId(g) + "-" + Sizes.compact(size);
         String skip = null;
         try {
             NcclCollective.requireShape(g, op, type, size);
         } catch (IllegalArgumentException e) {
             skip = e.getMessage();
         }
-        Preset.Timing timing = metric.equals("latency") ? p.latency() : p.bandwidth();
-        return new Combination(id, BENCH + "NcclCollectiveBenchmark." + metric, "nccl", metric, params, "collective",
-                "group", size, g.repeatsDevices() || g.size() == 1, skip,
-                predictCollective(timing, size, type, g.size(), NCCL_INIT_SECONDS));
+        JmhBenchmark bench = JmhBenchmark.NCCL_COLLECTIVE;
+        return combination(id, bench, metric, bench.params(g, op, type, size), "collective", "group", size,
+                g.repeatsDevices() || g.size() == 1, skip,
+                predictCollective(p.timing(metric), size, type, g.size(), NCCL_INIT_SECONDS));
     }
 
-    private static Combination exchange(Topology t, Preset p, Group g, ActivationExchange.Pattern pattern, String modelName,
-                                        CollectivePath path, String metric) {
-        ModelShape model = ModelShape.named(modelName);
-        String id = "exch-" + (metric.equals("latency") ? "lat-" : "bw-") + pattern + "-" + model.name() + "-" + path + "-"
-                + groupId(g);
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("group", g.toString());
-        params.put("pattern", pattern.name());
-        params.put("model", model.name());
-        params.put("path", path.name());
-        params.put("boundaries", "0");
-        params.put("skew", Double.toString(1.0 / g.size()));
+    /** The pipeline crosses every boundary of the group (ranks - 1); expert routing is uniform (1 / ranks). */
+    private static Combination exchange(Topology t, Preset p, Group g, ActivationExchange.Pattern pattern,
+                                        ModelPreset preset, CollectivePath path, Metric metric) {
+        ModelShape model = preset.shape();
+        String id = "exch-" + metric.idTag() + "-" + pattern + "-" + model.name() + "-" + path + "-" + groupId(g);
         String skip = null;
         try {
             ActivationExchange.requireShape(pattern, g, model, g.size() - 1, 1.0 / g.size());
@@ -352,10 +336,16 @@ public final class RunPlanner {
             skip = skipForGroup(t, g, path);
         }
         long size = model.activationBytes();
-        Preset.Timing timing = metric.equals("latency") ? p.latency() : p.bandwidth();
-        return new Combination(id, BENCH + "ActivationExchangeBenchmark." + metric, "exchange", metric, params,
-                "collective", "group", size, g.repeatsDevices(), skip,
-                predictCollective(timing, size, model.dtype(), g.size(), 0));
+        JmhBenchmark bench = JmhBenchmark.ACTIVATION_EXCHANGE;
+        return combination(id, bench, metric, bench.params(g, pattern, preset, path), "collective", "group", size,
+                g.repeatsDevices(), skip, predictCollective(p.timing(metric), size, model.dtype(), g.size(), 0));
+    }
+
+    private static Combination combination(String id, JmhBenchmark bench, Metric metric, Map<String, String> params,
+                                           String group, String link, long size, boolean singleGpu, String skip,
+                                           double predictedSeconds) {
+        return new Combination(id, bench.method(metric), bench.kind().label(), metric.label(), params, group, link, size,
+                singleGpu, skip, predictedSeconds);
     }
 
     /** Fork, iterations, and the per-trial CPU reference check (every element, every rank's inputs summed). */
@@ -392,16 +382,11 @@ public final class RunPlanner {
         return out;
     }
 
-    private static Combination peer(Topology t, Preset p, GpuPair pair, CopyPath path, long size, String metric,
+    private static Combination peer(Topology t, Preset p, GpuPair pair, CopyPath path, long size, Metric metric,
                                     boolean bidirectional, String group) {
-        String kind = bidirectional ? "peer-bidir" : "peer";
-        String id = (bidirectional ? "peer-bidir-" : metric.equals("latency") ? "peer-lat-" : "peer-bw-") + path + "-"
-                + pair.src() + "-" + pair.dst() + "-" + Sizes.compact(size);
-        String bench = BENCH + (bidirectional ? "PeerCopyBidirectionalBenchmark" : "PeerCopyBenchmark") + "." + metric;
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("pair", pair.toString());
-        params.put("path", path.name());
-        params.put("sizeBytes", Long.toString(size));
+        String id = (bidirectional ? "peer-bidir-" : "peer-" + metric.idTag() + "-") + path + "-" + pair.src() + "-"
+                + pair.dst() + "-" + Sizes.compact(size);
+        JmhBenchmark bench = bidirectional ? JmhBenchmark.PEER_COPY_BIDIRECTIONAL : JmhBenchmark.PEER_COPY;
         String skip = Feasibility.peerCopy(path, pair, t).orElse(null);
         if (skip == null) {
             long need = Feasibility.deviceBytesPerGpu(pair, size, bidirectional);
@@ -411,36 +396,25 @@ public final class RunPlanner {
             }
         }
         String link = t.pair(pair.src(), pair.dst()).map(pi -> pi.link().label()).orElse("?");
-        Preset.Timing timing = metric.equals("latency") ? p.latency() : p.bandwidth();
-        return new Combination(id, bench, kind, metric, params, group, link, size, pair.sameGpu(), skip,
-                predict(timing, size, false));
+        return combination(id, bench, metric, bench.params(pair, path, size), group, link, size, pair.sameGpu(), skip,
+                predict(p.timing(metric), size, false));
     }
 
     private static Combination host(Preset p, int device, HostDirection dir, HostMemory memory, NumaPlacement numa,
-                                    long size, String metric, String group, String skip) {
-        String id = (metric.equals("latency") ? "host-lat-" : "host-bw-") + dir + "-" + memory + "-" + numa + "-gpu"
-                + device + "-" + Sizes.compact(size);
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("device", Integer.toString(device));
-        params.put("direction", dir.name());
-        params.put("memory", memory.name());
-        params.put("numa", numa.name());
-        params.put("sizeBytes", Long.toString(size));
-        Preset.Timing timing = metric.equals("latency") ? p.latency() : p.bandwidth();
-        return new Combination(id, BENCH + "HostDeviceCopyBenchmark." + metric, "host", metric, params, group, "host",
-                size, false, skip, predict(timing, size, memory == HostMemory.PAGEABLE));
+                                    long size, Metric metric, String group, String skip) {
+        String id = "host-" + metric.idTag() + "-" + dir + "-" + memory + "-" + numa + "-gpu" + device + "-"
+                + Sizes.compact(size);
+        JmhBenchmark bench = JmhBenchmark.HOST_DEVICE_COPY;
+        return combination(id, bench, metric, bench.params(device, dir, memory, numa, size), group, "host", size, false,
+                skip, predict(p.timing(metric), size, memory == HostMemory.PAGEABLE));
     }
 
     private static Combination hostBidirectional(Preset p, int device, HostMemory memory, NumaPlacement numa, long size,
                                                  String skip) {
         String id = "host-bidir-" + memory + "-" + numa + "-gpu" + device + "-" + Sizes.compact(size);
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("device", Integer.toString(device));
-        params.put("memory", memory.name());
-        params.put("numa", numa.name());
-        params.put("sizeBytes", Long.toString(size));
-        return new Combination(id, BENCH + "HostDeviceBidirectionalBenchmark.bandwidth", "host-bidir", "bandwidth",
-                params, "sweep", "host", size, false, skip, predict(p.bandwidth(), size, memory == HostMemory.PAGEABLE));
+        JmhBenchmark bench = JmhBenchmark.HOST_DEVICE_BIDIRECTIONAL;
+        return combination(id, bench, Metric.BANDWIDTH, bench.params(device, memory, numa, size), "sweep", "host", size,
+                false, skip, predict(p.bandwidth(), size, memory == HostMemory.PAGEABLE));
     }
 
     /** Fork overhead, iterations, and setup that grows with size (pattern fills; slower for pageable memory). */
