@@ -48,7 +48,7 @@ final class SummaryWriter {
         }
         head.append(fits(r)).append(charts(r.charts(), outDir)).append(notMeasured(r)).append(method(r));
         head.append("Per-size statistics (median, mean, interval, CV, n, efficiency; latency percentiles) of every "
-                + "figure: `" + Reporter.STATISTICS + "` next to this file.\n");
+                + "figure: see `" + Reporter.STATISTICS + "` next to this file.\n");
         String statistics = "# p2pbench statistics per size\n\n" + method(r) + statistics(r);
         String summary = head.toString();
         if (bytes(summary) > BUDGET_BYTES) {

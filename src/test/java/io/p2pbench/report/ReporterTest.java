@@ -49,8 +49,11 @@ class ReporterTest {
         assertTrue(md.contains("| h200x1-single-r580 | failed | io.p2pbench.transfer.DataMismatchException"), md);
         assertTrue(md.contains("there is no peer access to turn off (" + Measurement.SINGLE_GPU + ") | 6 |"), md);
         assertTrue(md.contains("`future-kind` in `h200x1-single-r580/synthetic-h200x1`: 1 result(s)"));
-        assertTrue(md.contains("85.7% of R1"), "host H2D 64 MiB efficiency against Gen5 x16");
-        assertTrue(md.contains("R1: 63.01 GB/s: PCIe Gen5 x16: 16 lanes x 3.938 GB/s per direction"));
+        String stats = Files.readString(out.resolve(Reporter.STATISTICS));
+        assertTrue(stats.contains("85.7% of R1"), "host H2D 64 MiB efficiency against Gen5 x16");
+        assertTrue(stats.contains("R1: 63.01 GB/s: PCIe Gen5 x16: 16 lanes x 3.938 GB/s per direction"));
+        assertFalse(md.contains("| p99.9 |"), "statistics only in statistics.md");
+        assertTrue(md.contains("85.7% of 63.01 (PCIe Gen5 x16"), "the headline rates the link: " + md);
         assertFalse(md.contains("appear in more than one run"), "one run has no superseded figures");
     }
 
