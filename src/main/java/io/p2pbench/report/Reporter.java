@@ -67,6 +67,7 @@ public final class Reporter {
         AtomicFiles.write(outDir.resolve(STATISTICS), docs.statistics());
         Path summary = outDir.resolve(SUMMARY);
         AtomicFiles.write(summary, docs.summary());
+        AtomicFiles.write(outDir.resolve(HtmlReport.FILE), HtmlReport.render(docs.summary(), outDir));
         return summary;
     }
 
@@ -115,6 +116,10 @@ public final class Reporter {
         lines.add("`" + BenchmarkActionExport.BIGGER + "`, `" + BenchmarkActionExport.SMALLER
                 + "`: github-action-benchmark, tools `customBiggerIsBetter` (bandwidth medians) and "
                 + "`customSmallerIsBetter` (latency p50 and p99).");
+        lines.add("`" + BenchmarkActionExport.BENCHER + "`: Bencher Metric Format (`bencher run --adapter json --file "
+                + BenchmarkActionExport.BENCHER + "`), measures `" + BenchmarkActionExport.BENCHER_BANDWIDTH
+                + "` (GB/s median, bounds the t-interval), `latency` (p50, ns) and `" + BenchmarkActionExport.BENCHER_P99
+                + "` (ns).");
         for (ResultData d : sources) {
             if (d.jmhResults() == null) {
                 lines.add("`" + d.label() + "` has no jmh-results.json (interrupted before the first result?).");

@@ -41,7 +41,7 @@ final class SummaryWriter {
         StringBuilder head = new StringBuilder();
         head.append("# p2pbench report: ").append(r.sources().stream().map(ResultData::machine).distinct()
                 .collect(Collectors.joining(", "))).append("\n\n");
-        head.append(headline(r));
+        head.append(headline(r)).append("The same as one page with the charts inline: `" + HtmlReport.FILE + "`.\n\n");
         head.append("# Details\n\n").append(runs(r)).append('\n');
         for (ResultData machine : machines(r)) {
             head.append(machine(machine, r.measurementsOf(machine.machine()), r));
