@@ -8,8 +8,11 @@ import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Files in github-action-benchmark's custom format (a JSON array of name, unit, value, range,
@@ -22,6 +25,14 @@ final class BenchmarkActionExport {
     static final String BIGGER = "benchmark-bigger-is-better.json";
     /** The smaller-is-better file's name. */
     static final String SMALLER = "benchmark-smaller-is-better.json";
+    /** The Bencher Metric Format file's name. */
+    static final String BENCHER = "bencher-metrics.json";
+    /** Bencher measure of bandwidth medians (created on first upload; decimal GB/s). */
+    static final String BENCHER_BANDWIDTH = "bandwidth-gbps";
+    /** Bencher's built-in latency measure (nanoseconds): p50. */
+    static final String BENCHER_LATENCY = "latency";
+    /** Bencher measure of p99 latency, nanoseconds. */
+    static final String BENCHER_P99 = "latency-p99";
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
@@ -42,6 +53,38 @@ final class BenchmarkActionExport {
     static void write(List<Measurement> ms, Path dir) throws IOException {
         AtomicFiles.write(dir.resolve(BIGGER), MAPPER.writeValueAsString(bigger(ms)) + "\n");
         AtomicFiles.write(dir.resolve(SMALLER), MAPPER.writeValueAsString(smaller(ms)) + "\n");
+        AtomicFiles.write(dir.resolve(BENCHER), MAPPER.writeValueAsString(bencher(ms)) + "\n");
+    }
+
+    /**
+     * Bencher Metric Format (BMF) JSON: {@code {benchmark: {measure: {value, lower_value, upper_value}}}}.
+     * A benchmark is one machine, kind, path, direction, pair and size; its measures are
+     * {@code bandwidth-gbps} (median, bounds the 95% t-interval), {@code latency} (Bencher's built-in
+     * measure, nanoseconds: p50) and {@code latency-p99} (nanoseconds), percentiles by R-7.
+     */
+    static Map<String, Map<String, Map<String, Double>>> bencher(List<Measurement> ms) {
+        Map<String, Map<String, Map<String, Double>>> out = new TreeMap<>();
+        for (Measurement m : ms) {
+            Measurement.Key k = m.key();
+            String name = String.join(" ", m.machine(), k.kind(), k.path(), k.direction(), k.pair(),
+                    Sizes.compact(k.sizeBytes()));
+            Map<String, Map<String, Double>> measures = out.computeIfAbsent(name, n -> new TreeMap<>());
+            if (k.biggerIsBetter()) {
+                Statistics.Bandwidth b = Statistics.bandwidth(m.samples());
+                Map<String, Double> metric = new LinkedHashMap<>();
+                metric.put("value", b.median());
+                if (b.hasInterval()) {
+                    metric.put("lower_value", b.ciLow());
+                    metric.put("upper_value", b.ciHigh());
+                }
+                measures.put(BENCHER_BANDWIDTH, metric);
+            } else {
+                Statistics.Latency l = Statistics.latency(m.samples());
+                measures.put(BENCHER_LATENCY, Map.of("value", l.p50() * 1000));
+                measures.put(BENCHER_P99, Map.of("value", l.p99() * 1000));
+            }
+        }
+        return out;
     }
 
     /** Bandwidth medians with the t-interval's half width as range. */

@@ -3,8 +3,6 @@ package io.p2pbench.report;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
-import java.awt.Color;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,34 +10,22 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.HeatMapChart;
-import org.knowm.xchart.HeatMapChartBuilder;
-import org.knowm.xchart.VectorGraphicsEncoder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.internal.chartpart.Chart;
-import org.knowm.xchart.style.Styler;
-import org.knowm.xchart.style.XYStyler;
-import org.knowm.xchart.style.lines.SeriesLines;
-import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * The charts step: XChart, headless, every chart written as PNG (for reviews) and SVG (for docs).
+ * The charts step: every chart written as SVG with its text as text ({@link SvgChart}), drawn without
+ * AWT, so the same charts come out on a desktop, a CI runner and a GPU-node image without fonts.
  * One chart answers one question: bandwidth vs size per pair, p99 latency vs size per pair, P2P on
  * vs off vs host-staged for one pair, the GPU x GPU bandwidth matrix as a heatmap, and collective
- * bus bandwidth vs size. Sizes sit on a log2 axis labelled in KiB/MiB/GiB; bandwidth points are
- * medians with error bars half the width of the 95% t-interval; titles and legends name the machine.
+ * bandwidth vs size. Sizes sit on a log2 axis labelled in KiB/MiB/GiB with a marker per measured size;
+ * bandwidth points are medians with error bars half the width of the 95% t-interval; titles name the
+ * pair and link, subtitles and legends the machine; a chart that lacks what its name promises says
+ * so under its title.
  */
 public final class Charts {
-    static final int WIDTH = 1100;
-    static final int HEIGHT = 650;
     /** Axis title of bandwidth charts. */
     static final String BANDWIDTH_AXIS = "GB/s (decimal); median, bars: 95% t-interval half-width";
 
@@ -49,17 +35,16 @@ public final class Charts {
      * A chart on disk.
      *
      * @param title the chart's title
-     * @param png the PNG file
      * @param svg the SVG file
      */
-    public record ChartFile(String title, Path png, Path svg) {}
+    public record ChartFile(String title, Path svg) {}
 
     /**
      * One line of a size chart.
      *
      * @param name legend entry
      * @param points measurements of one series, any order
-     * @param dashed drawn dashed (baselines in comparisons)
+     * @param dashed drawn dashed in the colour of the line before it (baselines in comparisons)
      */
     record Line(String name, List<Measurement> points, boolean dashed) {}
 
@@ -67,69 +52,119 @@ public final class Charts {
     static List<ChartFile> forMachine(ResultData machine, List<Measurement> ms, Path dir, String prefix)
             throws IOException {
         String name = machine.machineDescription();
-        String fp = machine.machine();
         List<ChartFile> out = new ArrayList<>();
         Map<String, List<Measurement>> peerBandwidth = byPair(ms, m -> m.key().kind().equals("peer")
                 && m.key().biggerIsBetter() && m.key().direction().equals(ResultReader.ONE_WAY));
         for (Map.Entry<String, List<Measurement>> e : peerBandwidth.entrySet()) {
-            addIfSweep(out, "Peer copy bandwidth vs size, " + pairTitle(e.getValue().get(0)) + " — " + name,
-                    BANDWIDTH_AXIS, lines(e.getValue(), m -> m.key().path() + " · " + fp), true, dir,
+            addIfSweep(out, "Peer copy bandwidth vs size, " + pairTitle(e.getValue().get(0)), name, List.of(),
+                    BANDWIDTH_AXIS, lines(e.getValue(), m -> m.key().path()), true, dir,
                     prefix + "bandwidth-peer-" + e.getKey());
         }
         Map<String, List<Measurement>> hostBandwidth = byPair(ms, m -> m.key().kind().equals("host")
                 && m.key().biggerIsBetter() && (m.key().direction().equals("H2D") || m.key().direction().equals("D2H")));
         for (Map.Entry<String, List<Measurement>> e : hostBandwidth.entrySet()) {
-            addIfSweep(out, "Host-device copy bandwidth vs size, " + e.getKey() + " — " + name, BANDWIDTH_AXIS,
-                    lines(e.getValue(), m -> m.key().direction() + " " + m.key().path() + " · " + fp), true, dir,
+            addIfSweep(out, "Host-device copy bandwidth vs size, " + e.getKey(), name, List.of(), BANDWIDTH_AXIS,
+                    lines(e.getValue(), m -> m.key().direction() + " " + m.key().path()), true, dir,
                     prefix + "bandwidth-host-" + stem(e.getKey()));
         }
         for (Map.Entry<String, List<Measurement>> e : byPair(ms, m -> !m.key().biggerIsBetter()
                 && (m.key().kind().equals("peer") || m.key().kind().equals("host"))).entrySet()) {
             Measurement first = e.getValue().get(0);
             boolean host = first.key().kind().equals("host");
-            addIfSweep(out, "p99 latency vs size (" + Statistics.PERCENTILE_ESTIMATOR + "), "
-                            + (host ? "host-device copy, " + e.getKey() : pairTitle(first)) + " — " + name,
-                    "µs per transfer, host-observed (log scale)",
-                    lines(e.getValue(), m -> (host ? m.key().direction() + " " : "") + m.key().path() + " · " + fp),
+            addIfSweep(out, "p99 latency vs size, " + (host ? "host-device copy, " + e.getKey() : pairTitle(first)),
+                    name, List.of("p99 by " + Statistics.PERCENTILE_ESTIMATOR),
+                    "time per transfer, host-observed (log scale)",
+                    lines(e.getValue(), m -> (host ? m.key().direction() + " " : "") + m.key().path()),
                     false, dir, prefix + "latency-p99-" + first.key().kind() + "-" + stem(e.getKey()));
         }
-        ChartFile p2p = p2pOnOffStaged(peerBandwidth, name, fp, dir, prefix);
+        ChartFile p2p = p2pOnOffStaged(machine, peerBandwidth, name, dir, prefix);
         if (p2p != null) {
             out.add(p2p);
         }
         out.addAll(heatmaps(machine.topology(), ms, name, dir, prefix));
-        Map<String, List<Measurement>> busByKind = new TreeMap<>();
+        out.addAll(collectives(ms, name, dir, prefix));
+        return out;
+    }
+
+    /**
+     * Collective bandwidth vs size per collective kind, drawn even at one size (the variants side by side
+     * answer "how close to the link does each get"). Bus bandwidth, except for a series whose groups have
+     * one rank: its bus bandwidth is 0 by definition (x 2(n-1)/n), so its algorithm bandwidth is drawn and
+     * the legend and a note say so; when every series is like that the chart is {@code algbw-<kind>}.
+     */
+    private static List<ChartFile> collectives(List<Measurement> ms, String name, Path dir, String prefix)
+            throws IOException {
+        Map<String, List<Measurement>> byKind = new TreeMap<>();
         for (Measurement m : ms) {
-            if (ResultReader.COLLECTIVE_KINDS.contains(m.key().kind()) && m.key().direction().equals("bus")) {
-                busByKind.computeIfAbsent(m.key().kind(), k -> new ArrayList<>()).add(m);
+            if (ResultReader.COLLECTIVE_KINDS.contains(m.key().kind())) {
+                byKind.computeIfAbsent(m.key().kind(), k -> new ArrayList<>()).add(m);
             }
         }
-        for (Map.Entry<String, List<Measurement>> e : busByKind.entrySet()) {
-            // Drawn even at one size: the variants side by side answer "how close to the link does each get".
-            boolean oneGroup = e.getValue().stream().map(m -> m.key().pair()).distinct().count() == 1;
-            Measurement first = e.getValue().get(0);
-            String title = "Collective bus bandwidth vs size, " + e.getKey()
-                    + (oneGroup ? " on GPUs " + first.key().pair() + (first.singleGpu() ? " (" + Measurement.SINGLE_GPU
-                    + ")" : "") : "") + " — " + name;
-            List<Line> lines = lines(e.getValue(), m -> m.key().path() + (oneGroup ? "" : ", GPUs " + m.key().pair()
-                    + (m.singleGpu() ? " (" + Measurement.SINGLE_GPU + ")" : "")) + " · " + fp);
-            out.add(save(sizeChart(title, "bus bandwidth, GB/s (nccl-tests definition)", lines, true), title, dir,
-                    prefix + "busbw-" + e.getKey()));
+        List<ChartFile> out = new ArrayList<>();
+        for (Map.Entry<String, List<Measurement>> e : byKind.entrySet()) {
+            List<Measurement> bus = e.getValue().stream().filter(m -> m.key().direction().equals("bus")).toList();
+            if (bus.isEmpty()) {
+                continue;
+            }
+            boolean oneGroup = bus.stream().map(m -> m.key().pair()).distinct().count() == 1;
+            List<Line> busLines = lines(bus, m -> m.key().path() + (oneGroup ? "" : ", GPUs " + m.key().pair()));
+            List<Line> drawn = new ArrayList<>();
+            int alg = 0;
+            for (Line l : busLines) {
+                boolean oneRank = l.points().stream().allMatch(m -> ranks(m.key().pair()) == 1);
+                if (!oneRank) {
+                    drawn.add(l);
+                    continue;
+                }
+                Set<String> keys = new java.util.HashSet<>();
+                l.points().forEach(m -> keys.add(m.key().path() + "|" + m.key().pair() + "|" + m.key().sizeBytes()));
+                List<Measurement> algPoints = e.getValue().stream().filter(m -> m.key().direction().equals("alg")
+                        && keys.contains(m.key().path() + "|" + m.key().pair() + "|" + m.key().sizeBytes())).toList();
+                if (!algPoints.isEmpty()) {
+                    drawn.add(new Line(l.name() + " (algbw: one rank)", algPoints, false));
+                    alg++;
+                }
+            }
+            if (drawn.isEmpty()) {
+                continue;
+            }
+            boolean allAlg = alg == drawn.size();
+            Measurement first = bus.get(0);
+            String title = (allAlg ? "Collective algorithm bandwidth vs size, " : "Collective bus bandwidth vs size, ")
+                    + e.getKey() + (oneGroup ? " on GPUs " + first.key().pair() : "")
+                    + (bus.stream().allMatch(Measurement::singleGpu) ? " (" + Measurement.SINGLE_GPU + ")" : "");
+            List<String> notes = new ArrayList<>();
+            if (alg > 0) {
+                notes.add("With one rank, bus bandwidth is 0 by definition (algbw x 2(n-1)/n, as nccl-tests): "
+                        + (allAlg ? "algorithm bandwidth (size / time) is drawn instead." : "series marked algbw show "
+                        + "algorithm bandwidth (size / time) instead."));
+            }
+            out.add(save(sizeChart(title, name, notes, allAlg ? "algorithm bandwidth, GB/s (size / time)"
+                    : "bus bandwidth, GB/s (nccl-tests definition)", drawn, true), title + " — " + name, dir,
+                    prefix + (allAlg ? "algbw-" : "busbw-") + e.getKey()));
         }
         return out;
     }
 
+    /** Ranks of a collective group written {@code 0,1,2,3} (a GPU may appear more than once). */
+    private static int ranks(String group) {
+        return group.split(",").length;
+    }
+
     /** Draws and adds a size chart when some line has two sizes or more (a single size is no curve). */
-    private static void addIfSweep(List<ChartFile> out, String title, String yTitle, List<Line> lines, boolean bandwidth,
-                                   Path dir, String stem) throws IOException {
+    private static void addIfSweep(List<ChartFile> out, String title, String machine, List<String> notes, String yTitle,
+                                   List<Line> lines, boolean bandwidth, Path dir, String stem) throws IOException {
         if (sweeps(lines)) {
-            out.add(save(sizeChart(title, yTitle, lines, bandwidth), title, dir, stem));
+            out.add(save(sizeChart(title, machine, notes, yTitle, lines, bandwidth), title + " — " + machine, dir, stem));
         }
     }
 
-    /** CE_P2P_READ vs CE_NO_P2P vs HOST_STAGED for the first pair of distinct GPUs having them (else 0-0). */
-    private static ChartFile p2pOnOffStaged(Map<String, List<Measurement>> peerBandwidth, String name, String fp,
-                                            Path dir, String prefix) throws IOException {
+    /**
+     * CE_P2P_READ vs CE_NO_P2P vs HOST_STAGED for the first pair of distinct GPUs having two of them (else
+     * 0-0); a path without a figure is named under the title with the reason the run recorded.
+     */
+    private static ChartFile p2pOnOffStaged(ResultData machine, Map<String, List<Measurement>> peerBandwidth,
+                                            String name, Path dir, String prefix) throws IOException {
         Map<String, String> paths = new LinkedHashMap<>();
         paths.put("CE_P2P_READ", "P2P on (CE_P2P_READ)");
         paths.put("CE_NO_P2P", "P2P off (CE_NO_P2P, driver stages through the host)");
@@ -138,14 +173,31 @@ public final class Charts {
         candidates.sort(Comparator.comparing(e -> e.getValue().get(0).singleGpu()));
         for (Map.Entry<String, List<Measurement>> e : candidates) {
             List<Measurement> chosen = e.getValue().stream().filter(m -> paths.containsKey(m.key().path())).toList();
-            List<Line> lines = lines(chosen, m -> paths.get(m.key().path()) + " · " + fp);
+            List<Line> lines = lines(chosen, m -> paths.get(m.key().path()));
             if (lines.size() >= 2 && sweeps(lines)) {
-                String title = "P2P on vs off vs host-staged, " + pairTitle(e.getValue().get(0)) + " — " + name;
-                return save(sizeChart(title, BANDWIDTH_AXIS, lines, true), title, dir,
+                List<String> notes = new ArrayList<>();
+                for (String path : paths.keySet()) {
+                    if (chosen.stream().noneMatch(m -> m.key().path().equals(path))) {
+                        notes.add("No " + paths.get(path).replaceAll(" \\(.*", "") + " series: " + path
+                                + " has no figure for this pair" + missingReason(machine, path, e.getKey()) + ".");
+                    }
+                }
+                String title = "P2P on vs off vs host-staged, " + pairTitle(e.getValue().get(0));
+                return save(sizeChart(title, name, notes, BANDWIDTH_AXIS, lines, true), title + " — " + name, dir,
                         prefix + "p2p-on-off-staged-" + e.getKey());
             }
         }
         return null;
+    }
+
+    /** {@code  (skipped: reason)} for the first combination of {@code path} and {@code pair} not measured. */
+    private static String missingReason(ResultData machine, String path, String pair) {
+        for (ResultData.NotMeasured n : machine.notMeasured()) {
+            if (n.id().contains("-" + path + "-" + pair + "-")) {
+                return " (" + n.status() + ": " + (n.reason() == null ? "no reason recorded" : n.reason()) + ")";
+            }
+        }
+        return " in these runs";
     }
 
     /** One heatmap per path and size of the pair matrix; row = source, column = destination. */
@@ -161,24 +213,21 @@ public final class Charts {
         List<ChartFile> out = new ArrayList<>();
         for (Map.Entry<String, List<Measurement>> e : matrices.entrySet()) {
             List<Integer> gpus = gpuIndices(t, e.getValue());
-            List<String> columns = gpus.stream().map(g -> "GPU" + g).toList();
-            List<String> rows = new ArrayList<>(columns);
-            java.util.Collections.reverse(rows);
             List<Number[]> cells = heatmapCells(e.getValue(), gpus);
             if (cells.isEmpty()) {
                 continue;
             }
+            int n = gpus.size();
+            Double[][] values = new Double[n][n];
+            for (Number[] c : cells) {
+                values[n - 1 - c[1].intValue()][c[0].intValue()] = c[2].doubleValue();
+            }
             Measurement first = e.getValue().get(0);
             String title = first.key().path() + " bandwidth matrix, " + Sizes.format(first.key().sizeBytes())
-                    + ", median GB/s — " + name;
-            HeatMapChart chart = new HeatMapChartBuilder().width(Math.max(700, 120 + 90 * gpus.size()))
-                    .height(Math.max(600, 120 + 70 * gpus.size())).title(title)
-                    .xAxisTitle("destination GPU (blank: diagonal, device-local, and pairs not measured)")
-                    .yAxisTitle("source GPU").build();
-            chart.getStyler().setShowValue(true).setHeatMapValueDecimalPattern("#").setChartBackgroundColor(Color.WHITE)
-                    .setLegendPosition(Styler.LegendPosition.OutsideE);
-            chart.addSeries("GB/s · " + name, columns, rows, cells);
-            out.add(save(chart, title, dir, prefix + "heatmap-" + stem(e.getKey())));
+                    + ", median GB/s";
+            String svg = SvgChart.heatmap(title, name, gpus.stream().map(g -> "GPU" + g).toList(), values,
+                    "Blank: the diagonal (device-local copies) and pairs not measured.");
+            out.add(write(svg, title + " — " + name, dir, prefix + "heatmap-" + stem(e.getKey())));
         }
         return out;
     }
@@ -202,85 +251,53 @@ public final class Charts {
 
     /**
      * A chart with transfer size on a log2 axis: for {@code bandwidth}, medians with error bars half the
-     * t-interval wide on a linear axis; otherwise p99 latency on a log axis.
+     * t-interval wide on a linear axis; otherwise p99 latency on a log axis. A title of the form
+     * {@code what — machine} puts the machine on the subtitle line.
      */
-    static XYChart sizeChart(String title, String yTitle, List<Line> lines, boolean bandwidth) {
-        // The legend sits below the plot: every line past four gets room of its own.
-        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT + 20 * Math.max(0, lines.size() - 4)).title(title)
-                .xAxisTitle("transfer size (log2 scale)").yAxisTitle(yTitle).build();
-        XYStyler styler = chart.getStyler();
-        styler.setxAxisTickLabelsFormattingFunction(Charts::sizeLabel).setYAxisLogarithmic(!bandwidth)
-                .setErrorBarsColorSeriesColor(true);
-        styler.setLegendPosition(Styler.LegendPosition.OutsideS).setChartBackgroundColor(Color.WHITE).setMarkerSize(7)
-                .setChartTitleFont(styler.getChartTitleFont().deriveFont(13f));
-        Color[] palette = styler.getTheme().getSeriesColors();
-        int colors = 0;
+    static SvgChart.SizeChart sizeChart(String title, String yTitle, List<Line> lines, boolean bandwidth) {
+        int dash = title.lastIndexOf(" — ");
+        return dash < 0 ? sizeChart(title, "", List.of(), yTitle, lines, bandwidth)
+                : sizeChart(title.substring(0, dash), title.substring(dash + 3), List.of(), yTitle, lines, bandwidth);
+    }
+
+    static SvgChart.SizeChart sizeChart(String title, String machine, List<String> notes, String yTitle,
+                                        List<Line> lines, boolean bandwidth) {
+        List<SvgChart.Series> series = new ArrayList<>();
         for (Line line : lines) {
-            // A dashed (baseline) line takes the colour of the solid line before it: one colour per path.
-            Color color = palette[(line.dashed() ? Math.max(0, colors - 1) : colors++) % palette.length];
-            List<Measurement> points = new ArrayList<>(line.points());
-            points.sort(Comparator.comparingLong(m -> m.key().sizeBytes()));
-            double[] x = new double[points.size()];
-            double[] y = new double[points.size()];
-            double[] bars = new double[points.size()];
-            for (int i = 0; i < x.length; i++) {
-                Measurement m = points.get(i);
-                x[i] = log2(m.key().sizeBytes());
+            List<SvgChart.Point> points = new ArrayList<>();
+            for (Measurement m : line.points()) {
                 if (bandwidth) {
                     Statistics.Bandwidth b = Statistics.bandwidth(m.samples());
-                    y[i] = b.median();
-                    bars[i] = b.halfWidth();
+                    points.add(new SvgChart.Point(m.key().sizeBytes(), b.median(), b.hasInterval() ? b.halfWidth() : 0));
                 } else {
-                    y[i] = Statistics.latency(m.samples()).p99();
+                    points.add(new SvgChart.Point(m.key().sizeBytes(), Statistics.latency(m.samples()).p99(), 0));
                 }
             }
-            XYSeries s = bandwidth ? chart.addSeries(line.name(), x, y, bars) : chart.addSeries(line.name(), x, y);
-            s.setMarker(SeriesMarkers.CIRCLE);
-            s.setMarkerColor(color);
-            s.setLineColor(color);
-            if (line.dashed()) {
-                s.setLineStyle(SeriesLines.DASH_DASH);
-            }
+            series.add(new SvgChart.Series(line.name(), points, line.dashed()));
         }
-        return chart;
+        // Bandwidths spanning more than 30x at one size would crowd the small ones onto the axis: log scale.
+        double[] ys = series.stream().flatMap(s -> s.points().stream()).mapToDouble(SvgChart.Point::y)
+                .filter(v -> v > 0).toArray();
+        boolean spread = bandwidth && !sweeps(lines) && ys.length > 1
+                && java.util.Arrays.stream(ys).max().orElse(1) / java.util.Arrays.stream(ys).min().orElse(1) > 30;
+        List<String> allNotes = new ArrayList<>(notes);
+        if (spread) {
+            allNotes.add("Log scale: the figures differ by more than 30x.");
+        }
+        return new SvgChart.SizeChart(title, machine.isEmpty() ? "" : "on " + machine, allNotes,
+                spread ? yTitle + " (log scale)" : yTitle, !bandwidth || spread, !bandwidth,
+                machine.isEmpty() ? "" : "Measured on " + machine + ":", series);
     }
 
-    private static volatile Optional<String> renderingProblem;
-
-    /**
-     * Why this Java runtime cannot draw charts, if it cannot: text needs the JDK's font libraries
-     * (freetype, harfbuzz) and at least one font, which minimal GPU-node images may lack. Reports then
-     * still write every table and export, and say how to get the charts.
-     */
-    static Optional<String> renderingProblem() {
-        Optional<String> p = renderingProblem;
-        if (p == null) {
-            try {
-                java.awt.image.BufferedImage img = new java.awt.image.BufferedImage(8, 8,
-                        java.awt.image.BufferedImage.TYPE_INT_RGB);
-                java.awt.Graphics2D g = img.createGraphics();
-                g.setFont(new java.awt.Font(java.awt.Font.SANS_SERIF, java.awt.Font.PLAIN, 12));
-                g.drawString("p2pbench", 0, 8);
-                g.dispose();
-                p = Optional.empty();
-            } catch (Throwable t) {
-                String why = String.valueOf(t.getMessage()).lines().findFirst().orElse(t.getClass().getSimpleName());
-                p = Optional.of(t.getClass().getSimpleName() + ": " + why);
-            }
-            renderingProblem = p;
-        }
-        return p;
+    /** Writes {@code chart} as SVG. */
+    static ChartFile save(SvgChart.SizeChart chart, String title, Path dir, String stem) throws IOException {
+        return write(SvgChart.render(chart), title, dir, stem);
     }
 
-    /** Writes {@code chart} as PNG and SVG next to each other. */
-    static ChartFile save(Chart<?, ?> chart, String title, Path dir, String stem) throws IOException {
-        Path png = dir.resolve(stem + ".png");
-        Path svg = dir.resolve(stem + ".svg");
-        AtomicFiles.write(png, BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        VectorGraphicsEncoder.saveVectorGraphic(chart, bytes, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
-        AtomicFiles.write(svg, bytes.toByteArray());
-        return new ChartFile(title, png, svg);
+    private static ChartFile write(String svg, String title, Path dir, String stem) throws IOException {
+        Path file = dir.resolve(stem + ".svg");
+        AtomicFiles.write(file, svg);
+        return new ChartFile(title, file);
     }
 
     /** {@code 4 KiB}, {@code 1 MiB}: the size whose log2 is {@code x}. */

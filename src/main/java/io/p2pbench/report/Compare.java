@@ -64,15 +64,8 @@ public final class Compare {
             Comparison.Result r = results.get(i);
             md.append(ComparisonReport.markdown(r));
             String prefix = results.size() > 1 ? "candidate" + (i + 1) + "-" : "";
-            if (Charts.renderingProblem().isPresent()) {
-                md.append("Overlay charts were not drawn: this Java runtime cannot render text (")
-                        .append(Charts.renderingProblem().get()).append(").\n\n");
-                worse |= r.count(Comparison.Verdict.WORSE) > 0;
-                continue;
-            }
             for (Charts.ChartFile chart : ComparisonReport.charts(r, dir, prefix)) {
-                md.append("![").append(chart.title()).append("](").append(chart.png().getFileName()).append(")  \n[SVG](")
-                        .append(chart.svg().getFileName()).append(")\n\n");
+                md.append("![").append(chart.title()).append("](").append(chart.svg().getFileName()).append(")\n\n");
             }
             worse |= r.count(Comparison.Verdict.WORSE) > 0;
         }

@@ -9,12 +9,20 @@ import java.util.List;
  * @param sources result folders in the order they started
  * @param measurements every figure, the newest run's where runs of one machine overlap
  * @param superseded how many figures were replaced by a newer run's
+ * @param runOf the label of the run (or imported file) each measurement came from
  * @param fits alpha-beta fits
  * @param charts charts written
  * @param exports one line per export file, saying what reads it
  */
 record ReportContent(List<ResultData> sources, List<Measurement> measurements, int superseded,
+                     java.util.Map<Measurement, String> runOf,
                      List<HockneyFit.Fit> fits, List<Charts.ChartFile> charts, List<String> exports) {
+
+    /** The run a measurement came from, e.g. {@code h200x1-single-r580/2026-12-02T14-29-47Z}. */
+    String run(Measurement m) {
+        String run = runOf.get(m);
+        return run == null ? "?" : run;
+    }
 
     /** The measurements of one machine. */
     List<Measurement> measurementsOf(String machine) {

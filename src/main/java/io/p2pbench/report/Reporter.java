@@ -55,27 +55,19 @@ public final class Reporter {
         List<Charts.ChartFile> charts = new ArrayList<>();
         Map<String, ResultData> machines = new LinkedHashMap<>();
         sources.forEach(d -> machines.putIfAbsent(d.machine(), d));
-        java.util.Optional<String> noCharts = Charts.renderingProblem();
         for (ResultData machine : machines.values()) {
-            if (noCharts.isPresent()) {
-                break;
-            }
             String prefix = machines.size() > 1 ? Charts.stem(machine.machine()) + "-" : "";
             charts.addAll(Charts.forMachine(machine,
                     measurements.stream().filter(m -> m.machine().equals(machine.machine())).toList(), outDir, prefix));
         }
-        List<String> exports = new ArrayList<>();
-        noCharts.ifPresent(why -> exports.add("Charts were not drawn: this Java runtime cannot render text (" + why
-                + "); every table and export is here. Run `p2pbench report` on the same folders on any machine with "
-                + "fonts (a desktop, a CI runner) to draw them."));
-        exports.addAll(exports(sources, measurements, outDir));
-        ReportContent content = new ReportContent(sources, measurements, merged.superseded(),
-                HockneyFit.fitAll(measurements),
-                charts, exports);
+        List<String> exports = new ArrayList<>(exports(sources, measurements, outDir));
+        ReportContent content = new ReportContent(sources, measurements, merged.superseded(), merged.runOf(),
+                HockneyFit.fitAll(measurements), charts, exports);
         SummaryWriter.Documents docs = SummaryWriter.render(content, outDir);
         AtomicFiles.write(outDir.resolve(STATISTICS), docs.statistics());
         Path summary = outDir.resolve(SUMMARY);
         AtomicFiles.write(summary, docs.summary());
+        AtomicFiles.write(outDir.resolve(HtmlReport.FILE), HtmlReport.render(docs.summary(), outDir));
         return summary;
     }
 
@@ -85,20 +77,22 @@ public final class Reporter {
      * @param measurements one per machine and key: the run started last wins
      * @param superseded how many figures a later run replaced
      */
-    record Merged(List<Measurement> measurements, int superseded) {}
+    record Merged(List<Measurement> measurements, int superseded, Map<Measurement, String> runOf) {}
 
     /** Merges the measurements of {@code sources}, which are ordered oldest first. */
     static Merged merge(List<ResultData> sources) {
         Map<String, Measurement> newest = new LinkedHashMap<>();
+        Map<Measurement, String> runOf = new java.util.IdentityHashMap<>();
         int superseded = 0;
         for (ResultData d : sources) {
             for (Measurement m : d.measurements()) {
+                runOf.put(m, d.label());
                 if (newest.put(m.machine() + "|" + m.key(), m) != null) {
                     superseded++;
                 }
             }
         }
-        return new Merged(List.copyOf(newest.values()), superseded);
+        return new Merged(List.copyOf(newest.values()), superseded, runOf);
     }
 
     /** Reads every folder, oldest run first. */
@@ -122,6 +116,10 @@ public final class Reporter {
         lines.add("`" + BenchmarkActionExport.BIGGER + "`, `" + BenchmarkActionExport.SMALLER
                 + "`: github-action-benchmark, tools `customBiggerIsBetter` (bandwidth medians) and "
                 + "`customSmallerIsBetter` (latency p50 and p99).");
+        lines.add("`" + BenchmarkActionExport.BENCHER + "`: Bencher Metric Format (`bencher run --adapter json --file "
+                + BenchmarkActionExport.BENCHER + "`), measures `" + BenchmarkActionExport.BENCHER_BANDWIDTH
+                + "` (GB/s median, bounds the t-interval), `latency` (p50, ns) and `" + BenchmarkActionExport.BENCHER_P99
+                + "` (ns).");
         for (ResultData d : sources) {
             // Format 1 stores the merged array (jmh-results.json); format 2 keeps one gzipped file per benchmark.
             java.util.Optional<byte[]> jmh = io.p2pbench.results.ResultFolder.open(d.source()).jmhResultsJson();

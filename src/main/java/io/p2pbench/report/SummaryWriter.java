@@ -41,21 +41,152 @@ final class SummaryWriter {
         StringBuilder head = new StringBuilder();
         head.append("# p2pbench report: ").append(r.sources().stream().map(ResultData::machine).distinct()
                 .collect(Collectors.joining(", "))).append("\n\n");
-        head.append(runs(r)).append('\n');
+        head.append(headline(r)).append("The same as one page with the charts inline: `" + HtmlReport.FILE + "`.\n\n");
+        head.append("# Details\n\n").append(runs(r)).append('\n');
         for (ResultData machine : machines(r)) {
-            head.append(machine(machine, r.measurementsOf(machine.machine())));
+            head.append(machine(machine, r.measurementsOf(machine.machine()), r));
         }
-        head.append(fits(r.fits())).append(charts(r.charts(), outDir)).append(notMeasured(r)).append(method(r));
-        String tables = statistics(r);
-        String statistics = "# p2pbench statistics per size\n\n" + method(r) + tables;
+        head.append(fits(r)).append(charts(r.charts(), outDir)).append(notMeasured(r)).append(method(r));
+        head.append("Per-size statistics (median, mean, interval, CV, n, efficiency; latency percentiles) of every "
+                + "figure: see `" + Reporter.STATISTICS + "` next to this file.\n");
+        String statistics = "# p2pbench statistics per size\n\n" + method(r) + statistics(r);
         String summary = head.toString();
-        if (bytes(summary) + bytes(tables) <= BUDGET_BYTES) {
-            summary += tables;
-        } else {
-            summary += "\n## Statistics per size\n\nLeft out here to keep this summary under 1 MiB (a CI job summary's "
-                    + "limit): see `statistics.md` next to it.\n";
+        if (bytes(summary) > BUDGET_BYTES) {
+            summary = summary.substring(0, BUDGET_BYTES / 2) + "\n\n(cut here to stay under 1 MiB, a CI job summary's "
+                    + "limit: see `" + Reporter.STATISTICS + "`)\n";
         }
         return new Documents(summary, statistics);
+    }
+
+    /**
+     * What fits on one screen: the machine, per link class the bandwidth at the largest size measured against
+     * the link's theoretical rate (and an imported nvbandwidth figure where one was given), the collectives at
+     * their largest size, and warnings; every figure names its run.
+     */
+    private static String headline(ReportContent r) {
+        StringBuilder sb = new StringBuilder("## Headline\n\n");
+        for (ResultData d : machines(r)) {
+            if (!d.isRun()) {
+                continue;
+            }
+            Topology t = d.topology();
+            sb.append("**").append(d.machineDescription()).append("**");
+            if (t != null) {
+                HostInfo h = t.host();
+                sb.append(": driver ").append(h.driverVersion()).append(" (CUDA ").append(h.cudaDriver())
+                        .append("), NCCL ").append(h.nccl()).append(", ").append(h.cpuModel());
+            }
+            sb.append(".\n\n");
+            List<Measurement> ms = r.measurementsOf(d.machine());
+            List<Measurement> nvbw = r.measurements().stream().filter(m -> r.sources().stream()
+                    .anyMatch(s -> !s.isRun() && s.origin().startsWith("nvbandwidth") && s.machine().equals(m.machine())
+                            && s.measurements().contains(m))).toList();
+            List<List<String>> rows = new ArrayList<>();
+            Map<String, List<Measurement>> transfers = new LinkedHashMap<>();
+            for (Measurement m : ms) {
+                boolean peer = m.key().kind().equals("peer") && m.key().direction().equals(ResultReader.ONE_WAY);
+                boolean host = m.key().kind().equals("host")
+                        && (m.key().direction().equals("H2D") || m.key().direction().equals("D2H"));
+                if (m.key().biggerIsBetter() && (peer || host)) {
+                    String link = host ? "host " + hostLink(m, t) : m.link();
+                    transfers.computeIfAbsent(link + "|" + m.key().path() + "|" + m.key().direction(),
+                            k -> new ArrayList<>()).add(m);
+                }
+            }
+            transfers.forEach((k, list) -> {
+                long largest = list.stream().mapToLong(m -> m.key().sizeBytes()).max().orElse(0);
+                // The slowest pair of the class at its largest size: what a job spread over that class gets.
+                Measurement worst = list.stream().filter(m -> m.key().sizeBytes() == largest)
+                        .min(Comparator.comparingDouble(m -> Statistics.bandwidth(m.samples()).median())).orElseThrow();
+                long pairs = list.stream().filter(m -> m.key().sizeBytes() == largest).count();
+                double median = Statistics.bandwidth(worst.samples()).median();
+                LinkRates.Reference ref = LinkRates.of(worst, t);
+                String[] parts = k.split("\\|");
+                rows.add(List.of(parts[0] + (worst.singleGpu() ? " (single GPU)" : ""), parts[1] + " " + parts[2],
+                        Sizes.format(largest), Markdown.number(median) + (pairs > 1 ? " (slowest of " + pairs + " pairs)"
+                                : ""),
+                        ref.known() ? Markdown.percent(ref.efficiency(median)) + " of " + Markdown.number(ref.gbps())
+                                + " (" + ref.assumption() + ")" : "n/a",
+                        nvbandwidth(worst, nvbw), "`" + r.run(worst) + "`"));
+            });
+            if (!rows.isEmpty()) {
+                sb.append(Markdown.table(List.of("link", "path, direction", "size", "median GB/s",
+                        "of theoretical rate", "nvbandwidth", "run"), rows)).append('\n');
+            }
+            List<List<String>> coll = new ArrayList<>();
+            Map<String, List<Measurement>> collectives = new LinkedHashMap<>();
+            for (Measurement m : ms) {
+                if (ResultReader.COLLECTIVE_KINDS.contains(m.key().kind()) && m.key().biggerIsBetter()
+                        && (m.key().direction().equals("bus") || m.key().direction().equals("alg"))) {
+                    collectives.computeIfAbsent(m.key().kind() + "|" + m.key().path() + "|" + m.key().pair(),
+                            k -> new ArrayList<>()).add(m);
+                }
+            }
+            collectives.forEach((k, list) -> {
+                long largest = list.stream().mapToLong(m -> m.key().sizeBytes()).max().orElse(0);
+                Measurement bus = list.stream().filter(m -> m.key().sizeBytes() == largest
+                        && m.key().direction().equals("bus")).findFirst().orElse(null);
+                Measurement alg = list.stream().filter(m -> m.key().sizeBytes() == largest
+                        && m.key().direction().equals("alg")).findFirst().orElse(null);
+                Measurement any = bus != null ? bus : alg;
+                boolean oneRank = any.key().pair().split(",").length == 1;
+                coll.add(List.of(any.key().kind(), any.key().path(), any.key().pair()
+                                + (any.singleGpu() ? " (single GPU)" : ""), Sizes.format(largest),
+                        alg == null ? "n/a" : Markdown.number(Statistics.bandwidth(alg.samples()).median()),
+                        bus == null ? "n/a" : oneRank ? "0 (one rank)"
+                                : Markdown.number(Statistics.bandwidth(bus.samples()).median()),
+                        "`" + r.run(any) + "`"));
+            });
+            if (!coll.isEmpty()) {
+                sb.append(Markdown.table(List.of("collective", "operation", "GPUs", "size", "algbw GB/s", "busbw GB/s",
+                        "run"), coll)).append('\n');
+            }
+        }
+        List<String> warnings = warnings(r);
+        if (!warnings.isEmpty()) {
+            sb.append("Warnings:\n\n");
+            warnings.forEach(w -> sb.append("- ").append(w).append('\n'));
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** The GPU's PCIe link for a host row, e.g. {@code PCIe Gen5 x16}. */
+    private static String hostLink(Measurement m, Topology t) {
+        String ref = LinkRates.of(m, t).assumption();
+        int colon = ref.indexOf(':');
+        return colon > 0 ? ref.substring(0, colon) : "PCIe";
+    }
+
+    /** The imported nvbandwidth figure of the same path, direction, pair and size, or a dash. */
+    private static String nvbandwidth(Measurement m, List<Measurement> nvbw) {
+        return nvbw.stream().filter(n -> n.key().equals(m.key())).findFirst()
+                .map(n -> Markdown.number(Statistics.bandwidth(n.samples()).median())).orElse("—");
+    }
+
+    private static List<String> warnings(ReportContent r) {
+        List<String> out = new ArrayList<>();
+        if (r.measurements().stream().anyMatch(Measurement::singleGpu)) {
+            out.add("Figures marked single GPU ran every code path on one GPU: " + Measurement.SINGLE_GPU + ".");
+        }
+        for (ResultData d : r.sources()) {
+            if (d.isRun() && !"complete".equals(d.manifest().state())) {
+                out.add("`" + d.label() + "` is " + d.manifest().state() + ".");
+            }
+            long failed = d.notMeasured().stream().filter(n -> !"skipped".equals(n.status())).count();
+            if (failed > 0) {
+                out.add("`" + d.label() + "`: " + failed + " combination(s) failed or did not finish (see below).");
+            }
+        }
+        if (r.superseded() > 0) {
+            out.add(r.superseded() + " figure(s) were measured in more than one run; the run started last is used, "
+                    + "and every table names its run.");
+        }
+        if (r.sources().stream().noneMatch(s -> !s.isRun() && s.origin().startsWith("nvbandwidth"))) {
+            out.add("No nvbandwidth reference was given: run `p2pbench compare NVBANDWIDTH.json RESULT` to compare "
+                    + "against one.");
+        }
+        return out;
     }
 
     private static String runs(ReportContent r) {
@@ -97,7 +228,7 @@ final class SummaryWriter {
         return new ArrayList<>(out.values());
     }
 
-    private static String machine(ResultData d, List<Measurement> ms) {
+    private static String machine(ResultData d, List<Measurement> ms, ReportContent r) {
         StringBuilder sb = new StringBuilder("## Machine ").append(d.machine()).append("\n\n");
         Topology t = d.topology();
         if (t != null) {
@@ -111,16 +242,30 @@ final class SummaryWriter {
         }
         String peer = TextMatrices.peer(ms, t);
         if (!peer.isEmpty()) {
-            sb.append("### Bandwidth matrices (nvbandwidth style)\n\n```text\n").append(peer).append("```\n\n");
+            sb.append("### Bandwidth matrices (nvbandwidth style)\n\n```text\n").append(peer).append("```\n\n")
+                    .append(runsOf(r, TextMatrices.matrixCells(ms)));
         }
         String host = TextMatrices.host(ms, t);
         if (!host.isEmpty()) {
-            sb.append("### Host-device bandwidth\n\n```text\n").append(host).append("```\n\n");
+            sb.append("### Host-device bandwidth\n\n```text\n").append(host).append("```\n\n")
+                    .append(runsOf(r, ms.stream().filter(m -> m.key().kind().equals("host")).toList()));
         }
         return sb.toString();
     }
 
-    private static String fits(List<HockneyFit.Fit> fits) {
+    /** {@code Figures from run A (12), run B (3).} for the measurements a table shows. */
+    private static String runsOf(ReportContent r, List<Measurement> shown) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        shown.forEach(m -> counts.merge(r.run(m), 1, Integer::sum));
+        if (counts.isEmpty()) {
+            return "";
+        }
+        return "Figures from " + counts.entrySet().stream().map(e -> "`" + e.getKey() + "`"
+                + (counts.size() > 1 ? " (" + e.getValue() + ")" : "")).collect(Collectors.joining(", ")) + ".\n\n";
+    }
+
+    private static String fits(ReportContent r) {
+        List<HockneyFit.Fit> fits = r.fits();
         if (fits.isEmpty()) {
             return "";
         }
@@ -134,23 +279,23 @@ final class SummaryWriter {
                     Markdown.number(f.betaGBps()) + " ± " + Markdown.number(f.betaError()),
                     f.physical() ? Sizes.format(Math.round(f.halfBytes())) + " ± " + Sizes.format(Math.round(f.halfError()))
                             : "n/a (model does not fit)",
-                    Markdown.percent(f.rmsRelative())));
+                    Markdown.percent(f.rmsRelative()), "`" + r.run(m) + "`"));
         }
         return "## Latency-bandwidth fit (alpha-beta, Hockney): t = α + n / β\n\n"
                 + "α: startup latency; β: asymptotic bandwidth; n½ = α·β, the size reaching half of β. Least squares on "
                 + "relative residuals; ± one standard error (n½ by the delta method).\n\n"
                 + Markdown.table(List.of("machine", "kind", "pair (link)", "path", "direction", "fitted on", "sizes",
-                "α (µs)", "β (GB/s)", "n½", "rms relative residual"), rows) + "\n";
+                "α (µs)", "β (GB/s)", "n½", "rms relative residual", "run (of the smallest size)"), rows) + "\n";
     }
 
     private static String charts(List<Charts.ChartFile> charts, Path outDir) {
         if (charts.isEmpty()) {
             return "";
         }
-        StringBuilder sb = new StringBuilder("## Charts\n\nPNG for reviews, SVG for docs, in this folder.\n\n");
+        StringBuilder sb = new StringBuilder("## Charts\n\nSVG, text as text, in this folder; `report.html` shows them "
+                + "inline with every table.\n\n");
         for (Charts.ChartFile c : charts) {
-            sb.append("![").append(c.title()).append("](").append(relative(outDir, c.png())).append(")  \n[SVG](")
-                    .append(relative(outDir, c.svg())).append(")\n\n");
+            sb.append("![").append(c.title()).append("](").append(relative(outDir, c.svg())).append(")\n\n");
         }
         return sb.toString();
     }
@@ -221,17 +366,17 @@ final class SummaryWriter {
                 List<Measurement> bw = g.getValue().stream().filter(m -> m.key().biggerIsBetter()).toList();
                 List<Measurement> lat = g.getValue().stream().filter(m -> !m.key().biggerIsBetter()).toList();
                 if (!bw.isEmpty()) {
-                    sb.append(bandwidthTable(bw, d.topology()));
+                    sb.append(bandwidthTable(bw, d.topology(), r));
                 }
                 if (!lat.isEmpty()) {
-                    sb.append(latencyTable(lat));
+                    sb.append(latencyTable(lat, r));
                 }
             }
         }
         return sb.toString();
     }
 
-    private static String bandwidthTable(List<Measurement> ms, Topology t) {
+    private static String bandwidthTable(List<Measurement> ms, Topology t, ReportContent r) {
         Map<String, String> references = new LinkedHashMap<>();
         List<List<String>> rows = new ArrayList<>();
         for (Measurement m : ms) {
@@ -243,25 +388,26 @@ final class SummaryWriter {
                     Markdown.number(b.median()), Markdown.number(b.mean()),
                     b.hasInterval() ? "[" + Markdown.number(b.ciLow()) + ", " + Markdown.number(b.ciHigh()) + "]" : "n/a",
                     Markdown.percent(b.cv()), String.valueOf(b.n()), m.samplesFrom(),
-                    (ref.known() ? Markdown.percent(ref.efficiency(b.median())) + " of " + label : "n/a (" + label + ")")));
+                    (ref.known() ? Markdown.percent(ref.efficiency(b.median())) + " of " + label : "n/a (" + label + ")"),
+                    "`" + r.run(m) + "`"));
         }
         StringBuilder sb = new StringBuilder(Markdown.table(List.of("path", "direction", "size", "median GB/s",
-                "mean GB/s", "95% t-interval of mean", "CV", "n", "samples", "efficiency (reference)"), rows));
+                "mean GB/s", "95% t-interval of mean", "CV", "n", "samples", "efficiency (reference)", "run"), rows));
         sb.append('\n');
         references.forEach((text, label) -> sb.append(label).append(": ").append(text).append("  \n"));
         return sb.append('\n').toString();
     }
 
-    private static String latencyTable(List<Measurement> ms) {
+    private static String latencyTable(List<Measurement> ms, ReportContent r) {
         List<List<String>> rows = new ArrayList<>();
         for (Measurement m : ms) {
             Statistics.Latency l = Statistics.latency(m.samples());
             rows.add(List.of(m.key().path(), m.key().direction(), Sizes.format(m.key().sizeBytes()),
                     Markdown.number(l.p50()), Markdown.number(l.p90()), Markdown.number(l.p99()),
-                    Markdown.number(l.p999()), Markdown.number(l.mean()), String.valueOf(l.n())));
+                    Markdown.number(l.p999()), Markdown.number(l.mean()), String.valueOf(l.n()), "`" + r.run(m) + "`"));
         }
         return "Latency, µs per transfer, percentiles by " + Statistics.PERCENTILE_ESTIMATOR + ":\n\n"
-                + Markdown.table(List.of("path", "direction", "size", "p50", "p90", "p99", "p99.9", "mean", "samples"),
+                + Markdown.table(List.of("path", "direction", "size", "p50", "p90", "p99", "p99.9", "mean", "samples", "run"),
                 rows) + "\n";
     }
 
