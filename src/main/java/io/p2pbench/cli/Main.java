@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         description = "Measures how fast GPUs talk to each other and to the host: peer copies with P2P on and "
                 + "off, host-staged copies, host-device copies, all-reduce and activation exchanges.",
         subcommands = {TopologyCommand.class, RunCommand.class, ReportCommand.class, CompareCommand.class,
-            CommandLine.HelpCommand.class})
+            WhatIfCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for bad input, a missing GPU, or unusable files. */
     public static final int EXIT_USAGE = 2;

@@ -81,8 +81,13 @@ public final class WhatIf {
         Set<String> methods = new LinkedHashSet<>();
         Set<String> flags = new LinkedHashSet<>();
         Set<String> curves = new LinkedHashSet<>();
+        Set<String> derived = new LinkedHashSet<>();
+        Set<String> outside = new LinkedHashSet<>();
         for (Strategy.Message m : step.messages()) {
             Source.Candidate c = curveFor(source, m.op(), request, step.strategy(), flags);
+            if (c.op() != m.op()) {
+                derived.add(m.op().label());
+            }
             Curve.Estimate e = c.curve().predict(m.sizeBytes(), request.method());
             double perCall = m.op().factor(n);
             total += m.count() * perCall * e.seconds();
@@ -91,12 +96,21 @@ public final class WhatIf {
             methods.add(e.method());
             curves.add(c.curve().toString());
             if (e.outside()) {
-                flags.add(m.op().label() + " of " + Sizes.format(m.sizeBytes()) + " outside the measured "
-                        + Sizes.format(c.curve().minBytes()) + ".." + Sizes.format(c.curve().maxBytes()));
+                outside.add(Sizes.format(m.sizeBytes()) + " " + m.op().label() + " outside the measured "
+                        + (c.curve().points().size() == 1 ? Sizes.format(c.curve().minBytes()) + " only"
+                        : Sizes.format(c.curve().minBytes()) + ".." + Sizes.format(c.curve().maxBytes())));
             }
             if (c.curve().singleGpu()) {
                 flags.add(Measurement.SINGLE_GPU);
             }
+        }
+        derived.remove(Comm.SEND.label());
+        if (!derived.isEmpty()) {
+            flags.add(String.join(" and ", derived) + " from all-reduce bus bandwidth (a ring all-reduce is a "
+                    + "reduce-scatter then an all-gather)");
+        }
+        if (!outside.isEmpty()) {
+            flags.add("extrapolated: " + String.join(", ", outside));
         }
         return new Row(source, step, total, low, high, methods, flags, curves);
     }
@@ -120,9 +134,10 @@ public final class WhatIf {
                         + "all_reduce_perf output or a result folder of 'p2pbench run --paths NCCL'");
             }
             c = allReduce.get();
-            flags.add(op == Comm.SEND
-                    ? "send time from all-reduce bus bandwidth (a ring's bus bandwidth is about one link's one-way bandwidth)"
-                    : op.label() + " from all-reduce bus bandwidth (a ring all-reduce is a reduce-scatter then an all-gather)");
+            if (op == Comm.SEND) {
+                flags.add("send time from all-reduce bus bandwidth (a ring's bus bandwidth is about one link's "
+                        + "one-way bandwidth)");
+            }
         }
         boolean collective = c.op() != Comm.SEND;
         if (collective && c.curve().ranks() != n) {
