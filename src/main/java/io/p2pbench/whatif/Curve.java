@@ -23,12 +23,15 @@ import java.util.Locale;
  * </ul>
  *
  * A curve needs {@link HockneyFit#MIN_SIZES} sizes (and a physical fit: alpha >= 0, beta > 0) for
- * the fit; {@link Method#AUTO} uses the fit where there is one, else interpolation.
+ * the fit. {@link Method#AUTO} interpolates inside the measured sizes and uses the fit outside them
+ * (holding the nearest size where there is no fit): leave-one-out on curves with a protocol or
+ * algorithm change inside them (NCCL with NVLS on 8x H200, {@code docs/whatif.md}) showed the
+ * two-parameter fit off by 20% and more at sizes interpolation predicted within 10%.
  */
 public final class Curve {
     /** How a prediction is made. */
     public enum Method {
-        /** The fit where the curve has one, else interpolation. */
+        /** Interpolation inside the measured sizes, the fit (where there is one) outside them. */
         AUTO,
         /** The alpha-beta fit. */
         FIT,
@@ -144,7 +147,7 @@ public final class Curve {
             throw new IllegalArgumentException("message size must be positive, was " + sizeBytes);
         }
         boolean outside = sizeBytes < minBytes() || sizeBytes > maxBytes();
-        if (fit != null && method != Method.INTERPOLATE) {
+        if (fit != null && (method == Method.FIT || method == Method.AUTO && outside)) {
             double gammaMicrosPerByte = 1e-3 / fit.betaGBps();
             double gammaError = 1e-3 * fit.betaError() / (fit.betaGBps() * fit.betaGBps());
             double micros = fit.alphaMicros() + gammaMicrosPerByte * sizeBytes;

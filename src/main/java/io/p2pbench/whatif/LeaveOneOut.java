@@ -77,7 +77,10 @@ public final class LeaveOneOut {
             Measurement.Key k = m.key();
             boolean oneWay = k.direction().equals(ResultReader.ONE_WAY) || k.direction().equals("H2D")
                     || k.direction().equals("D2H");
-            if (k.biggerIsBetter() && oneWay && (k.kind().equals("host") || k.kind().equals("peer"))) {
+            boolean copyCurve = k.kind().equals("peer")
+                    && (k.path().equals("CE_P2P_READ") || k.path().equals("CE_P2P_WRITE"));
+            // Copies along CE_P2P_READ/WRITE are already among the source's send curves.
+            if (k.biggerIsBetter() && oneWay && !copyCurve && (k.kind().equals("host") || k.kind().equals("peer"))) {
                 series.computeIfAbsent(k.kind() + " " + k.path() + " " + k.direction() + " " + m.pairLabel()
                         + (m.singleGpu() ? " (" + Measurement.SINGLE_GPU + ")" : ""), s -> new TreeMap<>())
                         .put(k.sizeBytes(), m);
@@ -116,6 +119,7 @@ public final class LeaveOneOut {
             double worstInterp = 0;
             boolean anyFit = false;
             boolean anyInterp = false;
+            boolean anyLarge = ps.stream().anyMatch(p -> p.sizeBytes() >= TARGET_FROM_BYTES);
             for (Point p : ps) {
                 md.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %s | %s%s |%n", e.getKey(),
                         Sizes.format(p.sizeBytes()), p.measuredGbps(), pct(p.fitError()), pct(p.interpolationError()),
@@ -132,8 +136,8 @@ public final class LeaveOneOut {
                 }
             }
             summary.add(String.format(Locale.ROOT, "| %s | %s | %s | %s |", e.getKey(), e.getValue().range(),
-                    anyFit ? verdict(worstFit) : "no size >= 1 MiB", anyInterp ? verdict(worstInterp)
-                            : "no interior size >= 1 MiB"));
+                    anyFit ? verdict(worstFit) : anyLarge ? "no fit (needs 3 remaining sizes)" : "no size >= 1 MiB",
+                    anyInterp ? verdict(worstInterp) : "no interior size >= 1 MiB"));
         }
         md.append("\n## Worst |error| at >= 1 MiB\n\n| curve | sizes | alpha-beta fit | interpolation (interior sizes) |\n"
                 + "|---|---|---|---|\n");

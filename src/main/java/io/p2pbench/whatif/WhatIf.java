@@ -162,11 +162,15 @@ public final class WhatIf {
         md.append(String.format(Locale.ROOT, "Model %s: %s of gradients. Each strategy alone on %d GPUs; "
                         + "data parallel and ZeRO-1/2 in %s buckets, ZeRO-3/FSDP per layer, pipeline in %d "
                         + "micro-batch%s. GB = 10^9 bytes; bandwidth decimal GB/s. Times assume no overlap with compute "
-                        + "or between messages. Interval: the alpha-beta fit's 95%% interval (alpha and 1/beta "
-                        + "standard errors, covariance left out), or the measured 95%% t-intervals interpolated; "
-                        + "none where a source gives one value per size.%n%n",
+                        + "or between messages. Method %s. Interval: the alpha-beta fit's 95%% interval (alpha and "
+                        + "1/beta standard errors, covariance left out), or the measured 95%% t-intervals "
+                        + "interpolated; none where a source gives one value per size.%n%n",
                 m.describe(), gb(m.gradientBytes()), request.gpus(), Sizes.format(request.bucketBytes()),
-                request.microBatches(), request.microBatches() == 1 ? "" : "es"));
+                request.microBatches(), request.microBatches() == 1 ? "" : "es", switch (request.method()) {
+                    case AUTO -> "auto: interpolation of the measured curve inside its sizes, the alpha-beta fit outside";
+                    case FIT -> "fit: the alpha-beta fit wherever a curve has one";
+                    case INTERPOLATE -> "interpolate: the measured curve, held at its ends";
+                }));
         md.append("## Sources\n\n| source | origin | measures |\n|---|---|---|\n");
         for (Source s : sources) {
             md.append("| ").append(s.label()).append(" | ").append(s.origin()).append(" | ")

@@ -37,13 +37,18 @@ class WhatIfCliTest {
         assertEquals(0, r.code(), r.err());
         String dp = rowOf(r.out(), "nccl-tests all_reduce_perf", "data parallel");
         assertTrue(dp.contains("| 245.00 GB |"), dp);
-        assertTrue(dp.contains("alpha-beta fit") && dp.contains("inside what was measured"), dp);
+        assertTrue(dp.contains("| interpolation |") && dp.contains("inside what was measured"), dp);
+        assertTrue(zero3Row(r.out()).contains("alpha-beta fit"), "1.63 GiB lies beyond 256 MiB: the fit");
         String zero3 = rowOf(r.out(), "nccl-tests all_reduce_perf", "ZeRO-3/FSDP");
         assertTrue(zero3.contains("| 367.50 GB |"), zero3);
         assertTrue(zero3.contains("all-gather and reduce-scatter from all-reduce bus bandwidth"), zero3);
         assertTrue(zero3.contains("extrapolated: 1.63 GiB all-gather outside the measured 1 MiB..256 MiB"), zero3);
         assertTrue(r.out().contains("share of a step (compute 10.000 s)"), r.out());
         assertTrue(Files.readString(work.resolve("whatif/whatif.md")).contains("Made by `p2pbench whatif "));
+    }
+
+    private static String zero3Row(String table) {
+        return rowOf(table, "nccl-tests all_reduce_perf", "ZeRO-3/FSDP");
     }
 
     @Test

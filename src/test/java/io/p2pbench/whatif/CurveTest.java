@@ -31,11 +31,15 @@ class CurveTest {
         Curve c = exact(Sizes.MIB, 4 * Sizes.MIB, 16 * Sizes.MIB, 64 * Sizes.MIB, 256 * Sizes.MIB);
         assertEquals(20, c.fit().alphaMicros(), 1e-6);
         assertEquals(300, c.fit().betaGBps(), 1e-6);
-        Curve.Estimate inside = c.predict(25 * Sizes.MIB, Curve.Method.AUTO);
+        Curve.Estimate inside = c.predict(25 * Sizes.MIB, Curve.Method.FIT);
         assertEquals(20e-6 + 25 * Sizes.MIB / 300e9, inside.seconds(), 1e-12);
         assertEquals("alpha-beta fit", inside.method());
         assertFalse(inside.outside());
-        assertTrue(c.predict(Sizes.GIB, Curve.Method.AUTO).outside(), "beyond 256 MiB is an extrapolation");
+        assertEquals("interpolation", c.predict(25 * Sizes.MIB, Curve.Method.AUTO).method(), "auto interpolates inside");
+        Curve.Estimate beyond = c.predict(Sizes.GIB, Curve.Method.AUTO);
+        assertTrue(beyond.outside(), "beyond 256 MiB is an extrapolation");
+        assertEquals("alpha-beta fit", beyond.method(), "auto uses the fit outside");
+        assertEquals(20e-6 + Sizes.GIB / 300e9, beyond.seconds(), 1e-12);
         assertTrue(c.predict(4 * Sizes.KIB, Curve.Method.AUTO).outside(), "below 1 MiB too");
     }
 

@@ -17,17 +17,21 @@ class WhatIfTest {
     private static final TrainingModel M70 = TrainingModel.Preset.DENSE_70B.model(GradientType.FP16);
 
     private static WhatIf.Request request(int gpus, boolean extrapolate, Strategy... s) {
-        return new WhatIf.Request(M70, gpus, List.of(s), 25 * Sizes.MIB, 1, Curve.Method.AUTO, extrapolate, null);
+        return request(Curve.Method.AUTO, gpus, extrapolate, s);
+    }
+
+    private static WhatIf.Request request(Curve.Method method, int gpus, boolean extrapolate, Strategy... s) {
+        return new WhatIf.Request(M70, gpus, List.of(s), 25 * Sizes.MIB, 1, method, extrapolate, null);
     }
 
     @Test
     void timeIsTheSumOfMessagesTimesTheirBusTime() {
         Source nvls = Source.references().get("h200x8-nvlink-nvls");
-        WhatIf.Row dp = WhatIf.predict(request(8, false, Strategy.DP), List.of(nvls)).get(0);
+        WhatIf.Row dp = WhatIf.predict(request(Curve.Method.FIT, 8, false, Strategy.DP), List.of(nvls)).get(0);
         Curve c = nvls.candidates().get(0).curve();
         double expected = 0;
         for (Strategy.Message m : dp.step().messages()) {
-            expected += m.count() * 1.75 * c.predict(m.sizeBytes(), Curve.Method.AUTO).seconds();
+            expected += m.count() * 1.75 * c.predict(m.sizeBytes(), Curve.Method.FIT).seconds();
         }
         assertEquals(expected, dp.seconds(), 1e-12);
         assertTrue(dp.lowSeconds() < dp.seconds() && dp.seconds() < dp.highSeconds());
