@@ -14,7 +14,7 @@ import picocli.CommandLine.Command;
                 + "off, host-staged copies, host-device copies, all-reduce and activation exchanges.",
         subcommands = {TopologyCommand.class, RunCommand.class, ReportCommand.class, CompareCommand.class,
             MigrateCommand.class,
-            CommandLine.HelpCommand.class})
+            WhatIfCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     /** Exit code for bad input, a missing GPU, or unusable files. */
     public static final int EXIT_USAGE = 2;
@@ -25,7 +25,7 @@ public final class Main implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "a subcommand is required: topology, run, report, compare or migrate");
+                "a subcommand is required: topology, run, report, compare, migrate or whatif");
     }
 
     /** Runs the command line and exits with its code. */

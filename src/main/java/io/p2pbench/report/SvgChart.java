@@ -18,7 +18,7 @@ import java.util.TreeSet;
  * colour, marker shape and dash pattern, markers hollow, so series that coincide stay visible.
  * Linear axes tick at 1, 2 or 5 x 10^k; log axes at 1, 2, 5 x 10^k per decade, labelled in µs/ms.
  */
-final class SvgChart {
+public final class SvgChart {
     static final int WIDTH = 960;
     private static final int PLOT_HEIGHT = 420;
     private static final int LEFT = 90;
@@ -216,6 +216,91 @@ final class SvgChart {
             }
         }
         return document(top + n * cell + 20, body);
+    }
+
+    /**
+     * A grouped bar chart: one group per category along x, one bar per series in each group, error bars
+     * where a half-width is given (0 or NaN: none), the value printed above each bar. Linear y axis from 0.
+     *
+     * @param title title, wrapped to the width
+     * @param subtitle second line
+     * @param notes italic lines under the title
+     * @param yTitle y axis title with unit
+     * @param groups the categories (bar groups)
+     * @param series series names (one bar per group each)
+     * @param values {@code values[series][group]}; NaN: no bar
+     * @param halfWidths same shape, error bar half heights
+     * @param valueFormat format of the value printed above a bar, e.g. {@code "%.2f s"}
+     */
+    public static String bars(String title, String subtitle, List<String> notes, String yTitle, List<String> groups,
+                              List<String> series, double[][] values, double[][] halfWidths, String valueFormat) {
+        StringBuilder body = new StringBuilder();
+        int top = header(body, title, subtitle, notes) + 14;
+        int plotWidth = WIDTH - LEFT - RIGHT;
+        double max = 0;
+        for (int i = 0; i < values.length; i++) {
+            for (int j = 0; j < values[i].length; j++) {
+                double v = values[i][j];
+                double h = halfWidths[i][j];
+                if (Double.isFinite(v)) {
+                    max = Math.max(max, v + (Double.isFinite(h) ? h : 0));
+                }
+            }
+        }
+        Axis yAxis = linearAxis(max);
+        body.append(rect(LEFT, top, plotWidth, PLOT_HEIGHT, "fill=\"#ffffff\" stroke=\"#444444\""));
+        for (double t : yAxis.ticks()) {
+            double py = top + PLOT_HEIGHT - yAxis.fraction(t) * PLOT_HEIGHT;
+            body.append(line(LEFT, py, LEFT + plotWidth, py, "stroke=\"#dddddd\""));
+            body.append(text(LEFT - 8, py + 4, 12, "end", "", yAxis.label(t)));
+        }
+        body.append("<text transform=\"translate(18,").append(fmt(top + PLOT_HEIGHT / 2.0))
+                .append(") rotate(-90)\" font-size=\"13\" text-anchor=\"middle\">").append(escape(yTitle))
+                .append("</text>\n");
+        int g = Math.max(1, groups.size());
+        double groupWidth = (double) plotWidth / g;
+        double barWidth = groupWidth * 0.8 / Math.max(1, series.size());
+        int labelLines = 1;
+        for (int j = 0; j < groups.size(); j++) {
+            double gx = LEFT + j * groupWidth;
+            List<String> label = wrap(groups.get(j), groupWidth - 8, 12);
+            labelLines = Math.max(labelLines, label.size());
+            for (int k = 0; k < label.size(); k++) {
+                body.append(text(gx + groupWidth / 2, top + PLOT_HEIGHT + 18 + 15 * k, 12, "middle", "", label.get(k)));
+            }
+            for (int i = 0; i < series.size(); i++) {
+                double v = values[i][j];
+                if (!Double.isFinite(v)) {
+                    continue;
+                }
+                String color = COLORS[i % COLORS.length];
+                double x = gx + groupWidth * 0.1 + i * barWidth;
+                double py = top + PLOT_HEIGHT - yAxis.fraction(v) * PLOT_HEIGHT;
+                body.append(rect(x + 1, py, barWidth - 2, top + PLOT_HEIGHT - py,
+                        "fill=\"" + color + "\" fill-opacity=\"0.85\""));
+                double h = halfWidths[i][j];
+                double labelY = py - 4;
+                if (Double.isFinite(h) && h > 0) {
+                    double lo = top + PLOT_HEIGHT - yAxis.fraction(Math.max(0, v - h)) * PLOT_HEIGHT;
+                    double hi = top + PLOT_HEIGHT - yAxis.fraction(v + h) * PLOT_HEIGHT;
+                    double cx = x + barWidth / 2;
+                    body.append(line(cx, lo, cx, hi, "stroke=\"#222222\""));
+                    body.append(line(cx - 4, hi, cx + 4, hi, "stroke=\"#222222\""));
+                    body.append(line(cx - 4, lo, cx + 4, lo, "stroke=\"#222222\""));
+                    labelY = Math.min(labelY, hi - 4);
+                }
+                body.append(text(x + barWidth / 2, labelY, 10, "middle", "",
+                        String.format(Locale.ROOT, valueFormat, v)));
+            }
+        }
+        int ly = top + PLOT_HEIGHT + 24 + 15 * labelLines;
+        for (int i = 0; i < series.size(); i++) {
+            String color = COLORS[i % COLORS.length];
+            body.append(rect(LEFT, ly - 10, 14, 10, "fill=\"" + color + "\" fill-opacity=\"0.85\""));
+            body.append(text(LEFT + 20, ly, 12, "start", "", series.get(i)));
+            ly += 18;
+        }
+        return document(ly + 6, body);
     }
 
     /** Title lines, subtitle, notes; returns the y below them. */

@@ -1,0 +1,210 @@
+package io.p2pbench.whatif;
+
+import io.p2pbench.report.HockneyFit;
+import io.p2pbench.transfer.Sizes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One measured bandwidth-versus-size curve of one source: a collective's bus bandwidth (nccl-tests'
+ * busbw), or a one-way copy's bandwidth, in decimal GB/s. It predicts the "bus time" of a message,
+ * tau(S) = S / busbw(S), by one of two methods:
+ *
+ * <ul>
+ *   <li>{@link Method#FIT}: the alpha-beta (Hockney) model tau = alpha + S / beta, fitted by
+ *       {@link HockneyFit} (relative least squares); the interval is tau +- 1.96 standard errors from
+ *       alpha's and 1/beta's standard errors, their covariance left out (usually negative, so the
+ *       interval is wider than the joint one);</li>
+ *   <li>{@link Method#INTERPOLATE}: busbw interpolated linearly in log2(size) between the two
+ *       neighbouring measured sizes, and held at the nearest measured size outside them; the interval
+ *       interpolates the points' 95% t-intervals where they have samples, else there is none.</li>
+ * </ul>
+ *
+ * A curve needs {@link HockneyFit#MIN_SIZES} sizes (and a physical fit: alpha >= 0, beta > 0) for
+ * the fit. {@link Method#AUTO} interpolates inside the measured sizes and uses the fit outside them
+ * (holding the nearest size where there is no fit): leave-one-out on curves with a protocol or
+ * algorithm change inside them (NCCL with NVLS on 8x H200, {@code docs/whatif.md}) showed the
+ * two-parameter fit off by 20% and more at sizes interpolation predicted within 10%.
+ */
+public final class Curve {
+    /** How a prediction is made. */
+    public enum Method {
+        /** Interpolation inside the measured sizes, the fit (where there is one) outside them. */
+        AUTO,
+        /** The alpha-beta fit. */
+        FIT,
+        /** Interpolation of the measured curve. */
+        INTERPOLATE
+    }
+
+    /**
+     * One measured size.
+     *
+     * @param sizeBytes message size (nccl-tests' size for collectives)
+     * @param gbps median (or only) bandwidth, decimal GB/s
+     * @param lowGbps lower end of its 95% interval, NaN when the source gives one value
+     * @param highGbps upper end, NaN when the source gives one value
+     */
+    public record Point(long sizeBytes, double gbps, double lowGbps, double highGbps) {}
+
+    /**
+     * A predicted bus time.
+     *
+     * @param seconds tau(S)
+     * @param lowSeconds lower end of its interval (NaN: none)
+     * @param highSeconds upper end (NaN: none)
+     * @param method what made it ({@code alpha-beta fit}, {@code interpolation}, {@code held at 1 GiB})
+     * @param outside whether S lies outside the measured sizes (an extrapolation)
+     */
+    public record Estimate(double seconds, double lowSeconds, double highSeconds, String method, boolean outside) {}
+
+    private final String description;
+    private final int ranks;
+    private final boolean singleGpu;
+    private final List<Point> points;
+    private final HockneyFit.Fit fit;
+
+    /**
+     * @param description what was measured, e.g. {@code NCCL ALL_REDUCE FLOAT32 on 0,1,2,3, bus bandwidth}
+     * @param ranks ranks of the measured group (2 for a copy between two GPUs)
+     * @param singleGpu whether every rank ran on one GPU (no interconnect crossed)
+     * @param points one per size, at least one, sizes distinct
+     */
+    public Curve(String description, int ranks, boolean singleGpu, List<Point> points) {
+        if (points.isEmpty()) {
+            throw new IllegalArgumentException("a curve needs at least one size: " + description);
+        }
+        this.description = description;
+        this.ranks = ranks;
+        this.singleGpu = singleGpu;
+        List<Point> sorted = new ArrayList<>(points);
+        sorted.sort(Comparator.comparingLong(Point::sizeBytes));
+        this.points = List.copyOf(sorted);
+        this.fit = fitOf(this.points);
+    }
+
+    private static HockneyFit.Fit fitOf(List<Point> points) {
+        if (points.size() < HockneyFit.MIN_SIZES) {
+            return null;
+        }
+        long[] sizes = new long[points.size()];
+        double[] micros = new double[points.size()];
+        for (int i = 0; i < sizes.length; i++) {
+            sizes[i] = points.get(i).sizeBytes();
+            // 1 GB/s = 1e3 bytes per µs.
+            micros[i] = sizes[i] / (points.get(i).gbps() * 1e3);
+        }
+        HockneyFit.Fit f = HockneyFit.fit(null, "bus time from median bandwidth", sizes, micros);
+        return f.physical() && Double.isFinite(f.betaGBps()) ? f : null;
+    }
+
+    /** What was measured. */
+    public String description() {
+        return description;
+    }
+
+    /** Ranks of the measured group. */
+    public int ranks() {
+        return ranks;
+    }
+
+    /** Whether every rank ran on one GPU. */
+    public boolean singleGpu() {
+        return singleGpu;
+    }
+
+    /** The measured sizes, smallest first. */
+    public List<Point> points() {
+        return points;
+    }
+
+    /** The alpha-beta fit, or null (fewer than three sizes, or alpha < 0). */
+    public HockneyFit.Fit fit() {
+        return fit;
+    }
+
+    /** Smallest measured size. */
+    public long minBytes() {
+        return points.get(0).sizeBytes();
+    }
+
+    /** Largest measured size. */
+    public long maxBytes() {
+        return points.get(points.size() - 1).sizeBytes();
+    }
+
+    /** The measured sizes as {@code 1 MiB..8 GiB (6 sizes)}. */
+    public String range() {
+        return points.size() == 1 ? Sizes.format(minBytes()) + " (1 size)"
+                : Sizes.format(minBytes()) + ".." + Sizes.format(maxBytes()) + " (" + points.size() + " sizes)";
+    }
+
+    /** The bus time of a message of {@code sizeBytes}, by {@code method}. */
+    public Estimate predict(long sizeBytes, Method method) {
+        if (sizeBytes <= 0) {
+            throw new IllegalArgumentException("message size must be positive, was " + sizeBytes);
+        }
+        boolean outside = sizeBytes < minBytes() || sizeBytes > maxBytes();
+        if (fit != null && (method == Method.FIT || method == Method.AUTO && outside)) {
+            double gammaMicrosPerByte = 1e-3 / fit.betaGBps();
+            double gammaError = 1e-3 * fit.betaError() / (fit.betaGBps() * fit.betaGBps());
+            double micros = fit.alphaMicros() + gammaMicrosPerByte * sizeBytes;
+            double se = Math.hypot(fit.alphaError(), gammaError * sizeBytes);
+            double low = Double.isFinite(se) ? Math.max(micros - 1.96 * se, 0) : Double.NaN;
+            double high = Double.isFinite(se) ? micros + 1.96 * se : Double.NaN;
+            return new Estimate(micros * 1e-6, low * 1e-6, high * 1e-6, "alpha-beta fit", outside);
+        }
+        String why = method == Method.FIT ? " (no fit: " + (points.size() < HockneyFit.MIN_SIZES
+                ? points.size() + " size" + (points.size() == 1 ? "" : "s") + " measured, a fit needs "
+                + HockneyFit.MIN_SIZES : "alpha < 0") + ")" : "";
+        double[] bw = interpolate(sizeBytes);
+        String how = sizeBytes < minBytes() ? "held at " + Sizes.format(minBytes())
+                : sizeBytes > maxBytes() ? "held at " + Sizes.format(maxBytes())
+                : points.size() == 1 || isMeasured(sizeBytes) ? "measured size" : "interpolation";
+        // 1 GB/s = 1e9 bytes per second; a higher bandwidth is a shorter time.
+        double high = bw[1] > 0 ? sizeBytes / (bw[1] * 1e9) : Double.NaN;
+        return new Estimate(sizeBytes / (bw[0] * 1e9), sizeBytes / (bw[2] * 1e9), high, how + why, outside);
+    }
+
+    private boolean isMeasured(long sizeBytes) {
+        return points.stream().anyMatch(p -> p.sizeBytes() == sizeBytes);
+    }
+
+    /** {median, low, high} bandwidth at {@code sizeBytes}, linear in log2(size), held outside the range. */
+    private double[] interpolate(long sizeBytes) {
+        if (sizeBytes <= minBytes()) {
+            return values(points.get(0));
+        }
+        if (sizeBytes >= maxBytes()) {
+            return values(points.get(points.size() - 1));
+        }
+        int i = 0;
+        while (points.get(i + 1).sizeBytes() < sizeBytes) {
+            i++;
+        }
+        Point a = points.get(i);
+        Point b = points.get(i + 1);
+        double w = (Math.log(sizeBytes) - Math.log(a.sizeBytes())) / (Math.log(b.sizeBytes()) - Math.log(a.sizeBytes()));
+        double[] va = values(a);
+        double[] vb = values(b);
+        return new double[] {va[0] + w * (vb[0] - va[0]), va[1] + w * (vb[1] - va[1]), va[2] + w * (vb[2] - va[2])};
+    }
+
+    private static double[] values(Point p) {
+        return new double[] {p.gbps(), p.lowGbps(), p.highGbps()};
+    }
+
+    /** The curve without the size at {@code index} (for leave-one-out validation). */
+    public Curve without(int index) {
+        List<Point> rest = new ArrayList<>(points);
+        rest.remove(index);
+        return new Curve(description, ranks, singleGpu, rest);
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "%s, %s", description, range());
+    }
+}

@@ -1,0 +1,185 @@
+package io.p2pbench.whatif;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.p2pbench.report.Measurement;
+import io.p2pbench.report.ResultData;
+import io.p2pbench.report.ResultReader;
+import io.p2pbench.report.Statistics;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One machine a what-if predicts for: a p2pbench result folder, an nccl-tests or nvbandwidth file
+ * (read through {@link io.p2pbench.report.Compare#read}), or a public reference machine shipped with
+ * the suite. It holds every usable curve; {@link #curve} picks the one a message needs.
+ *
+ * <p>Collective curves are bus bandwidth (direction {@code bus}) of NCCL's collectives, or of
+ * p2pbench's ring all-reduce; groups of one rank are left out (their bus bandwidth is 0 by
+ * definition). Send curves are one-way copy bandwidth between two GPUs.
+ */
+public final class Source {
+    /** Resource of the public reference machines. */
+    static final String REFERENCES = "reference-machines.json";
+    /** How every reference machine is labelled. */
+    public static final String REFERENCE_LABEL = "public reference, not measured here";
+
+    /**
+     * A usable curve and what it is for.
+     *
+     * @param op the communication it measures
+     * @param curve the curve
+     * @param kind {@code nccl}, {@code allreduce-ring}, {@code peer}, {@code reference}, ...
+     * @param dtype its element type as the source spells it ({@code FLOAT32}), or empty
+     */
+    public record Candidate(Comm op, Curve curve, String kind, String dtype) {}
+
+    private final String label;
+    private final String origin;
+    private final List<Candidate> candidates;
+
+    Source(String label, String origin, List<Candidate> candidates) {
+        this.label = label;
+        this.origin = origin;
+        this.candidates = List.copyOf(candidates);
+    }
+
+    /** Short name for tables and the chart's bar groups. */
+    public String label() {
+        return label;
+    }
+
+    /** Where the figures come from: a folder, a tool's file, or a public reference with its citation. */
+    public String origin() {
+        return origin;
+    }
+
+    /** Every usable curve. */
+    public List<Candidate> candidates() {
+        return candidates;
+    }
+
+    /** Whether this is a public reference machine (not measured here). */
+    public boolean isReference() {
+        return origin.contains(REFERENCE_LABEL);
+    }
+
+    /**
+     * The best curve measuring {@code op} directly: a group of {@code gpus} ranks before others (then
+     * the largest), NCCL before p2pbench's ring, ring over P2P before host-staged, {@code dtype}
+     * before other types, then the most sizes.
+     */
+    public Optional<Candidate> curve(Comm op, GradientType dtype, int gpus) {
+        return candidates.stream().filter(c -> c.op() == op).min(Comparator
+                .comparing((Candidate c) -> op != Comm.SEND && c.curve().ranks() != gpus)
+                .thenComparing(c -> -c.curve().ranks())
+                .thenComparing(c -> c.curve().singleGpu())
+                .thenComparing(c -> !c.kind().equals("nccl") && !c.kind().equals("reference"))
+                .thenComparing(c -> c.curve().description().contains("HOST_STAGED"))
+                .thenComparing(c -> !c.dtype().equalsIgnoreCase(dtype.resultName()))
+                .thenComparing(c -> -c.curve().points().size()));
+    }
+
+    /** The curves of a result folder or an imported file. */
+    public static Source of(ResultData data) {
+        Map<String, List<Measurement>> series = new LinkedHashMap<>();
+        for (Measurement m : data.measurements()) {
+            Measurement.Key k = m.key();
+            if (!k.biggerIsBetter()) {
+                continue;
+            }
+            boolean collective = (k.kind().equals("nccl") || k.kind().equals("allreduce-ring"))
+                    && k.direction().equals("bus") && k.pair().contains(",");
+            boolean send = k.kind().equals("peer") && k.direction().equals(ResultReader.ONE_WAY)
+                    && (k.path().equals("CE_P2P_READ") || k.path().equals("CE_P2P_WRITE"));
+            if (collective || send) {
+                series.computeIfAbsent(k.kind() + "|" + k.path() + "|" + k.pair(), s -> new ArrayList<>()).add(m);
+            }
+        }
+        List<Candidate> out = new ArrayList<>();
+        for (List<Measurement> ms : series.values()) {
+            Measurement first = ms.get(0);
+            Measurement.Key k = first.key();
+            Map<Long, Curve.Point> bySize = new java.util.TreeMap<>();
+            for (Measurement m : ms) {
+                Statistics.Bandwidth b = Statistics.bandwidth(m.samples());
+                if (b.median() > 0) {
+                    bySize.put(m.key().sizeBytes(), new Curve.Point(m.key().sizeBytes(), b.median(),
+                            b.hasInterval() ? b.ciLow() : Double.NaN, b.hasInterval() ? b.ciHigh() : Double.NaN));
+                }
+            }
+            if (bySize.isEmpty()) {
+                continue;
+            }
+            boolean single = ms.stream().anyMatch(Measurement::singleGpu);
+            if (k.kind().equals("peer")) {
+                String pair = first.pairLabel();
+                out.add(new Candidate(Comm.SEND, new Curve("one-way copy " + k.path() + " " + pair
+                        + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), 2, single,
+                        new ArrayList<>(bySize.values())), "peer", ""));
+                continue;
+            }
+            String[] words = k.path().split(" ");
+            Comm op;
+            try {
+                op = Comm.valueOf(words[0]);
+            } catch (IllegalArgumentException notUsed) {
+                continue;
+            }
+            int ranks = k.pair().split(",").length;
+            String who = k.kind().equals("nccl") ? "NCCL " + k.path() : "p2pbench " + k.path().replace("ALL_REDUCE", "all-reduce");
+            out.add(new Candidate(op, new Curve(who + " on " + k.pair() + ", bus bandwidth"
+                    + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), ranks, single,
+                    new ArrayList<>(bySize.values())), k.kind(), words.length > 1 ? words[1] : ""));
+        }
+        String origin = data.isRun() ? "measured here: " + data.origin() + ", " + data.source()
+                : "imported: " + data.origin() + ", " + data.source();
+        return new Source(data.isRun() ? data.label() : data.machine(), origin, out);
+    }
+
+    /** The public reference machines shipped with the suite, by id, in the order of the resource. */
+    public static Map<String, Source> references() {
+        JsonNode root;
+        try (InputStream in = Source.class.getResourceAsStream(REFERENCES)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + REFERENCES + " is missing from the build");
+            }
+            root = new ObjectMapper().readTree(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, Source> out = new LinkedHashMap<>();
+        for (JsonNode m : root.path("machines")) {
+            List<Curve.Point> points = new ArrayList<>();
+            for (JsonNode p : m.path("points")) {
+                points.add(new Curve.Point(p.get(0).asLong(), p.get(1).asDouble(), Double.NaN, Double.NaN));
+            }
+            Comm op = Comm.valueOf(m.path("operation").asText());
+            int gpus = m.path("gpus").asInt();
+            String name = m.path("name").asText();
+            Curve curve = new Curve(m.path("tool").asText() + " on " + gpus + " GPUs", gpus, false, points);
+            out.put(m.path("id").asText().toLowerCase(Locale.ROOT), new Source(name + " (" + REFERENCE_LABEL + ")",
+                    REFERENCE_LABEL + ": " + m.path("interconnect").asText() + "; " + m.path("source").asText(),
+                    List.of(new Candidate(op, curve, "reference", ""))));
+        }
+        return out;
+    }
+
+    /** For messages: the communications this source measures directly, with how many curves each. */
+    public String measuredSummary() {
+        Map<Comm, Integer> n = new EnumMap<>(Comm.class);
+        candidates.forEach(c -> n.merge(c.op(), 1, Integer::sum));
+        List<String> parts = new ArrayList<>();
+        n.forEach((op, count) -> parts.add(op.label()));
+        return parts.isEmpty() ? "nothing usable" : String.join(", ", parts);
+    }
+}

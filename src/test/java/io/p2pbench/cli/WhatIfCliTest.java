@@ -1,0 +1,118 @@
+package io.p2pbench.cli;
+
+import static io.p2pbench.cli.CliTest.assertOneLine;
+import static io.p2pbench.cli.CliTest.run;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2pbench.report.Fixtures;
+import io.p2pbench.whatif.WhatIfChart;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code p2pbench whatif} end to end, and every bad input as one line with exit code 2. */
+class WhatIfCliTest {
+    @TempDir
+    Path work;
+
+    private String out() {
+        return work.resolve("whatif").toString();
+    }
+
+    private static String rowOf(String table, String source, String strategy) {
+        return table.lines().filter(l -> l.startsWith("| " + source) && l.contains("| " + strategy + " |"))
+                .findFirst().orElseThrow(() -> new AssertionError("no row " + source + " / " + strategy + " in\n" + table));
+    }
+
+    @Test
+    void ncclTestsSourceGivesEveryStrategyWithBytesTimesAndFlags() throws Exception {
+        CliTest.Result r = run("whatif", Fixtures.NCCL_TESTS.toString(), "--model", "DENSE_70B", "--dtype", "FP16",
+                "--gpus", "8", "--compute-seconds", "10", "--out", out());
+        assertEquals(0, r.code(), r.err());
+        String dp = rowOf(r.out(), "nccl-tests all_reduce_perf", "data parallel");
+        assertTrue(dp.contains("| 245.00 GB |"), dp);
+        assertTrue(dp.contains("| interpolation |") && dp.contains("inside what was measured"), dp);
+        assertTrue(zero3Row(r.out()).contains("alpha-beta fit"), "1.63 GiB lies beyond 256 MiB: the fit");
+        String zero3 = rowOf(r.out(), "nccl-tests all_reduce_perf", "ZeRO-3/FSDP");
+        assertTrue(zero3.contains("| 367.50 GB |"), zero3);
+        assertTrue(zero3.contains("all-gather and reduce-scatter from all-reduce bus bandwidth"), zero3);
+        assertTrue(zero3.contains("extrapolated: 1.63 GiB all-gather outside the measured 1 MiB..256 MiB"), zero3);
+        assertTrue(r.out().contains("share of a step (compute 10.000 s)"), r.out());
+        assertTrue(Files.readString(work.resolve("whatif/whatif.md")).contains("Made by `p2pbench whatif "));
+    }
+
+    private static String zero3Row(String table) {
+        return rowOf(table, "nccl-tests all_reduce_perf", "ZeRO-3/FSDP");
+    }
+
+    @Test
+    void referenceMachinesShowTheNvlinkPcieGapAndAreLabelled() {
+        CliTest.Result r = run("whatif", "--reference", "h200x8-nvlink-nvls,rtx5090x8-pcie5", "--strategies", "DP",
+                "--out", out());
+        assertEquals(0, r.code(), r.err());
+        String nvlink = rowOf(r.out(), "8x H200 NVLink", "data parallel");
+        String pcie = rowOf(r.out(), "8x RTX 5090 PCIe Gen5", "data parallel");
+        assertTrue(nvlink.contains("public reference, not measured here") && pcie.contains("public reference, not measured here"));
+        assertTrue(pcie.contains("extrapolated: 25 MiB all-reduce outside the measured 1 GiB only"), pcie);
+        // PCIe: 245e9 bytes at 28 GB/s (held at 1 GiB) = 8.750 s.
+        assertTrue(pcie.contains("| 8.750 s |"), pcie);
+    }
+
+    @Test
+    void singleGpuResultsAreUsableOnlyWithTheExtrapolationFlagAndSaySo() {
+        String folder = "results/h200x1-single-r580/2026-12-02T14-44-42Z";
+        assertOneLine(run("whatif", folder, "--gpus", "8", "--out", out()), "--gpus 8",
+                "measured all-reduce on 4 ranks only", "--extrapolate-gpus");
+        CliTest.Result r = run("whatif", folder, "--gpus", "8", "--extrapolate-gpus", "--strategies", "DP", "--out", out());
+        assertEquals(0, r.code(), r.err());
+        String dp = rowOf(r.out(), "h200x1-single-r580", "data parallel");
+        assertTrue(dp.contains("single GPU: not an interconnect measurement"), dp);
+        assertTrue(dp.contains("group of 8 predicted from 4 measured ranks"), dp);
+    }
+
+    @Test
+    void chartIsDrawnAsSvgWithTextAsText() throws Exception {
+        CliTest.Result r = run("whatif", "--reference", "all", "--out", out());
+        assertEquals(0, r.code(), r.err());
+        String svg = Files.readString(work.resolve("whatif/whatif.svg"));
+        assertTrue(svg.contains("<svg") && svg.contains("<rect") && svg.contains(">data parallel</text>"), svg);
+        assertTrue(Files.readString(work.resolve("whatif/whatif.md")).contains("(whatif.svg)"));
+    }
+
+    @Test
+    void validateWritesTheLeaveOneOutTable() {
+        CliTest.Result r = run("whatif", "--validate", Fixtures.NCCL_TESTS.toString(), "--reference", "all", "--out", out());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("# p2pbench whatif --validate"), r.out());
+        assertTrue(r.out().contains("| 8x H200 NVLink (NVLS) (public reference, not measured here): "), r.out());
+        assertTrue(Files.exists(work.resolve("whatif/whatif-validate.md")));
+    }
+
+    @Test
+    void badInputIsOneLineExitTwo() {
+        String nccl = Fixtures.NCCL_TESTS.toString();
+        assertOneLine(run("whatif", nccl, "--model", "GPT5", "--out", out()), "model 'GPT5'", "DENSE_70B");
+        assertOneLine(run("whatif", nccl, "--strategies", "DP,EP", "--out", out()), "strategy 'EP'", "ZERO3");
+        assertOneLine(run("whatif", nccl, "--gpus", "0", "--out", out()), "--gpus 0", "2 to 1024");
+        assertOneLine(run("whatif", nccl, "--gpus", "-4", "--out", out()), "--gpus -4");
+        assertOneLine(run("whatif", nccl, "--params", "-70B", "--out", out()), "--params '-70B'", "70B");
+        assertOneLine(run("whatif", nccl, "--params", "0", "--out", out()), "--params '0'");
+        assertOneLine(run("whatif", nccl, "--layers", "0", "--out", out()), "--layers 0 must be positive");
+        assertOneLine(run("whatif", nccl, "--compute-seconds", "-1", "--out", out()), "--compute-seconds -1.0");
+        assertOneLine(run("whatif", nccl, "--dtype", "FP8", "--out", out()), "gradient dtype 'FP8'", "BF16");
+        assertOneLine(run("whatif", nccl, "--method", "spline", "--out", out()), "--method 'spline'");
+        assertOneLine(run("whatif", nccl, "--gpus", "4", "--out", out()), "--gpus 4", "8 ranks only",
+                "--extrapolate-gpus");
+        assertOneLine(run("whatif", Fixtures.NVBANDWIDTH.toString(), "--out", out()), "has no all-reduce bus bandwidth",
+                "data parallel");
+        assertOneLine(run("whatif", "--reference", "dgx-b200", "--out", out()), "--reference 'dgx-b200'",
+                "h200x8-nvlink-nvls");
+        assertOneLine(run("whatif", "--reference", "all", "--gpus", "16", "--out", out()), "no reference machine has 16");
+        assertOneLine(run("whatif", "--out", out()), "no source");
+        assertOneLine(run("whatif", work.resolve("missing").toString(), "--out", out()), "does not exist");
+        assertOneLine(run("whatif", nccl, "--params", "70B", "--strategies", "TP", "--out", out()),
+                "tensor parallel needs --layers");
+    }
+}
