@@ -4,22 +4,39 @@ import io.p2pbench.cuda.Nccl.DataType;
 import java.util.Locale;
 
 /**
- * The shape of the activations a model exchanges between GPUs, for the activation-exchange
- * benchmarks: hidden size, sequence length, micro-batch and element type, plus the expert layout
- * for mixtures of experts.
+ * The shape of a transformer model: what its layers compute (for the partition benchmark) and the
+ * activations it exchanges between GPUs (for the activation-exchange benchmarks): hidden size,
+ * sequence length, micro-batch and element type, the expert layout for mixtures of experts, and
+ * the layer dimensions of a grouped-query-attention transformer with a gated MLP.
  *
  * @param experts number of experts (0 for dense models)
  * @param topK experts each token is routed to
+ * @param layers transformer layers
+ * @param ffn intermediate size of one MLP (of one expert for mixtures of experts)
+ * @param heads attention (query) heads; head size is {@code hidden / heads}
+ * @param kvHeads key/value heads (grouped-query attention)
+ * @param vocab vocabulary size (embedding and output head)
  */
 public record ModelShape(String name, int hidden, int sequence, int microBatch, DataType dtype, int experts,
-                         int topK) {
+                         int topK, int layers, int ffn, int heads, int kvHeads, int vocab) {
 
-    /** An 8B-class dense model: hidden 4096, 4096 tokens, micro-batch 1, bfloat16. */
-    public static final ModelShape DENSE_8B = new ModelShape("DENSE_8B", 4096, 4096, 1, DataType.BFLOAT16, 0, 0);
-    /** A 70B-class dense model: hidden 8192. */
-    public static final ModelShape DENSE_70B = new ModelShape("DENSE_70B", 8192, 4096, 1, DataType.BFLOAT16, 0, 0);
-    /** A mixture of 8 experts with top-2 routing, hidden 4096. */
-    public static final ModelShape MOE_8X_TOP2 = new ModelShape("MOE_8X_TOP2", 4096, 4096, 1, DataType.BFLOAT16, 8, 2);
+    /** An 8B-class dense model (Llama-3-8B's shape): 32 layers, hidden 4096, FFN 14336, 32 heads, 8 KV heads. */
+    public static final ModelShape DENSE_8B = new ModelShape("DENSE_8B", 4096, 4096, 1, DataType.BFLOAT16, 0, 0,
+            32, 14336, 32, 8, 128256);
+    /** A 70B-class dense model (Llama-3-70B's shape): 80 layers, hidden 8192, FFN 28672, 64 heads, 8 KV heads. */
+    public static final ModelShape DENSE_70B = new ModelShape("DENSE_70B", 8192, 4096, 1, DataType.BFLOAT16, 0, 0,
+            80, 28672, 64, 8, 128256);
+    /** A mixture of 8 experts with top-2 routing (Mixtral-8x7B's shape): 32 layers, hidden 4096, expert FFN 14336. */
+    public static final ModelShape MOE_8X_TOP2 = new ModelShape("MOE_8X_TOP2", 4096, 4096, 1, DataType.BFLOAT16, 8, 2,
+            32, 14336, 32, 8, 32000);
+
+    /** The presets, in the order the suite lists them. */
+    public static final java.util.List<ModelShape> PRESETS = java.util.List.of(DENSE_8B, DENSE_70B, MOE_8X_TOP2);
+
+    /** Size of one attention head. */
+    public int headSize() {
+        return hidden / heads;
+    }
 
     /** The preset named {@code name}; throws naming the accepted ones. */
     public static ModelShape named(String name) {

@@ -41,6 +41,14 @@ final class Ranks implements AutoCloseable {
      * @param path how moves travel; null when the ranks never move data themselves (NCCL does)
      */
     Ranks(Group group, CollectivePath path, long stagingChunk) {
+        this(group, path, stagingChunk, true);
+    }
+
+    /**
+     * @param peerAccess whether a P2P path turns peer access on; without it peer copies are staged
+     *     by the driver (P2P off)
+     */
+    Ranks(Group group, CollectivePath path, long stagingChunk, boolean peerAccess) {
         this.group = group;
         this.path = path;
         this.stagingChunk = stagingChunk;
@@ -56,7 +64,7 @@ final class Ranks implements AutoCloseable {
         released = new CudaEvent[n];
         staged = new StagedCopy[n][n];
         try {
-            if (path == CollectivePath.P2P) {
+            if (path == CollectivePath.P2P && peerAccess) {
                 int[] devices = group.distinctDevices();
                 for (int a : devices) {
                     for (int b : devices) {

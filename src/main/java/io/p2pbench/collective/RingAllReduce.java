@@ -49,11 +49,21 @@ public final class RingAllReduce implements CollectiveOperation {
     private final long[] slotCounter;
     private final Kernel[] add;
     private final DeviceCheck[] checks;
+    private final CudaEvent[][] handedOver;
 
     /**
      * @param sizeBytes bytes of each rank's buffer; must split into one chunk per rank of whole elements
      */
     public RingAllReduce(Group group, DataType type, long sizeBytes, CollectivePath path, long stagingChunk) {
+        this(group, type, sizeBytes, path, stagingChunk, true);
+    }
+
+    /**
+     * @param peerAccess whether the P2P path turns peer access on; false measures P2P off (the
+     *     driver stages each peer copy)
+     */
+    public RingAllReduce(Group group, DataType type, long sizeBytes, CollectivePath path, long stagingChunk,
+                         boolean peerAccess) {
         Cuda.require();
         requireShape(group, type, sizeBytes);
         this.group = group;
@@ -64,8 +74,9 @@ public final class RingAllReduce implements CollectiveOperation {
         long chunkBytes = chunkElems * type.bytes();
         this.pieces = (int) Math.max(1, Math.min(MAX_PIECES, chunkBytes / MIN_PIECE_BYTES));
         this.pieceElems = (chunkElems + pieces - 1) / pieces;
-        this.ranks = new Ranks(group, path, stagingChunk);
+        this.ranks = new Ranks(group, path, stagingChunk, peerAccess);
         try {
+            handedOver = new CudaEvent[n][3];
             in = new DeviceBuffer[n];
             out = new DeviceBuffer[n];
             slot = new DeviceBuffer[n][2];
@@ -88,6 +99,9 @@ public final class RingAllReduce implements CollectiveOperation {
                     }
                 }
                 copied[r] = ranks.own(CudaEvent.ordering(d));
+                for (int k = 0; k < 3; k++) {
+                    handedOver[r][k] = ranks.own(CudaEvent.ordering(d));
+                }
                 checks[r] = ranks.own(new DeviceCheck(d));
                 add[r] = SuiteKernels.kernel(d, type == DataType.FLOAT32 ? "addF32" : "addBf16");
                 SuiteKernels.kernel(d, type == DataType.FLOAT32 ? "fillRankF32" : "fillRankBf16")
@@ -169,6 +183,46 @@ public final class RingAllReduce implements CollectiveOperation {
         } else {
             ranks.move(s, src, off, r, out[r], off, bytes);
             ready[r][t & 1][p].record(ranks.copy[r]);
+        }
+    }
+
+    /** Rank {@code r}'s input: what a step's producer writes before {@link #enqueueAfter}. */
+    public DeviceBuffer input(int r) {
+        return in[r];
+    }
+
+    /** Rank {@code r}'s result. */
+    public DeviceBuffer output(int r) {
+        return out[r];
+    }
+
+    /**
+     * Enqueues one all-reduce inside a larger step: every stream of every rank first waits for every
+     * rank's {@code inputsReady} event (recorded after its producer wrote {@link #input}); then
+     * {@link #waitForResult} makes a consumer wait for a rank's result. Nothing is checked here.
+     */
+    public void enqueueAfter(CudaEvent[] inputsReady) {
+        for (int r = 0; r < group.size(); r++) {
+            for (CudaEvent e : inputsReady) {
+                ranks.copy[r].waitFor(e);
+                ranks.compute[r].waitFor(e);
+                if (ranks.staged()) {
+                    ranks.send[r].waitFor(e);
+                }
+            }
+        }
+        enqueue();
+        for (int r = 0; r < group.size(); r++) {
+            handedOver[r][0].record(ranks.copy[r]);
+            handedOver[r][1].record(ranks.compute[r]);
+            handedOver[r][2].record(ranks.send[r]);
+        }
+    }
+
+    /** Makes {@code consumer} (on rank {@code r}'s GPU) wait for rank {@code r}'s result of the last {@link #enqueueAfter}. */
+    public void waitForResult(int r, io.p2pbench.cuda.CudaStream consumer) {
+        for (CudaEvent e : handedOver[r]) {
+            consumer.waitFor(e);
         }
     }
 

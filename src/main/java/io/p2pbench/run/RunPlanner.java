@@ -49,6 +49,8 @@ public final class RunPlanner {
     public static final String NCCL = "NCCL";
     /** Selects the activation exchanges in {@code --paths}. */
     public static final String EXCHANGE = "EXCHANGE";
+    /** Selects the partition study in {@code --paths}; only when named (it is not part of a default run). */
+    public static final String PARTITION = "PARTITION";
     /** Seconds NCCL needs to set up its communicators in a fork. */
     static final double NCCL_INIT_SECONDS = 1.0;
 
@@ -87,6 +89,7 @@ public final class RunPlanner {
         names.add(ALLREDUCE_RING);
         names.add(NCCL);
         names.add(EXCHANGE);
+        names.add(PARTITION);
         return names;
     }
 
@@ -189,6 +192,9 @@ public final class RunPlanner {
             planHost(t, p, plan);
         }
         planCollectives(t, p, r, plan);
+        if (r.paths() != null && r.paths().contains(PARTITION)) {
+            PartitionPlanner.plan(t, p, ringGroup(t, r), r.model(), plan::putIfAbsent);
+        }
         return new ArrayList<>(plan.values());
     }
 
@@ -280,11 +286,11 @@ public final class RunPlanner {
         }
     }
 
-    private static String groupId(Group g) {
+    static String groupId(Group g) {
         return "g" + g.toString().replace(',', '.');
     }
 
-    private static String skipForGroup(Topology t, Group g, CollectivePath path) {
+    static String skipForGroup(Topology t, Group g, CollectivePath path) {
         if (path == CollectivePath.P2P) {
             int[] d = g.distinctDevices();
             for (int a : d) {

@@ -1,0 +1,170 @@
+package io.p2pbench.bench;
+
+import io.p2pbench.collective.Group;
+import io.p2pbench.collective.ModelShape;
+import io.p2pbench.cuda.Cuda;
+import io.p2pbench.partition.PartitionSpec;
+import io.p2pbench.partition.PartitionStep;
+import io.p2pbench.partition.Phase;
+import io.p2pbench.partition.Plan;
+import io.p2pbench.partition.StepBreakdown;
+import io.p2pbench.partition.Transport;
+import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.run.ForkSettings;
+import io.p2pbench.transfer.BenchmarkSkipped;
+import io.p2pbench.transfer.TransferFixture;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
+
+/**
+ * An inference step of a transformer split over {@code group} ({@link PartitionStep}): SINGLE, TP,
+ * PP over the group, P2P on, off or host-staged, prefill or decode, eager or as CUDA graphs.
+ * {@code step}: device time of back-to-back steps, tokens/s, and one instrumented step's compute,
+ * exposed communication and wait ({@link PartitionCounters}). {@code request}: host-clock time of
+ * one request, a prefill of {@code prompt} tokens per sequence then {@code decodeSteps} decode steps
+ * (context fixed at {@code context}); JMH's SampleTime gives its percentiles. A plan that does not
+ * divide the model, or whose whole model does not fit the GPU's memory, is recorded as skipped.
+ *
+ * <p>Run: {@code p2pbench run --paths PARTITION --group 0,1 --model DENSE_8B}.
+ */
+@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
+    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
+@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
+@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
+@State(Scope.Benchmark)
+public class PartitionBenchmark {
+    /** GPUs of the ranks; repeats allowed (then not an interconnect measurement). SINGLE uses the first. */
+    @Param({"0,0"})
+    public String group;
+
+    /** Model preset: DENSE_8B, DENSE_70B or MOE_8X_TOP2. */
+    @Param({"DENSE_8B"})
+    public String model;
+
+    /** How the model is split. */
+    @Param({"SINGLE", "TP", "PP"})
+    public Plan plan;
+
+    /** How activations move between ranks. */
+    @Param({"P2P", "HOST_STAGED"})
+    public Transport transport;
+
+    /** Prefill or decode (the {@code step} benchmark). */
+    @Param({"DECODE", "PREFILL"})
+    public Phase phase;
+
+    /** Sequences per step. */
+    @Param({"8"})
+    public int batch;
+
+    /** Prompt tokens per sequence. */
+    @Param({"2048"})
+    public int prompt;
+
+    /** Cached tokens a decode step attends to. */
+    @Param({"4096"})
+    public int context;
+
+    /** Decode steps per request. */
+    @Param({"32"})
+    public int decodeSteps;
+
+    /** Compute captured as CUDA graphs (true) or launched call by call. */
+    @Param({"false", "true"})
+    public boolean graph;
+
+    private PartitionStep step;
+    private PartitionStep decode;
+
+    /** Builds the step (and, for {@code request}, the prefill and decode steps); impossible plans are skips. */
+    @Setup(Level.Trial)
+    public void open(BenchmarkParams params) {
+        Group g = Group.parse(group);
+        int ranks = plan == Plan.SINGLE ? 1 : g.size();
+        boolean request = params.getBenchmark().endsWith(".request");
+        long chunk = Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK);
+        try {
+            PartitionSpec first = spec(request ? Phase.PREFILL : phase, ranks);
+            requireFits(first, g);
+            step = new PartitionStep(first, g, transport, graph, chunk);
+            if (request) {
+                PartitionSpec second = spec(Phase.DECODE, ranks);
+                requireFits(second, g);
+                decode = new PartitionStep(second, g, transport, graph, chunk);
+            }
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            close();
+            BenchmarkRecords.writeSkip(e.getMessage());
+            throw new BenchmarkSkipped(e.getMessage());
+        }
+    }
+
+    private PartitionSpec spec(Phase p, int ranks) {
+        PartitionSpec s = new PartitionSpec(ModelShape.named(model), plan, ranks, p, batch, prompt, context);
+        s.requireDivides();
+        return s;
+    }
+
+    private static void requireFits(PartitionSpec s, Group g) {
+        int[] devices = s.plan() == Plan.SINGLE ? new int[] {g.device(0)} : g.distinctDevices();
+        for (int d : devices) {
+            long total = Cuda.memInfo(d)[1];
+            // ranks that share a GPU (a group like 0,0) share its memory
+            long ranksHere = s.plan() == Plan.SINGLE ? 1 : g.devices().stream().filter(x -> x == d).count();
+            long share = total / ranksHere;
+            String why = s.doesNotFit(share);
+            if (why != null) {
+                throw new IllegalArgumentException(why + " (GPU" + d + ")");
+            }
+        }
+    }
+
+    /** Device time of back-to-back steps, plus one instrumented step's breakdown. */
+    @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public void step(PartitionCounters counters) {
+        double us = step.deviceMicrosPerStep(4);
+        StepBreakdown b = step.breakdown();
+        double bus = b.commUs() > 0 ? step.busBytesPerStep() / (b.commUs() * 1e3) : 0;
+        counters.add(us, step.spec().tokensPerStep() / (us * 1e-6), b.computeUs(), b.commUs(), b.waitUs(),
+                b.unaccountedUs(), bus);
+    }
+
+    /** One request on the host clock: prefill, then {@code decodeSteps} decode steps. */
+    @Benchmark
+    @BenchmarkMode(Mode.SampleTime)
+    @OutputTimeUnit(TimeUnit.MICROSECONDS)
+    public void request() {
+        step.hostNanosPerStep();
+        for (int i = 0; i < decodeSteps; i++) {
+            decode.hostNanosPerStep();
+        }
+    }
+
+    /** Frees every rank's buffers, graphs and handles. */
+    @TearDown(Level.Trial)
+    public void close() {
+        if (decode != null) {
+            decode.close();
+            decode = null;
+        }
+        if (step != null) {
+            step.close();
+            step = null;
+        }
+    }
+}

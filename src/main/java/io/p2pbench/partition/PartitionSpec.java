@@ -1,0 +1,273 @@
+package io.p2pbench.partition;
+
+import io.p2pbench.collective.ModelShape;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * One inference step of a transformer split over {@code ranks} GPUs: what each rank computes, what
+ * crosses between ranks, and what the whole model needs in memory per GPU. Pure arithmetic, shared
+ * by the planner (dry runs, skips), the GPU step and the report.
+ *
+ * <p>Per layer and rank: the QKV projection, a stand-in for attention, the output projection and the
+ * gated MLP (gate and up as one GEMM, then down; the activation function is not run). Attention's
+ * stand-in reads the rank's KV-cache bytes for the layer (memory-bound, as decode attention is); in
+ * prefill it also runs two GEMMs with causal attention's FLOPs (QK^T and PV over half the prompt).
+ * Mixtures of experts route every token to {@code topK} experts, evenly.
+ *
+ * @param ranks ranks of the plan (1 for {@link Plan#SINGLE})
+ * @param batch sequences per step
+ * @param prompt prompt tokens per sequence (prefill)
+ * @param context cached tokens each decode step attends to
+ */
+public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase, int batch, int prompt, int context) {
+    /** Bytes of one bfloat16 element. */
+    static final int BF16 = 2;
+
+    /** Checks positivity; divisibility is {@link #requireDivides()}. */
+    public PartitionSpec {
+        if (ranks < 1 || batch < 1 || prompt < 1 || context < 1) {
+            throw new IllegalArgumentException("ranks, batch, prompt and context must be positive: " + ranks + ", "
+                    + batch + ", " + prompt + ", " + context);
+        }
+        if (plan == Plan.SINGLE && ranks != 1) {
+            throw new IllegalArgumentException("plan SINGLE runs on one GPU, not " + ranks);
+        }
+    }
+
+    /**
+     * Throws {@link IllegalArgumentException}, one line naming the value and what would divide, when
+     * the plan cannot split the model: a TP degree not dividing the heads, KV heads and FFN; more PP
+     * stages than layers; an EP degree not dividing the experts (or a dense model).
+     */
+    public void requireDivides() {
+        switch (plan) {
+            case SINGLE -> { }
+            case TP -> {
+                if (model.heads() % ranks != 0 || model.kvHeads() % ranks != 0 || model.ffn() % ranks != 0) {
+                    throw new IllegalArgumentException("plan TP over " + ranks + " ranks does not divide " + model.name()
+                            + " (" + model.heads() + " attention heads, " + model.kvHeads() + " KV heads, FFN "
+                            + model.ffn() + "); use a TP degree that divides them all: "
+                            + join(divisors(gcd(gcd(model.heads(), model.kvHeads()), model.ffn()))));
+                }
+            }
+            case PP -> {
+                if (ranks > model.layers()) {
+                    throw new IllegalArgumentException("plan PP over " + ranks + " stages exceeds " + model.name() + "'s "
+                            + model.layers() + " layers; use at most " + model.layers() + " stages");
+                }
+            }
+            case EP -> {
+                if (model.experts() == 0) {
+                    throw new IllegalArgumentException("plan EP needs experts, but " + model.name()
+                            + " is dense; use MOE_8X_TOP2, or TP or PP");
+                }
+                if (model.experts() % ranks != 0) {
+                    throw new IllegalArgumentException("plan EP over " + ranks + " ranks does not divide " + model.name()
+                            + "'s " + model.experts() + " experts; use an EP degree that divides them: "
+                            + join(divisors(model.experts())));
+                }
+            }
+            default -> throw new IllegalStateException(plan.toString());
+        }
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    static List<Integer> divisors(int n) {
+        return IntStream.rangeClosed(1, n).filter(d -> n % d == 0).boxed().toList();
+    }
+
+    private static String join(List<Integer> values) {
+        return values.stream().map(String::valueOf).collect(Collectors.joining(", "));
+    }
+
+    /** Tensor-parallel degree (1 unless TP). */
+    public int tp() {
+        return plan == Plan.TP ? ranks : 1;
+    }
+
+    /** Pipeline stages (1 unless PP). */
+    public int stages() {
+        return plan == Plan.PP ? ranks : 1;
+    }
+
+    /** Expert-parallel degree (1 unless EP). */
+    public int ep() {
+        return plan == Plan.EP ? ranks : 1;
+    }
+
+    /** Tokens one step puts through the model: {@code batch x prompt} in prefill, {@code batch} in decode. */
+    public long tokensPerStep() {
+        return phase == Phase.PREFILL ? (long) batch * prompt : batch;
+    }
+
+    /** Tokens a rank's attention handles: all of them, or its share under EP (data-parallel attention). */
+    public int rankTokens() {
+        return (int) ceilDiv(tokensPerStep(), ep());
+    }
+
+    /** Sequences a rank's attention holds KV for. */
+    public int rankSequences() {
+        return (int) ceilDiv(batch, ep());
+    }
+
+    /** Tokens each sequence attends to: the prompt in prefill, the context in decode. */
+    public int attendedTokens() {
+        return phase == Phase.PREFILL ? prompt : context;
+    }
+
+    /** Layers of stage {@code stage}: an even split, the first stages taking the remainder. */
+    public int layersOfStage(int stage) {
+        int s = stages();
+        return model.layers() / s + (stage < model.layers() % s ? 1 : 0);
+    }
+
+    /** The most layers any rank holds. */
+    public int maxLayersPerRank() {
+        return layersOfStage(0);
+    }
+
+    /** Experts on each rank (0 for dense models). */
+    public int expertsPerRank() {
+        return model.experts() / ep();
+    }
+
+    /** Tokens each local expert processes per step (even routing, rounded up). */
+    public int tokensPerExpert() {
+        return (int) ceilDiv(tokensPerStep() * model.topK(), model.experts());
+    }
+
+    /** The GEMMs of one layer on one rank, in order. */
+    public List<GemmShape> layerGemms() {
+        int h = model.hidden();
+        int d = model.headSize();
+        int t = tp();
+        int rows = rankTokens();
+        List<GemmShape> out = new ArrayList<>();
+        out.add(new GemmShape("qkv", rows, h, (model.heads() + 2 * model.kvHeads()) * d / t, 1));
+        if (phase == Phase.PREFILL) {
+            // causal attention's FLOPs: each query attends to half the prompt on average
+            int half = Math.max(1, prompt / 2);
+            out.add(new GemmShape("scores", rows, h / t, half, 1));
+            out.add(new GemmShape("context", rows, half, h / t, 1));
+        }
+        out.add(new GemmShape("out", rows, h / t, h, 1));
+        if (model.experts() == 0) {
+            out.add(new GemmShape("gate_up", rows, h, 2 * model.ffn() / t, 1));
+            out.add(new GemmShape("down", rows, model.ffn() / t, h, 1));
+        } else {
+            int e = tokensPerExpert();
+            out.add(new GemmShape("gate_up", e, h, 2 * model.ffn() / t, expertsPerRank()));
+            out.add(new GemmShape("down", e, model.ffn() / t, h, expertsPerRank()));
+        }
+        return out;
+    }
+
+    /** KV-cache bytes one rank holds for one layer (keys and values of its KV heads for its sequences). */
+    public long kvBytesPerLayer() {
+        long kvHeads = model.kvHeads() / tp();
+        return 2L * kvHeads * model.headSize() * BF16 * rankSequences() * attendedTokens();
+    }
+
+    /** Weight bytes of one layer on one rank. */
+    public long weightBytesPerLayer() {
+        long h = model.hidden();
+        long d = model.headSize();
+        long attn = h * (model.heads() + 2L * model.kvHeads()) * d + (long) model.heads() * d * h;
+        long mlp = 3L * h * model.ffn() * Math.max(1, model.experts() == 0 ? 1 : expertsPerRank());
+        return (attn + mlp) / tp() * BF16;
+    }
+
+    /** Embedding and output-head bytes on the rank that holds the most of them. */
+    public long embeddingBytesPerRank() {
+        long one = (long) model.vocab() * model.hidden() * BF16;
+        return stages() > 1 ? one : 2 * one / tp();
+    }
+
+    /** Bytes of the [rankTokens x hidden] activation: what a TP all-reduce sums and a PP boundary carries. */
+    public long activationBytes() {
+        return (long) rankTokens() * model.hidden() * BF16;
+    }
+
+    /** Bytes crossing between ranks at one boundary: one all-reduce's buffer (TP), one stage's output (PP), one dispatch (EP). */
+    public long bytesPerBoundary() {
+        return switch (plan) {
+            case SINGLE -> 0;
+            case TP, PP -> activationBytes();
+            case EP -> dispatchBytesPerRank();
+        };
+    }
+
+    /** Boundaries per step: two all-reduces per layer (TP), stages - 1 (PP), dispatch and combine per layer (EP). */
+    public long boundariesPerStep() {
+        return switch (plan) {
+            case SINGLE -> 0;
+            case TP -> 2L * model.layers();
+            case PP -> stages() - 1;
+            case EP -> 2L * model.layers();
+        };
+    }
+
+    /** Routed-token bytes a rank sends to the other ranks in one dispatch (even routing). */
+    public long dispatchBytesPerRank() {
+        if (ep() == 1) {
+            return 0;
+        }
+        long routed = (long) rankTokens() * model.topK();
+        return ceilDiv(routed * (ep() - 1), ep()) * model.hidden() * BF16;
+    }
+
+    /** Device memory the step's working buffers take on a rank (activations, attention scratch, cuBLAS workspace). */
+    public long workspaceBytes() {
+        long h = model.hidden();
+        long rows = rankTokens();
+        long biggest = 0;
+        for (GemmShape g : layerGemms()) {
+            biggest = Math.max(biggest, (long) g.rows() * g.cols() * g.count());
+        }
+        long acts = (3 * rows * h + 2 * biggest) * BF16;
+        return acts + (32L << 20);
+    }
+
+    /**
+     * Memory one GPU needs for the whole model under this plan: weights of every layer it holds,
+     * embeddings, the KV cache for the batch and context, and the working buffers.
+     */
+    public long memoryPerGpu() {
+        long layers = maxLayersPerRank();
+        return layers * weightBytesPerLayer() + embeddingBytesPerRank() + layers * kvBytesPerLayer() + workspaceBytes();
+    }
+
+    /** Memory kept free for the CUDA context, NCCL and allocator slack when judging fit. */
+    public static final long RESERVE_BYTES = 2L << 30;
+
+    /** Why the plan does not fit a GPU of {@code gpuBytes}, or null when it fits. */
+    public String doesNotFit(long gpuBytes) {
+        long need = memoryPerGpu();
+        if (need + RESERVE_BYTES <= gpuBytes) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "does not fit: %s %s over %d GPU%s needs %.1f GiB per GPU (weights, KV for "
+                        + "batch %d x %d tokens, buffers) + %.0f GiB reserve, GPU has %.1f GiB",
+                model.name(), plan, ranks, ranks == 1 ? "" : "s", need / GIB, batch, attendedTokens(),
+                RESERVE_BYTES / GIB, gpuBytes / GIB);
+    }
+
+    private static final double GIB = 1024.0 * 1024 * 1024;
+
+    static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
+
+    /** A short label: {@code DENSE_8B TP x2 DECODE b8 c4096}. */
+    public String label() {
+        return model.name() + " " + plan + (ranks > 1 ? " x" + ranks : "") + " " + phase + " b" + batch
+                + (phase == Phase.PREFILL ? " p" + prompt : " c" + context);
+    }
+}

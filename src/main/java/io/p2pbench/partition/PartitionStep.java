@@ -1,0 +1,482 @@
+package io.p2pbench.partition;
+
+import io.p2pbench.collective.CollectivePath;
+import io.p2pbench.collective.Group;
+import io.p2pbench.collective.RingAllReduce;
+import io.p2pbench.cuda.Copies;
+import io.p2pbench.cuda.Cublas;
+import io.p2pbench.cuda.Cuda;
+import io.p2pbench.cuda.CudaEvent;
+import io.p2pbench.cuda.CudaGraph;
+import io.p2pbench.cuda.CudaStream;
+import io.p2pbench.cuda.DeviceBuffer;
+import io.p2pbench.cuda.Kernel;
+import io.p2pbench.cuda.PeerAccess;
+import io.p2pbench.cuda.Resources;
+import io.p2pbench.cuda.SuiteKernels;
+import io.p2pbench.transfer.StagedCopy;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One inference step of a model split over a group of GPUs, doing each rank's real work: its share
+ * of every layer's GEMMs through cuBLAS (bf16, tensor cores), the attention stand-in reading its KV
+ * bytes, the plan's exchanges at their boundaries (TP: the suite's ring all-reduce twice per layer;
+ * PP: the activation copied across each stage boundary, peer copy or host-staged) and the
+ * synchronisation a framework needs (a consumer's stream waits on its producer's event).
+ *
+ * <p>Weights are not the whole model: each rank cycles through a few copies of one layer's weights
+ * (enough that consecutive layers never find them in L2, at least 256 MiB or every layer), and
+ * likewise for the KV cache, so a step's time does not depend on the model fitting on the GPU.
+ * With {@code graph}, each rank's compute between two exchanges is captured once as a CUDA graph
+ * and launched as one call (SINGLE and PP: a stage's whole stack of layers; TP: the attention and
+ * MLP halves of a layer); the exchanges themselves stay eagerly enqueued (the ring's multi-stream,
+ * multi-GPU schedule is not captured). EP is not implemented yet.
+ *
+ * <p>Nothing here checks results: the GEMMs compute on pattern-filled operands and the exchanges
+ * reuse code whose correctness the collective benchmarks verify.
+ */
+public final class PartitionStep implements AutoCloseable {
+    private static final long ROTATION_BYTES = 256L << 20;
+    /** Kinds of the intervals of an instrumented step. */
+    private enum Kind { COMPUTE, WAIT, COMM }
+
+    private final PartitionSpec spec;
+    private final Group group;
+    private final Transport transport;
+    private final boolean graph;
+    private final int n;
+    private final List<AutoCloseable> owned = new ArrayList<>();
+    private final CudaStream[] main;
+    private final Cublas[] blas;
+    private final Rank[] rank;
+    private final CudaEvent[] handoff;
+    private final CudaEvent[] done;
+    private final CudaEvent start;
+    private final CudaEvent stop;
+    private final StagedCopy[] staged;
+    private RingAllReduce ring;
+    private final List<List<CudaEvent>> marks = new ArrayList<>();
+    private final List<List<Kind>> kinds = new ArrayList<>();
+    private final CudaGraph[][] graphs;
+    private boolean instrumented;
+
+    /** A rank's buffers. */
+    private final class Rank {
+        final int index;
+        final int device;
+        final int layers;
+        final DeviceBuffer x;
+        final DeviceBuffer y;
+        final DeviceBuffer qkv;
+        final DeviceBuffer attn;
+        final DeviceBuffer mid;
+        final DeviceBuffer scores;
+        final DeviceBuffer kT;
+        final DeviceBuffer v;
+        final DeviceBuffer[][][] weights; // [set][gemm][expert]
+        final Kernel.Launch[] kvRead;
+
+        Rank(int r) {
+            index = r;
+            device = group.device(r);
+            layers = spec.layersOfStage(spec.plan() == Plan.PP ? r : 0);
+            List<GemmShape> gemms = spec.layerGemms();
+            long h = spec.model().hidden();
+            int rows = spec.rankTokens();
+            long xRows = Math.max(rows, spec.model().experts() == 0 ? 0 : spec.tokensPerExpert());
+            x = buffer(xRows * h);
+            y = buffer(xRows * h);
+            GemmShape qkvShape = find(gemms, "qkv");
+            qkv = buffer((long) rows * qkvShape.cols());
+            attn = buffer(xRows * h);
+            GemmShape up = find(gemms, "gate_up");
+            mid = buffer((long) up.rows() * up.cols());
+            if (spec.phase() == Phase.PREFILL) {
+                GemmShape s = find(gemms, "scores");
+                scores = buffer((long) s.rows() * s.cols());
+                kT = buffer((long) s.inner() * s.cols());
+                GemmShape c = find(gemms, "context");
+                v = buffer((long) c.inner() * c.cols());
+            } else {
+                scores = null;
+                kT = null;
+                v = null;
+            }
+            int sets = (int) Math.max(1, Math.min(layers, PartitionSpec.ceilDiv(ROTATION_BYTES, spec.weightBytesPerLayer())));
+            weights = new DeviceBuffer[sets][gemms.size()][];
+            for (int s = 0; s < sets; s++) {
+                for (int g = 0; g < gemms.size(); g++) {
+                    GemmShape shape = gemms.get(g);
+                    boolean weight = !shape.name().equals("scores") && !shape.name().equals("context");
+                    weights[s][g] = new DeviceBuffer[weight ? shape.count() : 0];
+                    for (int e = 0; e < weights[s][g].length; e++) {
+                        weights[s][g][e] = buffer((long) shape.inner() * shape.cols());
+                    }
+                }
+            }
+            long kvBytes = Math.max(16, spec.kvBytesPerLayer() / 16 * 16);
+            int kvSets = (int) Math.max(1, Math.min(layers, PartitionSpec.ceilDiv(ROTATION_BYTES, kvBytes)));
+            DeviceBuffer sink = own(new DeviceBuffer(device, 4));
+            kvRead = new Kernel.Launch[kvSets];
+            Kernel read = SuiteKernels.kernel(device, "readAll16");
+            for (int s = 0; s < kvSets; s++) {
+                DeviceBuffer kv = own(new DeviceBuffer(device, kvBytes));
+                fill(kv, kvBytes / 2, r);
+                long vectors = kvBytes / 16;
+                kvRead[s] = own(read.prepare(SuiteKernels.gridFor(device, vectors, SuiteKernels.BLOCK),
+                        SuiteKernels.BLOCK, kv, vectors, sink, 0x9E3779B9));
+            }
+        }
+
+        private DeviceBuffer buffer(long elements) {
+            DeviceBuffer b = own(new DeviceBuffer(device, Math.max(2, elements) * PartitionSpec.BF16));
+            fill(b, Math.max(2, elements), device);
+            return b;
+        }
+
+        private void fill(DeviceBuffer b, long elements, int seed) {
+            SuiteKernels.kernel(device, "fillRankBf16").launch(main[index], SuiteKernels.gridFor(device, elements,
+                    SuiteKernels.BLOCK), SuiteKernels.BLOCK, b, elements, 0x5EED + seed, index);
+        }
+    }
+
+    private static GemmShape find(List<GemmShape> gemms, String name) {
+        return gemms.stream().filter(g -> g.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Allocates and fills every rank's buffers, turns peer access on or off as {@code transport}
+     * says, and captures the graphs when {@code graph}. The plan must divide the model.
+     *
+     * @param group the GPUs of the ranks; SINGLE uses its first GPU only
+     */
+    public PartitionStep(PartitionSpec spec, Group group, Transport transport, boolean graph, long stagingChunk) {
+        Cuda.require();
+        spec.requireDivides();
+        if (spec.plan() == Plan.EP) {
+            throw new UnsupportedOperationException("plan EP is not implemented in the partition step yet");
+        }
+        Group used = spec.plan() == Plan.SINGLE ? new Group(List.of(group.device(0))) : group;
+        if (used.size() != spec.ranks()) {
+            throw new IllegalArgumentException("plan " + spec.plan() + " over " + spec.ranks() + " ranks does not match group '"
+                    + group + "' of " + group.size());
+        }
+        this.spec = spec;
+        this.group = used;
+        this.transport = transport;
+        this.graph = graph;
+        this.n = used.size();
+        main = new CudaStream[n];
+        blas = new Cublas[n];
+        rank = new Rank[n];
+        handoff = new CudaEvent[n];
+        done = new CudaEvent[n];
+        staged = new StagedCopy[n];
+        graphs = new CudaGraph[n][];
+        try {
+            for (int r = 0; r < n; r++) {
+                int d = used.device(r);
+                main[r] = own(new CudaStream(d));
+                blas[r] = own(new Cublas(main[r]));
+                handoff[r] = own(CudaEvent.ordering(d));
+                done[r] = own(CudaEvent.ordering(d));
+                marks.add(new ArrayList<>());
+                kinds.add(new ArrayList<>());
+            }
+            start = own(CudaEvent.timing(used.device(0)));
+            stop = own(CudaEvent.timing(used.device(0)));
+            setUpLinks(stagingChunk);
+            for (int r = 0; r < n; r++) {
+                rank[r] = new Rank(r);
+            }
+            if (spec.plan() == Plan.TP && n > 1) {
+                CollectivePath path = transport == Transport.HOST_STAGED ? CollectivePath.HOST_STAGED : CollectivePath.P2P;
+                ring = own(new RingAllReduce(used, spec.model().dtype(), spec.activationBytes(), path, stagingChunk,
+                        transport == Transport.P2P));
+            }
+            if (graph) {
+                captureGraphs();
+            }
+            synchronize();
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void setUpLinks(long stagingChunk) {
+        int[] devices = group.distinctDevices();
+        for (int a : devices) {
+            for (int b : devices) {
+                if (a == b) {
+                    continue;
+                }
+                if (transport == Transport.P2P) {
+                    own(PeerAccess.enable(a, b));
+                } else if (transport == Transport.P2P_OFF) {
+                    PeerAccess.ensureDisabled(a, b);
+                }
+            }
+        }
+        if (spec.plan() == Plan.PP && transport == Transport.HOST_STAGED) {
+            for (int s = 1; s < n; s++) {
+                staged[s] = own(new StagedCopy(group.device(s - 1), group.device(s), stagingChunk));
+            }
+        }
+    }
+
+    private <T extends AutoCloseable> T own(T resource) {
+        owned.add(resource);
+        return resource;
+    }
+
+    private void captureGraphs() {
+        for (int r = 0; r < n; r++) {
+            int rr = r;
+            if (spec.plan() == Plan.TP) {
+                // one graph per half-layer and rotation slot, so graphs cycle through weights and KV as eager steps do
+                int slots = rotation(r);
+                graphs[r] = new CudaGraph[2 * slots];
+                for (int l = 0; l < slots; l++) {
+                    int ll = l;
+                    graphs[r][2 * l] = own(CudaGraph.capture(main[r], () -> attention(rr, ll)));
+                    graphs[r][2 * l + 1] = own(CudaGraph.capture(main[r], () -> mlp(rr, ll)));
+                }
+            } else {
+                graphs[r] = new CudaGraph[] {own(CudaGraph.capture(main[r], () -> {
+                    for (int l = 0; l < rank[rr].layers; l++) {
+                        attention(rr, l);
+                        mlp(rr, l);
+                    }
+                }))};
+            }
+        }
+    }
+
+    private int rotation(int r) {
+        return Math.min(rank[r].layers, Math.max(rank[r].weights.length, rank[r].kvRead.length));
+    }
+
+    // ---------------------------------------------------------------- the work of one layer
+
+    private void attention(int r, int layer) {
+        Rank k = rank[r];
+        List<GemmShape> gemms = spec.layerGemms();
+        DeviceBuffer[][] w = k.weights[layer % k.weights.length];
+        int g = 0;
+        GemmShape qkv = gemms.get(g);
+        blas[r].matmulBf16(k.x, w[g][0], k.qkv, qkv.rows(), qkv.inner(), qkv.cols());
+        g++;
+        k.kvRead[layer % k.kvRead.length].enqueue(main[r]);
+        if (spec.phase() == Phase.PREFILL) {
+            GemmShape s = gemms.get(g++);
+            blas[r].matmulBf16(k.qkv, k.kT, k.scores, s.rows(), s.inner(), s.cols());
+            GemmShape c = gemms.get(g++);
+            blas[r].matmulBf16(k.scores, k.v, k.attn, c.rows(), c.inner(), c.cols());
+        }
+        GemmShape out = gemms.get(g);
+        blas[r].matmulBf16(k.attn, w[g][0], ring != null ? ring.input(r) : k.y, out.rows(), out.inner(), out.cols());
+    }
+
+    private void mlp(int r, int layer) {
+        Rank k = rank[r];
+        List<GemmShape> gemms = spec.layerGemms();
+        DeviceBuffer[][] w = k.weights[layer % k.weights.length];
+        int g = gemms.size() - 2;
+        GemmShape up = gemms.get(g);
+        GemmShape down = gemms.get(g + 1);
+        DeviceBuffer in = ring != null ? ring.output(r) : k.y;
+        DeviceBuffer out = ring != null ? ring.input(r) : k.x;
+        for (int e = 0; e < up.count(); e++) {
+            blas[r].matmulBf16(in, w[g][e], k.mid, up.rows(), up.inner(), up.cols());
+            blas[r].matmulBf16(k.mid, w[g + 1][e], out, down.rows(), down.inner(), down.cols());
+        }
+    }
+
+    // ---------------------------------------------------------------- the step
+
+    private void mark(int r, Kind kind) {
+        if (!instrumented) {
+            return;
+        }
+        List<CudaEvent> m = marks.get(r);
+        int i = kinds.get(r).size();
+        if (i == m.size()) {
+            m.add(own(CudaEvent.timing(group.device(r))));
+        }
+        m.get(i).record(main[r]);
+        kinds.get(r).add(kind);
+    }
+
+    private void compute(int r, int which) {
+        if (graph) {
+            graphs[r][which].launch(main[r]);
+        }
+    }
+
+    /** Enqueues one step on every rank; {@code start} and {@code stop} bracket it on rank 0's GPU. */
+    private void enqueueStep() {
+        for (int r = 0; r < n; r++) {
+            kinds.get(r).clear();
+            if (r > 0) {
+                main[r].waitFor(done[0]); // every rank begins when rank 0 does
+            } else {
+                done[0].record(main[0]);
+            }
+            mark(r, null);
+        }
+        switch (spec.plan()) {
+            case SINGLE, PP -> enqueueStages();
+            case TP -> enqueueTensorParallel();
+            default -> throw new IllegalStateException(spec.plan().toString());
+        }
+        for (int r = 1; r < n; r++) {
+            done[r].record(main[r]);
+            main[0].waitFor(done[r]);
+        }
+    }
+
+    private void enqueueStages() {
+        for (int s = 0; s < n; s++) {
+            if (s > 0) {
+                main[s].waitFor(handoff[s - 1]); // the stage consumes what its producer made
+                mark(s, Kind.WAIT);
+                long bytes = spec.activationBytes();
+                if (transport == Transport.HOST_STAGED && group.device(s - 1) != group.device(s)) {
+                    staged[s].enqueue(rank[s - 1].y, 0, rank[s].x, 0, bytes, main[s - 1], main[s]);
+                    mark(s - 1, Kind.COMM);
+                } else if (transport == Transport.HOST_STAGED) {
+                    // one GPU: the same round trip through pinned memory, on the receiving stream
+                    staged[s].enqueue(rank[s - 1].y, 0, rank[s].x, 0, bytes, main[s], main[s]);
+                } else if (group.device(s - 1) == group.device(s)) {
+                    Copies.async(rank[s].x, 0, rank[s - 1].y, 0, bytes, main[s]);
+                } else {
+                    Copies.peerAsync(rank[s].x, 0, rank[s - 1].y, 0, bytes, main[s]);
+                }
+                mark(s, Kind.COMM);
+            }
+            if (graph) {
+                compute(s, 0);
+            } else {
+                for (int l = 0; l < rank[s].layers; l++) {
+                    attention(s, l);
+                    mlp(s, l);
+                }
+            }
+            mark(s, Kind.COMPUTE);
+            handoff[s].record(main[s]);
+        }
+    }
+
+    private void enqueueTensorParallel() {
+        for (int l = 0; l < spec.model().layers(); l++) {
+            for (int half = 0; half < 2; half++) {
+                for (int r = 0; r < n; r++) {
+                    if (graph) {
+                        compute(r, 2 * (l % rotation(r)) + half);
+                    } else if (half == 0) {
+                        attention(r, l);
+                    } else {
+                        mlp(r, l);
+                    }
+                    mark(r, Kind.COMPUTE);
+                    handoff[r].record(main[r]);
+                }
+                if (ring == null) {
+                    continue; // TP over one rank: nothing to exchange
+                }
+                for (int r = 0; r < n; r++) {
+                    for (int q = 0; q < n; q++) {
+                        if (q != r) {
+                            main[r].waitFor(handoff[q]); // the collective starts when the slowest rank is ready
+                        }
+                    }
+                    mark(r, Kind.WAIT);
+                }
+                ring.enqueueAfter(handoff);
+                for (int r = 0; r < n; r++) {
+                    ring.waitForResult(r, main[r]);
+                    mark(r, Kind.COMM);
+                }
+            }
+        }
+    }
+
+    /** Device time of {@code steps} back-to-back steps, per step, in microseconds. */
+    public double deviceMicrosPerStep(int steps) {
+        instrumented = false;
+        start.record(main[0]);
+        for (int i = 0; i < steps; i++) {
+            enqueueStep();
+        }
+        stop.record(main[0]);
+        stop.synchronize();
+        synchronize();
+        return CudaEvent.elapsedMillis(start, stop) * 1000.0 / steps;
+    }
+
+    /** One step, enqueued and waited for by the host; returns host nanoseconds. */
+    public long hostNanosPerStep() {
+        instrumented = false;
+        long t0 = System.nanoTime();
+        enqueueStep();
+        main[0].synchronize();
+        return System.nanoTime() - t0;
+    }
+
+    /** One instrumented step and where its time went (the marks' own cost is inside it). */
+    public StepBreakdown breakdown() {
+        instrumented = true;
+        try {
+            start.record(main[0]);
+            enqueueStep();
+            stop.record(main[0]);
+            stop.synchronize();
+            synchronize();
+        } finally {
+            instrumented = false;
+        }
+        double step = CudaEvent.elapsedMillis(start, stop) * 1000.0;
+        double[] best = null;
+        int critical = 0;
+        for (int r = 0; r < n; r++) {
+            double[] sums = new double[3];
+            List<CudaEvent> m = marks.get(r);
+            List<Kind> k = kinds.get(r);
+            for (int i = 1; i < k.size(); i++) {
+                sums[k.get(i).ordinal()] += CudaEvent.elapsedMillis(m.get(i - 1), m.get(i)) * 1000.0;
+            }
+            if (best == null || sums[0] + sums[1] + sums[2] > best[0] + best[1] + best[2]) {
+                best = sums;
+                critical = r;
+            }
+        }
+        double accounted = best[0] + best[1] + best[2];
+        return new StepBreakdown(step, best[0], best[2], best[1], step - accounted, critical);
+    }
+
+    /** The plan this step runs. */
+    public PartitionSpec spec() {
+        return spec;
+    }
+
+    /** Exchanged bytes per step times the collective's bus factor (2(n-1)/n for the all-reduces), for bus bandwidth. */
+    public double busBytesPerStep() {
+        double factor = spec.plan() == Plan.TP ? 2.0 * (n - 1) / n : 1.0;
+        return spec.boundariesPerStep() * spec.bytesPerBoundary() * factor;
+    }
+
+    private void synchronize() {
+        for (CudaStream s : main) {
+            if (s != null) {
+                s.synchronize();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        Resources.closeReversed(owned);
+    }
+}

@@ -1,0 +1,65 @@
+package io.p2pbench.gpu;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2pbench.collective.Group;
+import io.p2pbench.collective.ModelShape;
+import io.p2pbench.partition.PartitionSpec;
+import io.p2pbench.partition.PartitionStep;
+import io.p2pbench.partition.Phase;
+import io.p2pbench.partition.Plan;
+import io.p2pbench.partition.StepBreakdown;
+import io.p2pbench.partition.Transport;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * One small step per plan on the group 0,0 (every code path on one GPU), eager and as CUDA graphs,
+ * P2P and host-staged: it runs, and its compute + exposed communication + wait account for the
+ * instrumented step's device time within 5%. Figures are not judged.
+ */
+@RequiresGpu
+class GpuPartitionTest {
+    private static final long CHUNK = 4L << 20;
+
+    @TestFactory
+    List<DynamicTest> everyPlanAccountsForItsStep() {
+        Group group = Group.parse("0,0");
+        List<DynamicTest> tests = new ArrayList<>();
+        for (Plan plan : new Plan[] {Plan.SINGLE, Plan.TP, Plan.PP}) {
+            for (Phase phase : Phase.values()) {
+                for (Transport transport : new Transport[] {Transport.P2P, Transport.HOST_STAGED}) {
+                    for (boolean graph : new boolean[] {false, true}) {
+                        int ranks = plan == Plan.SINGLE ? 1 : 2;
+                        PartitionSpec spec = new PartitionSpec(ModelShape.DENSE_8B, plan, ranks, phase, 2, 256, 512);
+                        tests.add(DynamicTest.dynamicTest(spec.label() + " " + transport + (graph ? " graph" : " eager"),
+                                () -> check(spec, group, transport, graph)));
+                    }
+                }
+            }
+        }
+        return tests;
+    }
+
+    private static void check(PartitionSpec spec, Group group, Transport transport, boolean graph) {
+        try (PartitionStep step = new PartitionStep(spec, group, transport, graph, CHUNK)) {
+            step.deviceMicrosPerStep(2); // warm-up: cuBLAS heuristics, first launches
+            step.breakdown();
+            StepBreakdown b = step.breakdown();
+            double plain = step.deviceMicrosPerStep(3);
+            String what = spec.label() + " " + transport + (graph ? " graph" : " eager") + ": " + b + ", plain step "
+                    + plain + " us";
+            assertTrue(b.computeUs() > 0, what);
+            assertTrue(b.stepUs() > 0 && plain > 0, what);
+            assertTrue(Math.abs(b.unaccountedUs()) <= 0.05 * b.stepUs(), "compute + comm + wait do not account for the step: "
+                    + what);
+            if (spec.plan() == Plan.TP || spec.plan() == Plan.PP) {
+                assertTrue(b.commUs() > 0, "no communication measured: " + what);
+            }
+            long host = step.hostNanosPerStep();
+            assertTrue(host > 0, what);
+        }
+    }
+}

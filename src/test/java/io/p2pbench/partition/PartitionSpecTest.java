@@ -1,0 +1,98 @@
+package io.p2pbench.partition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2pbench.collective.ModelShape;
+import org.junit.jupiter.api.Test;
+
+/** Plan arithmetic on the CPU: divisibility errors, memory per GPU, bytes per boundary, GEMM shapes. */
+class PartitionSpecTest {
+    private static final long GIB = 1L << 30;
+    /** An H200's memory as the topology reports it (139.8 GiB). */
+    private static final long H200 = 150_110_011_392L;
+
+    private static PartitionSpec decode(ModelShape m, Plan plan, int ranks, int batch) {
+        return new PartitionSpec(m, plan, ranks, Phase.DECODE, batch, 2048, 4096);
+    }
+
+    @Test
+    void tpDegreeNotDividingHeadsNamesTheValueAndWhatDivides() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> decode(ModelShape.DENSE_8B, Plan.TP, 3, 1).requireDivides());
+        assertEquals("plan TP over 3 ranks does not divide DENSE_8B (32 attention heads, 8 KV heads, FFN 14336); "
+                + "use a TP degree that divides them all: 1, 2, 4, 8", e.getMessage());
+        decode(ModelShape.DENSE_8B, Plan.TP, 8, 1).requireDivides();
+    }
+
+    @Test
+    void moreStagesThanLayersAndMoreExpertsRanksAreRefused() {
+        IllegalArgumentException pp = assertThrows(IllegalArgumentException.class,
+                () -> decode(ModelShape.DENSE_8B, Plan.PP, 33, 1).requireDivides());
+        assertEquals("plan PP over 33 stages exceeds DENSE_8B's 32 layers; use at most 32 stages", pp.getMessage());
+        IllegalArgumentException ep = assertThrows(IllegalArgumentException.class,
+                () -> decode(ModelShape.MOE_8X_TOP2, Plan.EP, 16, 1).requireDivides());
+        assertEquals("plan EP over 16 ranks does not divide MOE_8X_TOP2's 8 experts; use an EP degree that divides "
+                + "them: 1, 2, 4, 8", ep.getMessage());
+        IllegalArgumentException dense = assertThrows(IllegalArgumentException.class,
+                () -> decode(ModelShape.DENSE_8B, Plan.EP, 2, 1).requireDivides());
+        assertTrue(dense.getMessage().startsWith("plan EP needs experts, but DENSE_8B is dense"), dense.getMessage());
+    }
+
+    @Test
+    void stagesSplitLayersEvenlyFirstStagesTakingTheRemainder() {
+        PartitionSpec s = decode(ModelShape.DENSE_70B, Plan.PP, 3, 1);
+        assertEquals(27, s.layersOfStage(0));
+        assertEquals(27, s.layersOfStage(1));
+        assertEquals(26, s.layersOfStage(2));
+    }
+
+    @Test
+    void weightsOfAnEightBillionModelAreAboutSixteenGigabytes() {
+        PartitionSpec s = decode(ModelShape.DENSE_8B, Plan.SINGLE, 1, 1);
+        // Llama-3-8B: 8.03e9 parameters in bf16
+        double params = (32.0 * s.weightBytesPerLayer() + s.embeddingBytesPerRank()) / 2;
+        assertEquals(8.03e9, params, 0.01e9);
+        // KV: 32 layers x 2 x 8 heads x 128 x 2 B x 4096 tokens = 512 MiB per sequence
+        assertEquals(512L << 20, 32 * s.kvBytesPerLayer());
+        assertNull(s.doesNotFit(H200));
+    }
+
+    @Test
+    void seventyBillionDoesNotFitOneGpuAtBatchEightButFitsOverTwo() {
+        PartitionSpec single = decode(ModelShape.DENSE_70B, Plan.SINGLE, 1, 8);
+        String why = single.doesNotFit(H200);
+        assertNotNull(why);
+        assertTrue(why.startsWith("does not fit: DENSE_70B SINGLE over 1 GPU needs 14"), why);
+        assertTrue(why.endsWith("GPU has 139.8 GiB"), why);
+        assertNull(decode(ModelShape.DENSE_70B, Plan.TP, 2, 8).doesNotFit(H200));
+        assertNull(decode(ModelShape.DENSE_70B, Plan.PP, 2, 8).doesNotFit(H200));
+        assertTrue(decode(ModelShape.DENSE_70B, Plan.TP, 2, 8).memoryPerGpu() < single.memoryPerGpu() / 2 + GIB);
+    }
+
+    @Test
+    void bytesPerBoundaryFollowThePlan() {
+        PartitionSpec tp = new PartitionSpec(ModelShape.DENSE_8B, Plan.TP, 4, Phase.PREFILL, 2, 1024, 4096);
+        assertEquals(2L * 1024 * 4096 * 2, tp.bytesPerBoundary()); // [batch x prompt x hidden] bf16, summed by each all-reduce
+        assertEquals(64, tp.boundariesPerStep());
+        PartitionSpec pp = decode(ModelShape.DENSE_8B, Plan.PP, 4, 8);
+        assertEquals(8L * 4096 * 2, pp.bytesPerBoundary());
+        assertEquals(3, pp.boundariesPerStep());
+        PartitionSpec ep = decode(ModelShape.MOE_8X_TOP2, Plan.EP, 4, 8);
+        // 2 tokens per rank, each to 2 experts, 3 of 4 ranks remote: ceil(4 x 3 / 4) = 3 token copies
+        assertEquals(3L * 4096 * 2, ep.bytesPerBoundary());
+        assertEquals(0, decode(ModelShape.DENSE_8B, Plan.SINGLE, 1, 8).bytesPerBoundary());
+    }
+
+    @Test
+    void tensorParallelSplitsEveryGemmsColumnsOrInner() {
+        PartitionSpec s = decode(ModelShape.DENSE_8B, Plan.TP, 2, 4);
+        assertEquals("[qkv 4x4096x3072, out 4x2048x4096, gate_up 4x4096x14336, down 4x7168x4096]",
+                s.layerGemms().toString());
+        PartitionSpec moe = decode(ModelShape.MOE_8X_TOP2, Plan.SINGLE, 1, 8);
+        assertEquals("gate_up 2x4096x28672 (x8)", moe.layerGemms().get(2).toString());
+    }
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""Times torch.matmul (bf16) on the shapes io.p2pbench.partition.GemmCheck prints, read from its output.
+
+Same method as GemmCheck: 10 untimed matmuls, then the median over 20 CUDA-event-timed batches of 10
+back-to-back matmuls; operands from torch.randn (random values, as GemmCheck's pattern fill).
+Usage: java ... io.p2pbench.partition.GemmCheck > cublas.tsv; python3 torch_matmul.py cublas.tsv
+Prints the cuBLAS line with torch's median microseconds and the ratio cublas/torch appended.
+"""
+import statistics
+import sys
+
+import torch
+
+
+def time_matmul(rows, inner, cols):
+    x = torch.randn(rows, inner, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(inner, cols, device="cuda", dtype=torch.bfloat16)
+    y = torch.empty(rows, cols, device="cuda", dtype=torch.bfloat16)
+    for _ in range(10):
+        torch.matmul(x, w, out=y)
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+    batches = []
+    for _ in range(20):
+        start.record()
+        for _ in range(10):
+            torch.matmul(x, w, out=y)
+        stop.record()
+        stop.synchronize()
+        batches.append(start.elapsed_time(stop) * 1000.0 / 10)
+    return statistics.median(batches)
+
+
+def main(path):
+    print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0))
+    with open(path) as f:
+        header = f.readline().rstrip("\n")
+        print(header + "\ttorch_us\tcublas_over_torch")
+        for line in f:
+            parts = line.rstrip("\n").split("\t")
+            if len(parts) < 8:
+                continue
+            rows, inner, cols = int(parts[3]), int(parts[4]), int(parts[5])
+            t = time_matmul(rows, inner, cols)
+            print("\t".join(parts) + "\t%.2f\t%.3f" % (t, float(parts[6]) / t))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
