@@ -1,5 +1,6 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.transfer.BatchMedians;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;

@@ -22,7 +22,7 @@ import java.util.function.BiConsumer;
  * does not fit the GPUs' memory, or is not implemented is a planned skip with its reason.
  */
 final class PartitionPlanner {
-    static final String BENCH = RunPlanner.BENCH + "PartitionBenchmark.";
+    static final String BENCH = JmhBenchmark.PACKAGE + ".PartitionBenchmark.";
     static final int BATCH = 8;
     static final int PROMPT = 2048;
     static final int CONTEXT = 4096;
