@@ -12,6 +12,10 @@
 #   probe     the same loop in Java on the suite's CUDA layer, outside JMH (.carry/diag, built from
 #             tools/java-latency); probe-again repeats it
 #   lat4      p2pbench's JMH latency rows at 4 bytes, full timing; lat4-again repeats it
+#   partition the partition study on group 0,0 (quick timing), then its report
+#   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes (tools/gemm-check)
+#   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
+#   chartsnode p2pbench report of the newest run on the node itself (charts drawn there, no fonts needed)
 # Usage: tools/device/gpu-session.sh STEP... ; everything lands in $OUT/session.tar.gz, a table last.
 # Size: the device tool carries at most 64 MiB: the tracked files (about 38 MiB on 2026-12-02, mostly
 # results/) plus what `carry` names. The bundle (24 MiB) fits beside them; the bundle and .carry/tests
@@ -99,6 +103,24 @@ for f in sorted(glob.glob(sys.argv[1] + "/*/*/jmh/*.json.gz")):
                   sum(c for v, c in b["primaryMetric"]["rawDataHistogram"][0][0])))
 PY
       ;;
+    partition)
+      step partition "${PART_LIMIT:-200}" "$B/bin/p2pbench" run --preset quick --paths PARTITION --group 0,0 \
+        --out "$W/results-partition"
+      tail -2 "$W/partition.log" | tee -a "$SUMMARY"
+      step partition-report 60 "$B/bin/p2pbench" report "$W"/results-partition/*/* --out "$W/report-partition"
+      grep -A40 -i "does splitting pay" "$W/report-partition/summary.md" | head -40 | tee -a "$SUMMARY" ;;
+    gemm)
+      P2PBENCH_HOME="$B" step gemm 90 bash tools/gemm-check/run.sh "$W/gemm-check.tsv"
+      cat "$W/gemm-check.tsv" | tee -a "$SUMMARY" ;;
+    sweep)
+      step sweep 150 "$B/bin/p2pbench" run --preset quick --paths ALLREDUCE_RING,NCCL --sizes 1M,4M,16M,64M,256M \
+        --out "$W/results"
+      tail -1 "$W/sweep.log" | tee -a "$SUMMARY"
+      step whatif 60 "$B/bin/p2pbench" whatif --validate "$(ls -d "$W"/results/*/* | tail -1)" --out "$W/whatif"
+      tail -25 "$W/whatif.log" | tee -a "$SUMMARY" ;;
+    chartsnode)
+      step chartsnode 60 "$B/bin/p2pbench" report "$(ls -d "$W"/results/*/* | tail -1)" --out "$W/report-node"
+      ls "$W/report-node" | tr '\n' ' ' | tee -a "$SUMMARY"; echo | tee -a "$SUMMARY" ;;
     latency|latency-again)
       step "$s" 120 "$C/native/copy_latency" -n 200000 -b 4 -j
       cat "$W/$s.log" | tee -a "$SUMMARY" ;;
