@@ -53,7 +53,7 @@ for s in "$@"; do
     tests)
       # One class path for the launcher and the tests, so tests that start a child JVM from
       # java.class.path (the CLI tests) find the suite too.
-      step tests 280 "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
+      step tests "${TESTS_LIMIT:-280}" "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
         -Dorg.bytedeco.javacpp.maxphysicalbytes=0 \
         -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$T/test-classes:$T/junit-platform-console-standalone.jar" \
         org.junit.platform.console.ConsoleLauncher execute ${TESTS_SELECT:---scan-classpath $T/test-classes} \
