@@ -19,11 +19,13 @@ for jar in "$deps"/*.jar; do
   case "$(basename "$jar")" in
     cuda-*-linux-x86_64.jar)
       trim "$jar" 'org/bytedeco/cuda/linux-x86_64/libjnicudart.so' 'org/bytedeco/cuda/linux-x86_64/libjninvml.so' \
-        'org/bytedeco/cuda/linux-x86_64/libjninccl.so' 'org/bytedeco/cuda/linux-x86_64/libjninvrtc.so' ;;
+        'org/bytedeco/cuda/linux-x86_64/libjninccl.so' 'org/bytedeco/cuda/linux-x86_64/libjninvrtc.so' \
+        'org/bytedeco/cuda/linux-x86_64/libjnicublas.so' ;;
     cuda-*.jar)
       trim "$jar" 'org/bytedeco/cuda/cudart/*' 'org/bytedeco/cuda/nvml/*' 'org/bytedeco/cuda/nccl/*' \
         'org/bytedeco/cuda/nvrtc/*' 'org/bytedeco/cuda/presets/*' 'org/bytedeco/cuda/global/cudart*' \
-        'org/bytedeco/cuda/global/nvml*' 'org/bytedeco/cuda/global/nccl*' 'org/bytedeco/cuda/global/nvrtc*' ;;
+        'org/bytedeco/cuda/global/nvml*' 'org/bytedeco/cuda/global/nccl*' 'org/bytedeco/cuda/global/nvrtc*' \
+        'org/bytedeco/cuda/cublas/*' 'org/bytedeco/cuda/global/cublas*' ;;
     jcuda-natives-*.jar)
       trim "$jar" 'lib/libJCudaDriver-*' ;;
     *) cp "$jar" "$out/lib/" ;;
@@ -32,6 +34,8 @@ done
 
 jlink --add-modules java.base,java.desktop,java.logging,java.management,java.sql,java.xml,jdk.unsupported,jdk.management \
   --strip-debug --no-header-files --no-man-pages --compress=0 --output "$out/runtime"
+# The base class-data archive (lib/server/classes.jsa): forks' own archive (run/ForkArchive) builds on it.
+"$out/runtime/bin/java" -Xshare:dump > /dev/null
 cp "$(dirname "$0")/p2pbench" "$out/bin/p2pbench"
 chmod +x "$out/bin/p2pbench"
 cat > "$out/README.txt" <<TXT

@@ -38,8 +38,17 @@ public final class ForkArchive {
         Path dir = Path.of(System.getProperty("java.io.tmpdir"));
         // Class-data sharing archives classes from jars only (the bundle); a class directory
         // (target/classes under mvn -Pjmh) makes the dump fail, so it is not tried there.
+        // A dynamic archive sits on top of the runtime's base archive: without one (a jlink'd runtime
+        // that was not given one with -Xshare:dump) the fork that should write it fails to start
+        // ("DynamicDumpSharedSpaces is unsupported when base CDS archive is not loaded"), as seen on the GPU node.
         return new ForkArchive(dir.resolve("p2pbench-fork-" + hash(key) + ".jsa"),
-                jarsOnly(System.getProperty("java.class.path", "")) && !"false".equalsIgnoreCase(System.getProperty(PROPERTY)));
+                jarsOnly(System.getProperty("java.class.path", "")) && hasBaseArchive(Path.of(System.getProperty("java.home")))
+                        && !"false".equalsIgnoreCase(System.getProperty(PROPERTY)));
+    }
+
+    /** Whether the Java runtime at {@code javaHome} has a base class-data archive (lib/server/classes.jsa). */
+    static boolean hasBaseArchive(Path javaHome) {
+        return Files.isRegularFile(javaHome.resolve("lib").resolve("server").resolve("classes.jsa"));
     }
 
     /** Whether every entry of {@code classPath} is a file (a jar), which class-data sharing needs. */

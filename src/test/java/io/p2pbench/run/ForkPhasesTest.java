@@ -101,5 +101,9 @@ class ForkPhasesTest {
         assertTrue(ForkArchive.jarsOnly(dir.resolve("a.jar").toString()));
         assertFalse(ForkArchive.jarsOnly(dir.resolve("a.jar") + java.io.File.pathSeparator + dir),
                 "a class directory (target/classes) cannot be archived");
+        assertFalse(ForkArchive.hasBaseArchive(dir), "a jlink'd runtime without classes.jsa: no dynamic archive");
+        Files.createDirectories(dir.resolve("lib/server"));
+        Files.writeString(dir.resolve("lib/server/classes.jsa"), "base");
+        assertTrue(ForkArchive.hasBaseArchive(dir));
     }
 }
