@@ -261,9 +261,9 @@ public final class Comparison {
         double floorPct = Double.isNaN(r.floor().fraction()) ? 0 : r.floor().fraction() * 100;
         boolean good = bigger ? r.ratio() > 1 : r.ratio() < 1;
         String test = Double.isNaN(r.p())
-                ? String.format(Locale.ROOT, "no test: n too small (%d vs %d runs, smallest attainable p = %.3g)",
-                        r.baselineRuns().length, r.candidateRuns().length, r.smallestP())
-                : String.format(Locale.ROOT, "exact Mann-Whitney p = %.3g, BH q = %.3g", r.p(), q);
+                ? String.format(Locale.ROOT, "no test: n too small (%d vs %d runs, smallest attainable p = %s)",
+                        r.baselineRuns().length, r.candidateRuns().length, significant(r.smallestP()))
+                : "exact Mann-Whitney p = " + significant(r.p()) + ", BH q = " + significant(q);
         Verdict verdict = Verdict.SAME;
         String why;
         if (!(r.ratio() > 0) || !Double.isFinite(r.ratio())) {
@@ -281,6 +281,11 @@ public final class Comparison {
         }
         return new Row(r.baseline(), r.candidate(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
                 r.candidateValue(), r.ratio(), r.interval(), r.p(), r.smallestP(), q, r.floor(), verdict, why);
+    }
+
+    /** Three significant digits, without trailing zeros: 0.1, 0.0286. */
+    static String significant(double v) {
+        return new java.math.BigDecimal(String.format(Locale.ROOT, "%.3g", v)).stripTrailingZeros().toPlainString();
     }
 
     /** Rows of one measurement together (lanes; alg and bus), one verdict each, worst first. */
