@@ -8,7 +8,8 @@
 #   - the run with every other run (A/A: a false alarm is exit 1),
 #   - scaled copies of the run (tools/scale-results.sh, i.e. io.p2pbench.report.ScaleResults): one bandwidth
 #     row -10% (host-bw-H2D-PINNED-LOCAL-gpu0-64MiB), every bandwidth row -7%, one latency row +25% at p50
-#     (peer-lat-CE_P2P_READ-0-0-4KiB), expecting exit 1, the changed rows named and no unchanged row named,
+#     (host-lat-H2D-PINNED-LOCAL-gpu0-1MiB; and, to show the limit, peer-lat-CE_P2P_READ-0-0-4KiB, whose noise
+#     floor is above 25%), expecting exit 1, the changed rows named and no unchanged row named,
 # each with one other run as the baseline and with all other runs together as the baseline (leave one out).
 # Default threshold 5% (THRESHOLD=... to change). The scaled copies go to target/compare-error-rates/.
 # Needs Java 17 and Maven (offline works once ~/.m2 is populated); no GPU. Run from anywhere.

@@ -18,9 +18,19 @@ import java.util.TreeMap;
 
 /**
  * How much a figure moves between reruns of the same build on the same machine: the noise floor
- * below which {@code compare} calls no change. A floor is kept per row class (metric x kind and
- * memory x size band, {@link #classOf}) as the largest change |run_a / run_b - 1| of a run-level
- * figure (median over batches; latency: p50) seen between any two runs that share the row.
+ * below which {@code compare} calls no change. Kept per row class (metric x kind and memory x size
+ * band, {@link #classOf}).
+ *
+ * <p>Model: between two runs, the log ratio of a row's run-level figure (median over batches;
+ * latency: p50) is taken as normal with mean 0 and a class-wide spread s, estimated as the root mean
+ * square of the log ratios of every row of the class over every pair of runs. Because few run pairs
+ * give an uncertain s, the floor uses its one-sided 95% upper confidence bound
+ * s_up = s sqrt(k / chi2_{0.05}(k)), k = run pairs of the class; and because one comparison judges
+ * about {@value #FAMILY_ROWS} rows (the quick preset on one GPU), the floor is
+ * exp(z s_up) - 1 with z = Phi^-1(1 - 0.05 / (2 x {@value #FAMILY_ROWS})) = 3.52, so that, where the
+ * model holds, a whole A/A comparison raises a false alarm with probability at most about 5%
+ * (Bonferroni). Drift has heavier tails than that model, so a floor is never below the largest
+ * change actually seen in its class ({@code maxSeen}, kept beside it).
  *
  * <p>Two sources: the baseline's own runs when it holds two or more ({@link #learn}), and the
  * committed default table {@code noise-floors-h200x1.json} learned from the older committed reruns
@@ -33,6 +43,12 @@ import java.util.TreeMap;
  * @param pairs run pairs behind each class
  */
 public record NoiseFloors(String name, String machine, Map<String, Double> floors, Map<String, Integer> pairs) {
+    /** Rows one comparison judges, for the Bonferroni z of the floor (the quick preset on one GPU). */
+    public static final int FAMILY_ROWS = 114;
+    /** z of the floor: Phi^-1(1 - 0.05 / (2 FAMILY_ROWS)). */
+    static final double Z = new org.apache.commons.math3.distribution.NormalDistribution(null, 0, 1)
+            .inverseCumulativeProbability(1 - 0.05 / (2.0 * FAMILY_ROWS));
+
     /** Resource name of the committed default table. */
     public static final String DEFAULT_RESOURCE = "/io/p2pbench/report/noise-floors-h200x1.json";
 
@@ -89,9 +105,9 @@ public record NoiseFloors(String name, String machine, Map<String, Double> floor
      */
     public record Floor(double fraction, String source) {}
 
-    /** Floors learned from reruns: every pair of runs, every row they share. */
+    /** Floors learned from reruns: every pair of runs, every row they share ({@link NoiseFloors} gives the model). */
     public static NoiseFloors learn(String name, List<ResultData> runs) {
-        Map<String, Double> floors = new TreeMap<>();
+        Map<String, double[]> sums = new TreeMap<>(); // class -> {sum of squared log ratios, count, max |log ratio|}
         Map<String, Integer> pairs = new TreeMap<>();
         List<Map<String, Measurement>> indexed = new ArrayList<>();
         for (ResultData r : runs) {
@@ -113,16 +129,38 @@ public record NoiseFloors(String name, String machine, Map<String, Double> floor
                         continue;
                     }
                     String c = classOf(e.getValue().key());
-                    double change = Math.max(x / y, y / x) - 1;
-                    floors.merge(c, change, Math::max);
+                    double log = Math.log(x / y);
+                    double[] acc = sums.computeIfAbsent(c, k -> new double[3]);
+                    acc[0] += log * log;
+                    acc[1]++;
+                    acc[2] = Math.max(acc[2], Math.abs(log));
                     classes.add(c);
                 }
                 classes.forEach(c -> pairs.merge(c, 1, Integer::sum));
             }
         }
+        Map<String, Double> floors = new TreeMap<>();
+        Map<String, Double> maxSeen = new TreeMap<>();
+        sums.forEach((c, acc) -> {
+            // Never below the largest change actually seen: drift has heavier tails than the normal model.
+            floors.put(c, Math.max(floor(Math.sqrt(acc[0] / acc[1]), pairs.get(c)), Math.exp(acc[2]) - 1));
+            maxSeen.put(c, Math.exp(acc[2]) - 1);
+        });
         String machine = runs.isEmpty() ? "?" : runs.get(0).machine();
-        return new NoiseFloors(name, machine, floors, pairs);
+        NoiseFloors learned = new NoiseFloors(name, machine, floors, pairs);
+        LAST_MAX_SEEN.set(maxSeen);
+        return learned;
     }
+
+    /** exp(z s_up) - 1 for a class spread {@code s} seen over {@code runPairs} run pairs. */
+    static double floor(double s, int runPairs) {
+        double chi2 = new org.apache.commons.math3.distribution.ChiSquaredDistribution(null, runPairs)
+                .inverseCumulativeProbability(0.05);
+        return Math.exp(Z * s * Math.sqrt(runPairs / chi2)) - 1;
+    }
+
+    /** The largest change seen per class by the last {@link #learn} on this thread, for the committed table. */
+    private static final ThreadLocal<Map<String, Double>> LAST_MAX_SEEN = ThreadLocal.withInitial(Map::of);
 
     /** As JSON, for the committed table. */
     public ObjectNode toJson(List<String> learnedFrom) {
@@ -130,13 +168,17 @@ public record NoiseFloors(String name, String machine, Map<String, Double> floor
         ObjectNode root = mapper.createObjectNode();
         root.put("name", name);
         root.put("machine", machine);
-        root.put("method", "per row class (metric | kind | size band): the largest |a/b - 1| of a run-level figure "
-                + "(median over batches; latency p50, R-7) between any two runs sharing the row");
+        root.put("method", "per row class (metric | kind | size band): s = RMS of log(a/b) of run-level figures "
+                + "(median over batches; latency p50, R-7) over every row and pair of runs; floor = exp(z s_up) - 1, "
+                + "s_up = s sqrt(k / chi2_0.05(k)) with k run pairs, z = " + String.format(java.util.Locale.ROOT,
+                "%.3f", Z) + " (Bonferroni over " + FAMILY_ROWS + " rows at 5%)");
+        Map<String, Double> maxSeen = LAST_MAX_SEEN.get();
         ArrayNode from = root.putArray("learnedFrom");
         learnedFrom.forEach(from::add);
         ArrayNode classes = root.putArray("classes");
         floors.forEach((c, f) -> classes.addObject().put("class", c).put("floor", Math.ceil(f * 1e4) / 1e4)
-                .put("runPairs", pairs.getOrDefault(c, 0)));
+                .put("runPairs", pairs.getOrDefault(c, 0))
+                .put("maxSeen", Math.round(maxSeen.getOrDefault(c, Double.NaN) * 1e4) / 1e4));
         return root;
     }
 
