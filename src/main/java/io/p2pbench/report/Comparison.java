@@ -271,13 +271,14 @@ public final class Comparison {
         } else if (changePct <= thresholdPct) {
             why = "within ±" + Markdown.plain(thresholdPct) + "%";
         } else if (sizePct <= floorPct) {
-            why = String.format(Locale.ROOT, "within the noise floor ±%.1f%%", floorPct);
+            why = String.format(Locale.ROOT, "within the noise floor %.1f%% (the figures are %.1f%% apart)", floorPct,
+                    sizePct);
         } else if (!Double.isNaN(r.p()) && !(q < ALPHA)) {
             why = "not significant (" + test + ")";
         } else {
             verdict = good ? Verdict.BETTER : Verdict.WORSE;
-            why = String.format(Locale.ROOT, "beyond ±%s%% and the noise floor ±%.1f%%; %s",
-                    Markdown.plain(thresholdPct), floorPct, test);
+            why = String.format(Locale.ROOT, "beyond ±%s%% and the noise floor %.1f%% (the figures are %.1f%% "
+                    + "apart); %s", Markdown.plain(thresholdPct), floorPct, sizePct, test);
         }
         return new Row(r.baseline(), r.candidate(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
                 r.candidateValue(), r.ratio(), r.interval(), r.p(), r.smallestP(), q, r.floor(), verdict, why);

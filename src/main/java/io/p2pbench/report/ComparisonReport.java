@@ -91,10 +91,11 @@ final class ComparisonReport {
             Comparison.Row h = g.headline();
             Measurement c = h.candidate();
             String unit = c.key().biggerIsBetter() ? "GB/s" : "µs";
-            out.add(String.format(Locale.ROOT, "  %-6s %s %s %s %s %s: %s -> %s %s (%s, floor ±%.1f%%)%s",
+            out.add(String.format(Locale.ROOT, "  %-6s %s %s %s %s %s: %s -> %s %s (%s; %.1f%% apart, floor %.1f%%)%s",
                     g.verdict(), c.key().kind(), c.pairLabel(), c.key().path(), c.key().direction(),
                     Sizes.format(c.key().sizeBytes()), Markdown.number(h.baselineValue()),
                     Markdown.number(h.candidateValue()), unit, Markdown.change(h.ratio()),
+                    (Math.max(h.ratio(), 1 / h.ratio()) - 1) * 100,
                     Double.isNaN(h.floor().fraction()) ? 0 : h.floor().fraction() * 100,
                     g.rows().size() > 1 ? " [+" + (g.rows().size() - 1) + " lane(s) of this measurement]" : ""));
         }

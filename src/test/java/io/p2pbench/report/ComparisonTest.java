@@ -50,7 +50,7 @@ class ComparisonTest {
         double[] one = {100};
         Comparison.Row inFloor = judge(ONE_WAY_1M, one, new double[] {90}, 0.12, 5);
         assertEquals(Comparison.Verdict.SAME, inFloor.verdict());
-        assertTrue(inFloor.why().startsWith("within the noise floor ±12.0%"), inFloor.why());
+        assertTrue(inFloor.why().startsWith("within the noise floor 12.0% (the figures are 11.1% apart)"), inFloor.why());
         Comparison.Row beyond = judge(ONE_WAY_1M, one, new double[] {90}, 0.05, 5);
         assertEquals(Comparison.Verdict.WORSE, beyond.verdict());
         assertTrue(beyond.why().contains("no test: n too small (1 vs 1 runs, smallest attainable p = 1)"), beyond.why());
