@@ -11,22 +11,28 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code p2pbench compare}: matches a baseline's results with each candidate's and prints a verdict
- * table; exit 1 when a match is significantly worse beyond the threshold, 0 otherwise, 2 for bad input.
+ * {@code p2pbench compare}: matches a baseline's results with each candidate's and prints, per
+ * candidate, a verdict line and at most 20 worse/better measurements, then where compare.md and the
+ * charts are; exit 1 when a measurement is worse beyond the threshold and the noise floor, 0
+ * otherwise, 2 for bad input. BASELINE and each CANDIDATE may be comma lists of runs of one machine.
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = {"Compares candidate result folders with a baseline: a result folder, nvbandwidth -j JSON or "
-            + "nccl-tests -J JSON.", "Exit code 1 when a match is worse beyond the threshold and significant, else 0."})
+        description = {"Compares candidate result folders with a baseline: result folders, nvbandwidth -j JSON, "
+            + "nccl-tests -J JSON or nccl-tests' printed output. A comma list (a,b,c) is several runs of one side.",
+            "Exit code 1 when a measurement is worse beyond the threshold and the noise floor of reruns, else 0; "
+                + "2 for bad input."})
 final class CompareCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "BASELINE",
-            description = "Result folder, nvbandwidth -j JSON or nccl-tests -J JSON.")
-    Path baseline;
+            description = "Result folder(s) of one machine (comma list: several runs), nvbandwidth -j JSON or "
+                    + "nccl-tests -J JSON or printed output.")
+    String baseline;
 
-    @Parameters(index = "1..*", arity = "1..*", paramLabel = "CANDIDATE", description = "Result folders.")
-    List<Path> candidates;
+    @Parameters(index = "1..*", arity = "1..*", paramLabel = "CANDIDATE",
+            description = "Result folders; a comma list is several runs of one candidate.")
+    List<String> candidates;
 
     @Option(names = "--threshold", paramLabel = "PCT", defaultValue = "5",
             description = "Changes within this many percent count as the same. Default: ${DEFAULT-VALUE}.")
@@ -47,6 +53,19 @@ final class CompareCommand implements Callable<Integer> {
                     + "ALL_REDUCE, ALL_GATHER, REDUCE_SCATTER or ALL_TO_ALL.")
     String ncclTestsOperation;
 
+    /** The paths of a comma list; an empty element is bad input. */
+    private List<Path> runs(String list) {
+        List<Path> out = new java.util.ArrayList<>();
+        for (String part : list.split(",", -1)) {
+            if (part.isBlank()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "'" + list + "' has an empty element; "
+                        + "give a result folder or file, or several separated by commas (a,b,c)");
+            }
+            out.add(Path.of(part.strip()));
+        }
+        return out;
+    }
+
     @Override
     public Integer call() {
         if (!(thresholdPct >= 0 && thresholdPct < 100)) {
@@ -55,12 +74,12 @@ final class CompareCommand implements Callable<Integer> {
         }
         Compare.Outcome outcome;
         try {
-            outcome = Compare.run(baseline, candidates, thresholdPct, nvbandwidthBytes, ncclTestsOperation, out);
+            outcome = Compare.run(runs(baseline), candidates.stream().map(this::runs).toList(),
+                    thresholdPct, nvbandwidthBytes, ncclTestsOperation, out);
         } catch (IOException e) {
             throw new UserInputException(e.getMessage());
         }
-        spec.commandLine().getOut().print(outcome.markdown());
-        spec.commandLine().getOut().println("Written to " + outcome.outDir().resolve(Compare.MARKDOWN));
+        outcome.summary().forEach(spec.commandLine().getOut()::println);
         spec.commandLine().getOut().flush();
         return outcome.worse() ? 1 : 0;
     }

@@ -19,58 +19,77 @@ public final class Compare {
 
     private Compare() {}
 
+    /** Most worse/better measurements printed on stdout per candidate; the rest are in compare.md. */
+    public static final int SUMMARY_ROWS = 20;
+
     /**
      * What a comparison found.
      *
      * @param markdown every comparison's table, as written to compare.md
-     * @param worse whether any match is worse beyond the threshold and significant
+     * @param worse whether any measurement is worse
      * @param outDir where compare.md and the charts are
+     * @param summary the lines for stdout: per candidate a verdict line and at most {@link #SUMMARY_ROWS} rows
+     * @param charts how many charts were written (0 where this runtime cannot draw text)
      */
-    public record Outcome(String markdown, boolean worse, Path outDir) {}
+    public record Outcome(String markdown, boolean worse, Path outDir, List<String> summary, int charts) {}
 
-    /**
-     * Compares each candidate with the baseline.
-     *
-     * @param thresholdPct changes within this many percent count as the same
-     * @param nvbandwidthBytes the buffer size of an nvbandwidth baseline (its JSON does not say)
-     * @param outDir output folder, or null for {@code charts/<first candidate's fingerprint>/compare}
-     */
+    /** One run as the baseline, each candidate one run. */
     public static Outcome run(Path baseline, List<Path> candidates, double thresholdPct, long nvbandwidthBytes,
                               Path outDir) throws IOException {
-        return run(baseline, candidates, thresholdPct, nvbandwidthBytes, null, outDir);
+        return run(List.of(baseline), candidates.stream().map(List::of).toList(), thresholdPct, nvbandwidthBytes,
+                null, outDir);
     }
 
     /**
-     * As {@link #run(Path, List, double, long, Path)}, naming the collective of an nccl-tests text
-     * baseline that does not name its program ({@code ALL_REDUCE}, ...; null: from the text).
+     * Compares each candidate (one run or several runs of one machine) with the baseline (the same).
+     *
+     * @param thresholdPct changes within this many percent count as the same
+     * @param nvbandwidthBytes the buffer size of an nvbandwidth baseline (its JSON does not say)
+     * @param ncclTestsOperation the collective of an nccl-tests text baseline that does not name its program
+     *     ({@code ALL_REDUCE}, ...; null: from the text)
+     * @param outDir output folder, or null for {@code charts/<first candidate's fingerprint>/compare}
      */
-    public static Outcome run(Path baseline, List<Path> candidates, double thresholdPct, long nvbandwidthBytes,
-                              String ncclTestsOperation, Path outDir) throws IOException {
-        ResultData base = read(baseline, nvbandwidthBytes, ncclTestsOperation);
-        List<ResultData> cands = new ArrayList<>();
-        for (Path c : candidates) {
-            cands.add(read(c, nvbandwidthBytes, ncclTestsOperation));
+    public static Outcome run(List<Path> baseline, List<List<Path>> candidates, double thresholdPct,
+                              long nvbandwidthBytes, String ncclTestsOperation, Path outDir) throws IOException {
+        List<ResultData> base = new ArrayList<>();
+        for (Path b : baseline) {
+            base.add(read(b, nvbandwidthBytes, ncclTestsOperation));
+        }
+        List<List<ResultData>> cands = new ArrayList<>();
+        for (List<Path> candidate : candidates) {
+            List<ResultData> runs = new ArrayList<>();
+            for (Path c : candidate) {
+                runs.add(read(c, nvbandwidthBytes, ncclTestsOperation));
+            }
+            cands.add(runs);
         }
         Path dir = outDir != null ? outDir
-                : Reporter.defaultOutDir(Charts.stem(cands.get(0).machine())).resolve("compare");
+                : Reporter.defaultOutDir(Charts.stem(cands.get(0).get(0).machine())).resolve("compare");
+        NoiseFloors defaults = NoiseFloors.defaults();
         List<Comparison.Result> results = new ArrayList<>();
-        for (ResultData cand : cands) {
-            results.add(Comparison.compare(base, cand, thresholdPct));
+        for (List<ResultData> cand : cands) {
+            results.add(Comparison.compare(base, cand, thresholdPct, defaults));
         }
         Files.createDirectories(dir);
         StringBuilder md = new StringBuilder("# p2pbench compare\n\n");
+        List<String> summary = new ArrayList<>();
         boolean worse = false;
+        int charts = 0;
         for (int i = 0; i < results.size(); i++) {
             Comparison.Result r = results.get(i);
             md.append(ComparisonReport.markdown(r));
+            summary.addAll(ComparisonReport.summary(r, SUMMARY_ROWS));
+            worse |= r.count(Comparison.Verdict.WORSE) > 0;
             String prefix = results.size() > 1 ? "candidate" + (i + 1) + "-" : "";
             for (Charts.ChartFile chart : ComparisonReport.charts(r, dir, prefix)) {
                 md.append("![").append(chart.title()).append("](").append(chart.svg().getFileName()).append(")\n\n");
+                charts++;
             }
-            worse |= r.count(Comparison.Verdict.WORSE) > 0;
         }
         AtomicFiles.write(dir.resolve(MARKDOWN), md.toString());
-        return new Outcome(md.toString(), worse, dir);
+        summary.add("Full table: " + dir.resolve(MARKDOWN) + (charts > 0 ? "; " + charts + " overlay charts (SVG) in "
+                + dir : "; no overlay charts (no path with two sizes or more)"));
+        return new Outcome(md.toString(), worse, dir, List.copyOf(summary), charts);
     }
 
     /**

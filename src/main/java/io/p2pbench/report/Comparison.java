@@ -1,30 +1,37 @@
 package io.p2pbench.report;
 
+import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
-import org.apache.commons.math3.distribution.NormalDistribution;
-import org.apache.commons.math3.stat.inference.MannWhitneyUTest;
-import org.apache.commons.math3.stat.inference.WilcoxonSignedRankTest;
+import java.util.Set;
 
 /**
- * Matches the measurements of a baseline and a candidate and judges each match. On one machine
- * (equal fingerprints, or an imported nvbandwidth/nccl-tests baseline, which is assumed to come from
- * the candidate's machine) results match by (path, direction, size, pair); across machines by
- * (path, direction, size, link class), pooling the pairs of a class.
+ * Matches the measurements of a baseline and a candidate and judges each measurement
+ * ({@code docs/compare.md} argues the model). Each side is one run or several runs of one machine.
  *
- * <p>Per match: the ratio candidate / baseline of the medians (p50 for latency) with a 95% interval
- * from distribution-free intervals of each median, combined on the log scale; a two-sided
- * Mann-Whitney U test when both sides have samples, a Wilcoxon signed-rank test of the sampled side
- * against the other's single value when only one has; and a verdict that knows the direction
- * (bandwidth up, latency down is better): better or worse only when the test is significant at
- * 5% and the change is beyond the threshold; with one value on each side, the threshold alone.
+ * <p>The unit of evidence is a run: batches of one run share that run's state of the machine (clocks,
+ * placement, the hypervisor's neighbours), and on our VM runs minutes apart differ by more than the
+ * batches of one run do, so batches are not independent samples of the machine. Per row and run the
+ * figure is the median over batches (latency: p50, R-7); per side, the median of its runs' figures.
+ *
+ * <p>A row is worse (better) only when its change is in the bad (good) direction and beyond both the
+ * user's threshold and the row's noise floor ({@link NoiseFloors}: the baseline's own run-to-run
+ * spread when it holds two runs or more and, on the machine the default table was learned on, never
+ * below that table), and, where an exact Mann-Whitney test of the run figures can reach α at all,
+ * significant after Benjamini-Hochberg across the tested rows. The lanes of a bidirectional copy and
+ * the alg/bus pair of a collective are rows of one measurement, which has one verdict (the worst of
+ * its rows) and is counted once.
  */
 public final class Comparison {
-    /** Significance level of the tests. */
+    /** Significance level (after Benjamini-Hochberg across the tested rows). */
     public static final double ALPHA = 0.05;
+    /** Coverage aimed at by intervals; the coverage each has is stated beside it. */
+    public static final double LEVEL = 0.95;
 
     private Comparison() {}
 
@@ -49,157 +56,334 @@ public final class Comparison {
 
     /** What a match says. */
     public enum Verdict {
-        /** Significantly better, beyond the threshold. */
-        BETTER,
-        /** Significantly worse, beyond the threshold. */
+        /** Worse beyond the threshold and the noise floor (and significant where testable). */
         WORSE,
-        /** Within noise or within the threshold. */
+        /** Better beyond the threshold and the noise floor (and significant where testable). */
+        BETTER,
+        /** Within the threshold, the noise floor, or not significant. */
         SAME;
 
         @Override
         public String toString() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 
     /**
-     * One match.
+     * One figure compared (one lane, or alg or bus).
      *
-     * @param baseline the baseline's measurement (pooled across pairs when matching across machines)
-     * @param candidate the candidate's
-     * @param baselineValue baseline median (latency: p50)
-     * @param candidateValue candidate median (latency: p50)
+     * @param baseline the first baseline run's measurement (pooled across pairs when matching across machines)
+     * @param candidate the first candidate run's
+     * @param baselineRuns run-level figures of the baseline's runs that have the row
+     * @param candidateRuns the candidate's
+     * @param baselineValue median of the baseline's run figures
+     * @param candidateValue median of the candidate's
      * @param ratio candidate / baseline
-     * @param ratioLow lower end of the ratio's 95% interval (NaN when it cannot be computed)
-     * @param ratioHigh upper end
-     * @param p the test's p-value, NaN without a test
+     * @param interval interval of the ratio (exact shift interval on the log scale) with its coverage
+     * @param p exact two-sided Mann-Whitney p of the run figures; NaN where no test can reach α
+     * @param smallestP smallest p the test could give with these run counts
+     * @param q Benjamini-Hochberg adjusted p (NaN without a test)
+     * @param floor the noise floor (fraction) and where it comes from
      * @param verdict better, worse or same
      * @param why what decided the verdict
      */
-    public record Row(Measurement baseline, Measurement candidate, double baselineValue, double candidateValue,
-                      double ratio, double ratioLow, double ratioHigh, double p, Verdict verdict, String why) {}
+    public record Row(Measurement baseline, Measurement candidate, double[] baselineRuns, double[] candidateRuns,
+                      double baselineValue, double candidateValue, double ratio, ExactTests.Interval interval,
+                      double p, double smallestP, double q, NoiseFloors.Floor floor, Verdict verdict, String why) {
+        /** The change in the bad direction, in percent (positive = worse), for ranking. */
+        public double adversePct() {
+            return (candidate.key().biggerIsBetter() ? 1 / ratio - 1 : ratio - 1) * 100;
+        }
+    }
+
+    /**
+     * One measurement: its rows (one, or the lanes of a bidirectional copy, or a collective's alg and bus).
+     *
+     * @param rows the rows, the one that decided the verdict first
+     * @param verdict the worst verdict of the rows
+     */
+    public record Group(List<Row> rows, Verdict verdict) {
+        /** The row that decided the verdict. */
+        public Row headline() {
+            return rows.get(0);
+        }
+    }
 
     /**
      * A whole comparison.
      *
-     * @param baseline what was compared against
-     * @param candidate what was compared
+     * @param baselines the baseline's runs
+     * @param candidates the candidate's runs
      * @param matching how results were matched
-     * @param note a line about the matching (e.g. that an imported baseline is assumed to be this machine)
+     * @param note a line about the matching
      * @param thresholdPct changes within this many percent are "same"
-     * @param rows every match, worse first, then better, then same
+     * @param noise where the noise floors come from, one line
+     * @param groups every measurement, worse first (largest adverse change first), then better, then same
      * @param baselineOnly keys only the baseline has
      * @param candidateOnly keys only the candidate has
      */
-    public record Result(ResultData baseline, ResultData candidate, Matching matching, String note,
-                         double thresholdPct, List<Row> rows, int baselineOnly, int candidateOnly) {
-        /** Rows with a given verdict. */
+    public record Result(List<ResultData> baselines, List<ResultData> candidates, Matching matching, String note,
+                         double thresholdPct, String noise, List<Group> groups, int baselineOnly, int candidateOnly) {
+        /** Measurements with a given verdict. */
         public long count(Verdict v) {
-            return rows.stream().filter(r -> r.verdict() == v).count();
+            return groups.stream().filter(g -> g.verdict() == v).count();
+        }
+
+        /** Every row of every measurement. */
+        public List<Row> rows() {
+            return groups.stream().flatMap(g -> g.rows().stream()).toList();
+        }
+
+        /** The baseline as people read it: one label, or the first label and how many runs. */
+        public String baselineLabel() {
+            return label(baselines);
+        }
+
+        /** The candidate as people read it. */
+        public String candidateLabel() {
+            return label(candidates);
+        }
+
+        private static String label(List<ResultData> runs) {
+            return runs.size() == 1 ? runs.get(0).label() : runs.size() + " runs: " + String.join(", ",
+                    runs.stream().map(ResultData::label).toList());
         }
     }
 
-    /** Compares {@code candidate} with {@code baseline}; a {@link BadInputException} when nothing matches. */
+    /** Compares one candidate run with one baseline run, with the default noise floors. */
     public static Result compare(ResultData baseline, ResultData candidate, double thresholdPct)
             throws BadInputException {
-        boolean imported = !baseline.isRun() || !candidate.isRun();
-        Matching matching = imported || baseline.machine().equals(candidate.machine()) ? Matching.SAME_MACHINE
-                : Matching.ACROSS_MACHINES;
-        Map<String, Measurement> base = index(baseline.measurements(), matching);
-        Map<String, Measurement> cand = index(candidate.measurements(), matching);
-        List<Row> rows = new ArrayList<>();
-        for (Map.Entry<String, Measurement> e : cand.entrySet()) {
-            Measurement b = base.get(e.getKey());
-            if (b != null) {
-                rows.add(judge(b, e.getValue(), thresholdPct));
-            }
-        }
-        if (rows.isEmpty()) {
-            throw new BadInputException(baseline.label() + " and " + candidate.label() + " have no measurement in "
-                    + "common when matched by " + matching.key() + "; compare results of the same paths and sizes");
-        }
-        rows.sort(Comparator.comparing(r -> r.verdict() == Verdict.WORSE ? 0 : r.verdict() == Verdict.BETTER ? 1 : 2));
-        int baselineOnly = (int) base.keySet().stream().filter(k -> !cand.containsKey(k)).count();
-        int candidateOnly = (int) cand.keySet().stream().filter(k -> !base.containsKey(k)).count();
-        return new Result(baseline, candidate, matching, note(baseline, candidate, matching), thresholdPct,
-                List.copyOf(rows), baselineOnly, candidateOnly);
-    }
-
-    /** Judges one match. */
-    static Row judge(Measurement b, Measurement c, double thresholdPct) {
-        boolean bigger = c.key().biggerIsBetter();
-        double bv = headline(b);
-        double cv = headline(c);
-        double ratio = cv / bv;
-        double[] interval = ratioInterval(b.samples(), c.samples(), ratio);
-        double p = pValue(b.samples(), c.samples());
-        boolean beyond = Math.abs(ratio - 1) * 100 > thresholdPct;
-        boolean good = bigger ? ratio > 1 : ratio < 1;
-        String pText = Double.isNaN(p) ? "" : String.format(java.util.Locale.ROOT, "p = %.3g", p);
-        Verdict verdict;
-        String why;
-        if (!Double.isNaN(p) && p >= ALPHA) {
-            verdict = Verdict.SAME;
-            why = "within noise (" + pText + ")";
-        } else if (!beyond) {
-            verdict = Verdict.SAME;
-            why = "within ±" + Markdown.plain(thresholdPct) + "%" + (pText.isEmpty() ? "" : " (" + pText + ")");
-        } else {
-            verdict = good ? Verdict.BETTER : Verdict.WORSE;
-            why = Double.isNaN(p) ? "beyond ±" + Markdown.plain(thresholdPct) + "%; one value each side, not tested"
-                    : "significant (" + pText + "), beyond ±" + Markdown.plain(thresholdPct) + "%";
-        }
-        return new Row(b, c, bv, cv, ratio, interval[0], interval[1], p, verdict, why);
-    }
-
-    /** The figure compared: the median for bandwidth, p50 for latency (the same R-7 median). */
-    static double headline(Measurement m) {
-        return Statistics.percentile(m.samples(), 50);
+        return compare(List.of(baseline), List.of(candidate), thresholdPct, NoiseFloors.defaults());
     }
 
     /**
-     * Two-sided p-value: Mann-Whitney U when both sides have two samples or more, Wilcoxon
-     * signed-rank of the sampled side against the other's single value (zero differences dropped),
-     * NaN when both sides have one value.
+     * Compares candidate runs with baseline runs; {@code defaults} are the floors used when the
+     * baseline has fewer than two runs. A {@link BadInputException} when nothing matches or a side
+     * mixes machines.
      */
-    static double pValue(double[] baseline, double[] candidate) {
-        if (baseline.length >= 2 && candidate.length >= 2) {
-            return new MannWhitneyUTest().mannWhitneyUTest(baseline, candidate);
-        }
-        if (baseline.length >= 2 || candidate.length >= 2) {
-            double[] sampled = baseline.length >= 2 ? baseline : candidate;
-            double value = baseline.length >= 2 ? candidate[0] : baseline[0];
-            double[] differing = java.util.Arrays.stream(sampled).filter(x -> x != value).toArray();
-            if (differing.length == 0) {
-                return 1.0;
+    public static Result compare(List<ResultData> baselines, List<ResultData> candidates, double thresholdPct,
+                                 NoiseFloors defaults) throws BadInputException {
+        requireOneMachine(baselines, "baseline");
+        requireOneMachine(candidates, "candidate");
+        ResultData baseline = baselines.get(0);
+        ResultData candidate = candidates.get(0);
+        boolean imported = !baseline.isRun() || !candidate.isRun();
+        Matching matching = imported || baseline.machine().equals(candidate.machine()) ? Matching.SAME_MACHINE
+                : Matching.ACROSS_MACHINES;
+        List<Map<String, Measurement>> base = baselines.stream().map(r -> index(r.measurements(), matching)).toList();
+        List<Map<String, Measurement>> cand = candidates.stream().map(r -> index(r.measurements(), matching)).toList();
+        Set<String> baseKeys = keys(base);
+        Set<String> candKeys = keys(cand);
+
+        NoiseFloors own = baselines.size() >= 2 ? NoiseFloors.learn("the baseline's " + baselines.size() + " runs",
+                baselines) : null;
+        boolean tableFits = defaults.machine().equals(baseline.machine()) || !baseline.isRun();
+        String noise = own == null
+                ? "default table '" + defaults.name() + "' (learned on " + defaults.machine() + " reruns"
+                        + (tableFits ? ")" : "; WARNING: not this machine, " + baseline.machine() + ")")
+                : "the baseline's own spread over " + baselines.size() + " runs" + (tableFits
+                        ? ", never below the default table '" + defaults.name() + "'" : "");
+
+        List<Row> rows = new ArrayList<>();
+        List<String> rowKeys = new ArrayList<>();
+        for (String key : candKeys) {
+            if (!baseKeys.contains(key)) {
+                continue;
             }
-            double[] constant = new double[differing.length];
-            java.util.Arrays.fill(constant, value);
-            return new WilcoxonSignedRankTest().wilcoxonSignedRankTest(differing, constant, differing.length <= 30);
+            Measurement b = first(base, key);
+            Measurement c = first(cand, key);
+            double[] bRuns = figures(base, key);
+            double[] cRuns = figures(cand, key);
+            NoiseFloors.Floor floor = floor(b.key(), own, tableFits ? defaults : null, defaults);
+            rows.add(measure(b, c, bRuns, cRuns, floor));
+            rowKeys.add(key);
         }
-        return Double.NaN;
+        if (rows.isEmpty()) {
+            throw new BadInputException(nothingInCommon(baseline, candidate, matching));
+        }
+        double[] p = rows.stream().mapToDouble(Row::p).toArray();
+        double[] q = ExactTests.benjaminiHochberg(p);
+        List<Row> judged = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            judged.add(judge(rows.get(i), q[i], thresholdPct));
+        }
+        List<Group> groups = group(judged);
+        int baselineOnly = (int) baseKeys.stream().filter(k -> !candKeys.contains(k)).count();
+        int candidateOnly = (int) candKeys.stream().filter(k -> !baseKeys.contains(k)).count();
+        return new Result(List.copyOf(baselines), List.copyOf(candidates), matching,
+                note(baseline, candidate, matching), thresholdPct, noise, groups, baselineOnly, candidateOnly);
     }
 
-    /** 95% interval of candidate median / baseline median; NaN ends when a value is not positive. */
-    static double[] ratioInterval(double[] baseline, double[] candidate, double ratio) {
-        double z = new NormalDistribution(null, 0, 1).inverseCumulativeProbability(1 - ALPHA / 2);
-        double se = Math.hypot(logSe(baseline, z), logSe(candidate, z));
-        if (Double.isNaN(se) || !(ratio > 0)) {
-            return new double[] {Double.NaN, Double.NaN};
-        }
-        return new double[] {ratio * Math.exp(-z * se), ratio * Math.exp(z * se)};
+    /** The run-level figure of one run's measurement: the median over batches (latency: p50), R-7. */
+    public static double runFigure(Measurement m) {
+        return Statistics.percentile(m.samples(), 50);
     }
 
-    /** Standard error of the log median, from its distribution-free 95% interval; 0 for one value. */
-    private static double logSe(double[] samples, double z) {
-        if (samples.length < 2) {
-            return 0;
+    private static NoiseFloors.Floor floor(Measurement.Key k, NoiseFloors own, NoiseFloors atLeast,
+                                           NoiseFloors defaults) {
+        if (own == null) {
+            return defaults.floorOf(k);
         }
-        double[] interval = Statistics.medianInterval(samples);
-        if (!(interval[0] > 0)) {
-            return Double.NaN;
+        NoiseFloors.Floor mine = own.floorOf(k);
+        if (atLeast != null) {
+            NoiseFloors.Floor table = atLeast.floorOf(k);
+            if (Double.isNaN(mine.fraction()) || table.fraction() > mine.fraction()) {
+                return table;
+            }
         }
-        return (Math.log(interval[1]) - Math.log(interval[0])) / (2 * z);
+        return mine;
+    }
+
+    /** Figures, ratio, interval and exact test of one row; the verdict comes later, after the correction. */
+    static Row measure(Measurement b, Measurement c, double[] bRuns, double[] cRuns, NoiseFloors.Floor floor) {
+        double bv = Statistics.percentile(bRuns, 50);
+        double cv = Statistics.percentile(cRuns, 50);
+        double ratio = cv / bv;
+        ExactTests.Interval interval = new ExactTests.Interval(Double.NaN, Double.NaN, Double.NaN);
+        boolean positive = java.util.stream.DoubleStream.concat(java.util.Arrays.stream(bRuns),
+                java.util.Arrays.stream(cRuns)).allMatch(v -> v > 0);
+        if (positive) {
+            ExactTests.Interval log = ExactTests.shiftInterval(logs(bRuns), logs(cRuns), LEVEL);
+            interval = log.exists() ? new ExactTests.Interval(Math.exp(log.low()), Math.exp(log.high()),
+                    log.coverage()) : log;
+        }
+        double smallest = ExactTests.smallestP(bRuns.length, cRuns.length);
+        double p = smallest < ALPHA ? ExactTests.mannWhitneyP(bRuns, cRuns) : Double.NaN;
+        return new Row(b, c, bRuns, cRuns, bv, cv, ratio, interval, p, smallest, Double.NaN, floor, Verdict.SAME, "");
+    }
+
+    /** The verdict of one row: direction, threshold, noise floor and (where there is one) the corrected test. */
+    static Row judge(Row r, double q, double thresholdPct) {
+        boolean bigger = r.candidate().key().biggerIsBetter();
+        double changePct = Math.abs(r.ratio() - 1) * 100;
+        // A change is measured against the larger of ratio and its inverse, so that -7% and +7.5% are one size.
+        double sizePct = (Math.max(r.ratio(), 1 / r.ratio()) - 1) * 100;
+        double floorPct = Double.isNaN(r.floor().fraction()) ? 0 : r.floor().fraction() * 100;
+        boolean good = bigger ? r.ratio() > 1 : r.ratio() < 1;
+        String test = Double.isNaN(r.p())
+                ? String.format(Locale.ROOT, "no test: n too small (%d vs %d runs, smallest attainable p = %s)",
+                        r.baselineRuns().length, r.candidateRuns().length, significant(r.smallestP()))
+                : "exact Mann-Whitney p = " + significant(r.p()) + ", BH q = " + significant(q);
+        Verdict verdict = Verdict.SAME;
+        String why;
+        if (!(r.ratio() > 0) || !Double.isFinite(r.ratio())) {
+            why = "no ratio (a figure is not positive)";
+        } else if (changePct <= thresholdPct) {
+            why = "within ±" + Markdown.plain(thresholdPct) + "%";
+        } else if (sizePct <= floorPct) {
+            why = String.format(Locale.ROOT, "within the noise floor %.1f%% (the figures are %.1f%% apart)", floorPct,
+                    sizePct);
+        } else if (!Double.isNaN(r.p()) && !(q < ALPHA)) {
+            why = "not significant (" + test + ")";
+        } else {
+            verdict = good ? Verdict.BETTER : Verdict.WORSE;
+            why = String.format(Locale.ROOT, "beyond ±%s%% and the noise floor %.1f%% (the figures are %.1f%% "
+                    + "apart); %s", Markdown.plain(thresholdPct), floorPct, sizePct, test);
+        }
+        return new Row(r.baseline(), r.candidate(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
+                r.candidateValue(), r.ratio(), r.interval(), r.p(), r.smallestP(), q, r.floor(), verdict, why);
+    }
+
+    /** Three significant digits, without trailing zeros: 0.1, 0.0286. */
+    static String significant(double v) {
+        return new java.math.BigDecimal(String.format(Locale.ROOT, "%.3g", v)).stripTrailingZeros().toPlainString();
+    }
+
+    /** Rows of one measurement together (lanes; alg and bus), one verdict each, worst first. */
+    static List<Group> group(List<Row> rows) {
+        Map<String, List<Row>> byMeasurement = new LinkedHashMap<>();
+        for (Row r : rows) {
+            byMeasurement.computeIfAbsent(measurementOf(r.candidate().key()), k -> new ArrayList<>()).add(r);
+        }
+        Comparator<Row> worstFirst = Comparator.comparingInt((Row r) -> r.verdict().ordinal())
+                .thenComparing(Comparator.comparingDouble(Row::adversePct).reversed());
+        List<Group> groups = new ArrayList<>();
+        for (List<Row> members : byMeasurement.values()) {
+            List<Row> sorted = new ArrayList<>(members);
+            sorted.sort(worstFirst);
+            groups.add(new Group(List.copyOf(sorted), sorted.get(0).verdict()));
+        }
+        groups.sort(Comparator.comparing(Group::headline, worstFirst));
+        return List.copyOf(groups);
+    }
+
+    /** What a row is a part of: a bidirectional copy (every lane), a collective (alg and bus), else itself. */
+    static String measurementOf(Measurement.Key k) {
+        String d = k.direction();
+        boolean lane = d.equals(ResultReader.UNDER_REVERSE) || d.equals(ResultReader.BOTH_WAYS)
+                || d.equals(ResultReader.SELF_LANE_1) || d.equals(ResultReader.SELF_LANE_2)
+                || d.contains("running") || d.contains("(sum)");
+        String pair = k.pair();
+        if (lane && pair.matches("\\d+-\\d+")) {
+            String[] e = pair.split("-");
+            pair = Integer.parseInt(e[0]) <= Integer.parseInt(e[1]) ? pair : e[1] + "-" + e[0];
+        }
+        String direction = lane ? "bidirectional" : d.equals("alg") || d.equals("bus") ? "alg/bus" : d;
+        return String.join("|", k.metric(), k.kind(), k.path(), direction, pair, Long.toString(k.sizeBytes()));
+    }
+
+    private static double[] logs(double[] x) {
+        return java.util.Arrays.stream(x).map(Math::log).toArray();
+    }
+
+    private static Set<String> keys(List<Map<String, Measurement>> runs) {
+        Set<String> keys = new LinkedHashSet<>();
+        runs.forEach(r -> keys.addAll(r.keySet()));
+        return keys;
+    }
+
+    private static Measurement first(List<Map<String, Measurement>> runs, String key) {
+        return runs.stream().map(r -> r.get(key)).filter(java.util.Objects::nonNull).findFirst().orElseThrow();
+    }
+
+    private static double[] figures(List<Map<String, Measurement>> runs, String key) {
+        return runs.stream().map(r -> r.get(key)).filter(java.util.Objects::nonNull)
+                .mapToDouble(Comparison::runFigure).toArray();
+    }
+
+    private static void requireOneMachine(List<ResultData> runs, String side) throws BadInputException {
+        if (runs.isEmpty()) {
+            throw new BadInputException("no " + side + " given");
+        }
+        Set<String> machines = new LinkedHashSet<>();
+        runs.forEach(r -> machines.add(r.machine()));
+        if (machines.size() > 1) {
+            throw new BadInputException("the " + side + " runs come from different machines (" + String.join(", ",
+                    machines) + "); several runs of one side must be of one machine: "
+                    + String.join(", ", runs.stream().map(r -> r.source().toString()).toList()));
+        }
+    }
+
+    private static String nothingInCommon(ResultData baseline, ResultData candidate, Matching matching) {
+        StringBuilder sb = new StringBuilder(baseline.label() + " and " + candidate.label()
+                + " have no measurement in common when matched by " + matching.key());
+        if (baseline.origin().startsWith("nvbandwidth") || candidate.origin().startsWith("nvbandwidth")) {
+            ResultData nvb = baseline.origin().startsWith("nvbandwidth") ? baseline : candidate;
+            ResultData other = nvb == baseline ? candidate : baseline;
+            Set<Long> bytes = new java.util.TreeSet<>();
+            other.measurements().stream().filter(m -> m.key().metric().equals(Measurement.BANDWIDTH)
+                    && (m.key().kind().equals("peer") || m.key().kind().equals("host")))
+                    .forEach(m -> bytes.add(m.key().sizeBytes()));
+            List<String> sizes = bytes.stream().map(Sizes::format).toList();
+            List<String> unmapped = nvb.notMeasured().stream().filter(n -> n.status().equals("not mapped"))
+                    .map(ResultData.NotMeasured::id).toList();
+            sb.append("; nvbandwidth's JSON does not record its buffer size and ").append(nvbAssumed(nvb))
+                    .append(" was assumed (pass nvbandwidth's -b as --nvbandwidth-size)");
+            if (!sizes.isEmpty()) {
+                sb.append("; ").append(other.label()).append(" measured copies at ").append(String.join(", ", sizes));
+            }
+            if (!unmapped.isEmpty()) {
+                sb.append("; testcases with no p2pbench counterpart: ").append(String.join(", ", unmapped));
+            }
+            return sb.toString();
+        }
+        return sb.append("; compare results of the same paths and sizes").toString();
+    }
+
+    /** The size an nvbandwidth import was read at, from its origin ({@code nvbandwidth v0.8 (-b 512 MiB)}). */
+    private static String nvbAssumed(ResultData nvb) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("-b ([^)]+)\\)").matcher(nvb.origin());
+        return m.find() ? m.group(1) : "?";
     }
 
     private static Map<String, Measurement> index(List<Measurement> ms, Matching matching) {

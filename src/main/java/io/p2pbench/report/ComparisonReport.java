@@ -20,34 +20,102 @@ final class ComparisonReport {
     /** The Markdown section of one comparison. */
     static String markdown(Comparison.Result r) {
         StringBuilder sb = new StringBuilder();
-        sb.append("## Compare `").append(r.baseline().label()).append("` (baseline) with `").append(r.candidate().label())
+        sb.append("## Compare `").append(r.baselineLabel()).append("` (baseline) with `").append(r.candidateLabel())
                 .append("`\n\n");
         sb.append("- Matching: ").append(r.matching() == Comparison.Matching.SAME_MACHINE ? "same machine" : "across machines")
                 .append(", by ").append(r.matching().key()).append(". ").append(r.note()).append('\n');
-        sb.append("- Verdict: better or worse only when significant (two-sided Mann-Whitney U on the samples; Wilcoxon "
-                + "signed-rank against a side with one value; α = ").append(Comparison.ALPHA).append(") and beyond ±")
-                .append(Markdown.plain(r.thresholdPct())).append("%. Bandwidth up is better, latency down is better.\n");
-        sb.append("- Ratio: candidate / baseline of the medians (latency: p50, ").append(Statistics.PERCENTILE_ESTIMATOR)
-                .append("); 95% interval from distribution-free intervals of each median, combined on the log scale.\n");
-        sb.append(String.format(Locale.ROOT, "- Result: **%d worse**, %d better, %d same; %d baseline-only and %d "
-                        + "candidate-only measurements not compared.%n%n", r.count(Comparison.Verdict.WORSE),
-                r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME), r.baselineOnly(),
-                r.candidateOnly()));
+        sb.append("- Unit of evidence: a run. Per row and run, the median over batches (latency: p50, ")
+                .append(Statistics.PERCENTILE_ESTIMATOR).append("); per side, the median of its runs (baseline ")
+                .append(r.baselines().size()).append(" run(s), candidate ").append(r.candidates().size())
+                .append(" run(s)).\n");
+        sb.append("- Verdict: worse or better only beyond ±").append(Markdown.plain(r.thresholdPct()))
+                .append("% and beyond the row's noise floor (from ").append(r.noise())
+                .append("), and, where an exact two-sided Mann-Whitney test of the run figures can reach α = ")
+                .append(Comparison.ALPHA).append(", significant after Benjamini-Hochberg across those rows; "
+                        + "elsewhere \"no test: n too small\" with the smallest attainable p. Bandwidth up and latency "
+                        + "down are better. The lanes of a bidirectional copy and a collective's alg/bus pair are one "
+                        + "measurement: one verdict (the worst of its rows), counted once.\n");
+        sb.append("- Interval: of the ratio, distribution-free (the Hodges-Lehmann/Moses shift interval of the log run "
+                + "figures), with its exact coverage stated; none with one run on each side.\n");
+        sb.append(String.format(Locale.ROOT, "- Result: **%d worse**, %d better, %d same measurements (%d rows); "
+                        + "%d baseline-only and %d candidate-only rows not compared.%n%n", r.count(Comparison.Verdict.WORSE),
+                r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME), r.rows().size(),
+                r.baselineOnly(), r.candidateOnly()));
+        for (ResultData b : r.baselines()) {
+            if (!b.isRun() && !b.notMeasured().isEmpty()) {
+                sb.append("Not used from `").append(b.label()).append("`:\n\n");
+                b.notMeasured().forEach(n -> sb.append("- ").append(n.id()).append(" (").append(n.status())
+                        .append("): ").append(n.reason()).append('\n'));
+                sb.append('\n');
+            }
+        }
         List<List<String>> rows = new ArrayList<>();
-        for (Comparison.Row row : r.rows()) {
-            Measurement c = row.candidate();
-            String unit = c.key().biggerIsBetter() ? " GB/s" : " µs";
-            rows.add(List.of(c.key().metric(), c.key().kind(), c.pairWithLink(), c.key().path(), c.key().direction(),
-                    Sizes.format(c.key().sizeBytes()), Markdown.number(row.baselineValue()) + unit,
-                    Markdown.number(row.candidateValue()) + unit,
-                    String.format(Locale.ROOT, "%.3f [%s, %s]", row.ratio(), interval(row.ratioLow()),
-                            interval(row.ratioHigh())),
-                    Markdown.change(row.ratio()),
-                    row.verdict() == Comparison.Verdict.SAME ? "same" : "**" + row.verdict() + "**", row.why()));
+        for (Comparison.Group g : r.groups()) {
+            boolean firstOfGroup = true;
+            for (Comparison.Row row : g.rows()) {
+                Measurement c = row.candidate();
+                String unit = c.key().biggerIsBetter() ? " GB/s" : " µs";
+                String verdict = !firstOfGroup ? "〃" : g.verdict() == Comparison.Verdict.SAME ? "same"
+                        : "**" + g.verdict() + "**";
+                rows.add(List.of(c.key().metric(), c.key().kind(), c.pairWithLink(), c.key().path(),
+                        c.key().direction(), Sizes.format(c.key().sizeBytes()),
+                        Markdown.number(row.baselineValue()) + unit + runs(row.baselineRuns()),
+                        Markdown.number(row.candidateValue()) + unit + runs(row.candidateRuns()),
+                        ratio(row), Markdown.change(row.ratio()),
+                        Double.isNaN(row.floor().fraction()) ? "n/a"
+                                : String.format(Locale.ROOT, "±%.1f%%", row.floor().fraction() * 100),
+                        verdict, row.why()));
+                firstOfGroup = false;
+            }
         }
         sb.append(Markdown.table(List.of("metric", "kind", "pair (link)", "path", "direction", "size", "baseline",
-                "candidate", "ratio [95% interval]", "change", "verdict", "why"), rows)).append('\n');
+                "candidate", "ratio [interval, coverage]", "change", "noise floor", "verdict", "why"), rows))
+                .append('\n');
         return sb.toString();
+    }
+
+    /**
+     * The lines a CI log shows: one verdict line, then at most {@code maxRows} measurements that are
+     * worse or better, worst first, then how many more are in compare.md.
+     */
+    static List<String> summary(Comparison.Result r, int maxRows) {
+        List<String> out = new ArrayList<>();
+        long worse = r.count(Comparison.Verdict.WORSE);
+        long better = r.count(Comparison.Verdict.BETTER);
+        out.add(String.format(Locale.ROOT, "%s: %s vs baseline %s: %d worse, %d better, %d same of %d measurements "
+                        + "(threshold ±%s%%, noise floor from %s)", worse > 0 ? "WORSE" : better > 0 ? "BETTER" : "SAME",
+                r.candidateLabel(), r.baselineLabel(), worse, better, r.count(Comparison.Verdict.SAME), r.groups().size(),
+                Markdown.plain(r.thresholdPct()), r.noise()));
+        List<Comparison.Group> named = r.groups().stream().filter(g -> g.verdict() != Comparison.Verdict.SAME).toList();
+        for (Comparison.Group g : named.subList(0, Math.min(maxRows, named.size()))) {
+            Comparison.Row h = g.headline();
+            Measurement c = h.candidate();
+            String unit = c.key().biggerIsBetter() ? "GB/s" : "µs";
+            out.add(String.format(Locale.ROOT, "  %-6s %s %s %s %s %s: %s -> %s %s (%s; %.1f%% apart, floor %.1f%%)%s",
+                    g.verdict(), c.key().kind(), c.pairLabel(), c.key().path(), c.key().direction(),
+                    Sizes.format(c.key().sizeBytes()), Markdown.number(h.baselineValue()),
+                    Markdown.number(h.candidateValue()), unit, Markdown.change(h.ratio()),
+                    (Math.max(h.ratio(), 1 / h.ratio()) - 1) * 100,
+                    Double.isNaN(h.floor().fraction()) ? 0 : h.floor().fraction() * 100,
+                    g.rows().size() > 1 ? " [+" + (g.rows().size() - 1) + " lane(s) of this measurement]" : ""));
+        }
+        if (named.size() > maxRows) {
+            out.add("  ... and " + (named.size() - maxRows) + " more in compare.md");
+        }
+        return out;
+    }
+
+    private static String runs(double[] runs) {
+        return runs.length == 1 ? "" : " (" + runs.length + " runs)";
+    }
+
+    private static String ratio(Comparison.Row row) {
+        ExactTests.Interval i = row.interval();
+        if (!i.exists()) {
+            return String.format(Locale.ROOT, "%.3f (no interval: one run each side)", row.ratio());
+        }
+        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f], %.1f%%", row.ratio(), i.low(), i.high(),
+                i.coverage() * 100);
     }
 
     /** Overlay charts of the bandwidth matches, written to {@code dir} with names starting {@code prefix}. */
@@ -71,8 +139,8 @@ final class ComparisonReport {
             List<Charts.Line> lines = new ArrayList<>();
             candidate.forEach((path, points) -> {
                 if (points.size() >= 2) {
-                    lines.add(new Charts.Line(path + " · candidate " + r.candidate().label(), points, false));
-                    lines.add(new Charts.Line(path + " · baseline " + r.baseline().label(), baseline.get(path), true));
+                    lines.add(new Charts.Line(path + " · candidate " + r.candidates().get(0).label(), points, false));
+                    lines.add(new Charts.Line(path + " · baseline " + r.baselines().get(0).label(), baseline.get(path), true));
                 }
             });
             if (lines.isEmpty()) {
@@ -81,14 +149,11 @@ final class ComparisonReport {
             Measurement first = g.getValue().get(0).candidate();
             String what = first.key().kind() + " " + first.pairWithLink() + ", " + first.key().direction();
             String title = "Bandwidth vs size, " + what + ": candidate (solid) over baseline (dashed) — "
-                    + r.candidate().machineDescription();
+                    + r.candidates().get(0).machineDescription();
             out.add(Charts.save(Charts.sizeChart(title, Charts.BANDWIDTH_AXIS, lines, true), title, dir,
                     prefix + "compare-" + Charts.stem(g.getKey())));
         }
         return out;
     }
 
-    private static String interval(double v) {
-        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.3f", v);
-    }
 }

@@ -49,16 +49,31 @@ final class NcclTestsImport {
     /** Maps every size of {@code root} onto bus and algorithm bandwidth measurements. */
     static ResultData read(Path file, JsonNode root) throws BadInputException {
         String program = Path.of(root.path("args").path(0).asText("?")).getFileName().toString();
-        String operation = OPERATIONS.get(program);
+        String operation = OPERATIONS.get(program.replaceFirst("_mpi$", ""));
         if (operation == null) {
             throw new BadInputException(file + " is nccl-tests output of '" + program + "', which has no p2pbench "
-                    + "counterpart; use one of " + String.join(", ", new java.util.TreeSet<>(OPERATIONS.keySet())));
+                    + "counterpart; use one of " + String.join(", ", new java.util.TreeSet<>(OPERATIONS.keySet()))
+                    + " (or their _mpi builds)");
         }
+        refuseWrongData(file, root);
         List<String> devices = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (JsonNode d : root.path("config").path("devices")) {
             devices.add(d.path("device").asText());
             names.add(d.path("device_info").asText("?"));
+        }
+        // A single process driving N GPUs (-g N, -t T) lists only its first device in the JSON; nccl-tests
+        // gives it the N x T devices that follow, so the group is inferred from there.
+        int perProcess = Math.max(1, root.path("config").path("ngpus").asInt(1))
+                * Math.max(1, root.path("config").path("nthreads").asInt(1));
+        String inferred = "";
+        if (devices.size() == 1 && perProcess > 1 && devices.get(0).matches("\\d+")) {
+            int first = Integer.parseInt(devices.get(0));
+            for (int i = 1; i < perProcess; i++) {
+                devices.add(Integer.toString(first + i));
+                names.add(names.get(0));
+            }
+            inferred = "; group inferred from -g/-t: the JSON lists only device " + first + " of " + perProcess;
         }
         String group = String.join(",", devices);
         String machine = "nccl-tests " + program + " on " + NvbandwidthImport.describe(names) + ", NCCL "
@@ -68,8 +83,10 @@ final class NcclTestsImport {
             JsonNode figures = r.path("out_of_place").isObject() ? r.path("out_of_place") : r.path("in_place");
             String path = operation + " " + dtype(r.path("type").asText());
             long size = r.path("size").asLong();
-            add(out, machine, path, "bus", group, size, number(figures.path("bus_bw")), "nccl-tests bus_bw (one value)");
-            add(out, machine, path, "alg", group, size, number(figures.path("alg_bw")), "nccl-tests alg_bw (one value)");
+            add(out, machine, path, "bus", group, size, number(figures.path("bus_bw")),
+                    "nccl-tests bus_bw (one value" + inferred + ")");
+            add(out, machine, path, "alg", group, size, number(figures.path("alg_bw")),
+                    "nccl-tests alg_bw (one value" + inferred + ")");
         }
         if (out.isEmpty()) {
             throw new BadInputException(file + " holds no nccl-tests results (is the run complete?)");
@@ -78,13 +95,34 @@ final class NcclTestsImport {
                 + root.path("version").asText("?"), null, null, List.copyOf(out), List.of(), Map.of(), null);
     }
 
+    /** nccl-tests found wrong data: a result's {@code nwrong} above 0, or out-of-bounds values. */
+    private static void refuseWrongData(Path file, JsonNode root) throws BadInputException {
+        for (JsonNode r : root.path("results")) {
+            for (String place : List.of("out_of_place", "in_place")) {
+                JsonNode wrong = r.path(place).path("nwrong");
+                if (wrong.isNumber() && wrong.asDouble() > 0) {
+                    throw new BadInputException(file + ": nccl-tests found " + wrong.asText() + " wrong elements ("
+                            + place + " nwrong) at size " + r.path("size").asText() + "; a run with wrong data is no "
+                            + "baseline (accepted: nwrong 0 everywhere)");
+                }
+            }
+        }
+        JsonNode bounds = root.path("out_of_bounds");
+        if (bounds.path("count").asLong(0) > 0 || bounds.path("okay").asText("true").equals("false")) {
+            throw new BadInputException(file + ": nccl-tests reports " + bounds.path("count").asText("?")
+                    + " out-of-bounds values (out_of_bounds.okay " + bounds.path("okay").asText("?")
+                    + "); a run with wrong data is no baseline (accepted: count 0)");
+        }
+    }
+
     private static double number(JsonNode value) {
         return value.isNumber() ? value.asDouble() : Double.NaN;
     }
 
     private static void add(List<Measurement> out, String machine, String path, String direction, String group,
                             long size, double value, String from) {
-        if (Double.isFinite(value)) {
+        // nccl-tests prints 0.00 bus bandwidth for one rank and for sizes too small to show: no figure to compare.
+        if (Double.isFinite(value) && value > 0) {
             Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, "nccl", path, direction, group, size);
             out.add(new Measurement(key, machine, "group of " + group.split(",").length, !group.contains(","),
                     "collective", "nccl-tests", new double[] {value}, from));
@@ -92,9 +130,18 @@ final class NcclTestsImport {
     }
 
     private static final Pattern RANK = Pattern.compile(
-            "^#\\s*Rank\\s+(\\d+)\\s+Group\\s+\\d+\\s+Pid\\s+\\d+\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[[^\\]]*\\]\\s+(.+?)\\s*$");
+            "^#\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+\\d+\\s+)?Pid\\s+\\d+\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[[^\\]]*\\]\\s+(.+?)\\s*$");
     private static final Pattern NCCL_VERSION = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
     private static final Pattern HEADER = Pattern.compile("^#\\s*size\\s+count\\s+type\\b.*");
+    /** OpenMPI's {@code --tag-output} prefix, {@code [jobid,rank]<stdout>:}. */
+    private static final Pattern MPI_TAG = Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:\\s?");
+    /** nccl-tests' closing check, {@code # Out of bounds values : 3 FAILED}. */
+    private static final Pattern OUT_OF_BOUNDS = Pattern.compile("^#\\s*Out of bounds values\\s*:\\s*(\\d+)\\s+(\\S+)");
+
+    /** Lines without OpenMPI's output tags, stripped. */
+    static List<String> untagged(String text) {
+        return text.lines().map(l -> MPI_TAG.matcher(l).replaceFirst("").strip()).toList();
+    }
 
     /** The file's text when it is small text that does not start like JSON; null otherwise. */
     static String textOf(Path file) throws BadInputException {
@@ -112,8 +159,9 @@ final class NcclTestsImport {
 
     /** Whether {@code text} is nccl-tests' printed output: its column header and at least one rank line. */
     static boolean recognisesText(String text) {
-        return text.lines().anyMatch(l -> HEADER.matcher(l.strip()).matches())
-                && text.lines().anyMatch(l -> RANK.matcher(l.strip()).matches());
+        List<String> lines = untagged(text);
+        return lines.stream().anyMatch(l -> HEADER.matcher(l).matches())
+                && lines.stream().anyMatch(l -> RANK.matcher(l).matches());
     }
 
     /**
@@ -121,7 +169,14 @@ final class NcclTestsImport {
      * ({@code ALL_REDUCE}, ...) names the collective where the text does not, and must agree where it does.
      */
     static ResultData readText(Path file, String text, String operation) throws BadInputException {
-        List<String> lines = text.lines().map(String::strip).toList();
+        List<String> lines = untagged(text);
+        for (String line : lines) {
+            Matcher oob = OUT_OF_BOUNDS.matcher(line);
+            if (oob.find() && (Long.parseLong(oob.group(1)) > 0 || !oob.group(2).equals("OK"))) {
+                throw new BadInputException(file + ": nccl-tests reports '" + line.substring(1).strip()
+                        + "'; a run with wrong data is no baseline (accepted: Out of bounds values : 0 OK)");
+            }
+        }
         int header = -1;
         for (int i = 0; i < lines.size() && header < 0; i++) {
             if (HEADER.matcher(lines.get(i)).matches()) {
@@ -171,8 +226,11 @@ final class NcclTestsImport {
                 throw new BadInputException(file + ": row '" + line + "' has fewer columns than the header");
             }
             if (wrong >= 0 && t[wrong].matches("\\d+") && Long.parseLong(t[wrong]) > 0) {
-                throw new BadInputException(file + ": nccl-tests found " + t[wrong] + " wrong elements at size "
-                        + t[size] + "; a run with wrong data is no baseline");
+                throw new BadInputException(file + ": nccl-tests found " + t[wrong] + " wrong elements (#wrong) at "
+                        + "size " + t[size] + "; a run with wrong data is no baseline (accepted: #wrong 0)");
+            }
+            if (t.length != columns.size()) {
+                continue; // an interleaved log or warning line that happens to start with a number
             }
             String path = op + " " + dtype(t[type]);
             long bytes = Long.parseLong(t[size]);

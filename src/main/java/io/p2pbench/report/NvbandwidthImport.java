@@ -102,7 +102,15 @@ final class NvbandwidthImport {
                 notMeasured.add(new ResultData.NotMeasured(name, "not mapped",
                         "no p2pbench counterpart for this nvbandwidth testcase", false));
             } else {
-                cells(file, tc, m, size, machine, seen);
+                Map<String, Integer> skipped = new java.util.TreeMap<>();
+                cells(file, tc, m, size, machine, seen, skipped);
+                if (!skipped.isEmpty()) {
+                    List<String> parts = new ArrayList<>();
+                    skipped.forEach((why, count) -> parts.add(count + " x " + why));
+                    notMeasured.add(new ResultData.NotMeasured(name + " (some cells)", "skipped",
+                            "cells without a usable figure were skipped, never compared: " + String.join("; ", parts),
+                            false));
+                }
             }
         }
         out.addAll(seen.values());
@@ -112,7 +120,7 @@ final class NvbandwidthImport {
     }
 
     private static void cells(Path file, JsonNode tc, Mapping m, long size, String machine,
-                              Map<String, Measurement> seen) throws BadInputException {
+                              Map<String, Measurement> seen, Map<String, Integer> skipped) throws BadInputException {
         JsonNode matrix = tc.path("bandwidth_matrix");
         int rows = matrix.size();
         int cols = rows == 0 ? 0 : matrix.get(0).size();
@@ -125,7 +133,7 @@ final class NvbandwidthImport {
         }
         for (int i = 0; i < (square ? cols : 1); i++) {
             for (int j = 0; j < cols; j++) {
-                double first = value(matrix.get(i).get(j));
+                double first = value(matrix.get(i).get(j), skipped);
                 int src = square && m.columnToRow ? j : i;
                 int dst = square && m.columnToRow ? i : j;
                 if (host) {
@@ -138,7 +146,7 @@ final class NvbandwidthImport {
                     add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, "peer", m.path, m.direction,
                             src + "-" + dst, size), false, m.testcase, first);
                     if (m.bidirectional()) {
-                        double total = value(matrix.get(2 * cols + i).get(j));
+                        double total = value(matrix.get(2 * cols + i).get(j), skipped);
                         add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, "peer", m.path,
                                 ResultReader.BOTH_WAYS, Math.min(i, j) + "-" + Math.max(i, j), size), false,
                                 m.testcase + " (total)", total);
@@ -157,15 +165,30 @@ final class NvbandwidthImport {
         }
     }
 
-    private static double value(JsonNode cell) {
+    /**
+     * A cell's bandwidth, or NaN with the reason counted in {@code skipped}: nvbandwidth writes
+     * {@code N/A} where it measured nothing (the diagonal of a peer matrix, an unsupported pair); a
+     * zero, negative or non-numeric value is no bandwidth either, and a ratio against it would mean nothing.
+     */
+    private static double value(JsonNode cell, Map<String, Integer> skipped) {
         if (cell == null || cell.isNull()) {
+            skipped.merge("null (no figure)", 1, Integer::sum);
             return Double.NaN;
         }
+        String text = cell.asText().strip();
+        double v;
         try {
-            return cell.isNumber() ? cell.asDouble() : Double.parseDouble(cell.asText());
+            v = cell.isNumber() ? cell.asDouble() : Double.parseDouble(text);
         } catch (NumberFormatException notANumber) {
+            skipped.merge(text.equalsIgnoreCase("N/A") ? "'N/A' (not measured by nvbandwidth)"
+                    : "'" + text + "' (not a number)", 1, Integer::sum);
             return Double.NaN;
         }
+        if (!(v > 0) || !Double.isFinite(v)) {
+            skipped.merge("'" + text + "' (not a positive bandwidth)", 1, Integer::sum);
+            return Double.NaN;
+        }
+        return v;
     }
 
     /** {@code 8x NVIDIA H200}, as {@link ResultData#gpuDescription()} writes it. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2pbench.report.Fixtures;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,28 +50,49 @@ class ReportCompareCliTest {
         }
     }
 
+    private String compareMd(String dir) {
+        return assertDoesNotThrowRead(work.resolve(dir).resolve("compare.md"));
+    }
+
     @Test
     void compareWithItselfIsSameForEveryRowAndExitsZero() {
         CliTest.Result r = run("compare", x8(), x8(), "--out", out("same"));
         assertEquals(0, r.code(), r.err());
-        long rows = r.out().lines().filter(l -> l.startsWith("| bandwidth") || l.startsWith("| latency")).count();
-        long same = r.out().lines().filter(l -> l.contains("| +0.0% | same |")).count();
-        assertTrue(rows > 100, r.out());
-        assertEquals(rows, same, "every row is the same");
-        assertTrue(r.out().contains("same machine, by (path, direction, size, pair)"));
+        List<String> lines = r.out().lines().toList();
+        assertEquals(2, lines.size(), r.out());
+        assertTrue(lines.get(0).startsWith("SAME: h200x8-nv18-r580/synthetic-h200x8 vs baseline "), lines.get(0));
+        assertTrue(lines.get(1).startsWith("Full table: " + work.resolve("same").resolve("compare.md")), lines.get(1));
+        String md = compareMd("same");
+        long rows = md.lines().filter(l -> l.startsWith("| bandwidth") || l.startsWith("| latency")).count();
+        long same = md.lines().filter(l -> l.contains("| +0.0% |")).count();
+        assertTrue(rows > 100, md);
+        assertEquals(rows, same, "every row is unchanged");
+        assertTrue(md.contains("same machine, by (path, direction, size, pair)"));
     }
 
     @Test
-    void compareWithTenPercentLessBandwidthFlagsEveryBandwidthRowAndExitsOne() throws Exception {
+    void compareWithHalfTheBandwidthExitsOneWithAShortLog() throws Exception {
         Path lower = Fixtures.copy(Fixtures.X8, work.resolve("lower"));
-        Fixtures.scaleBandwidth(lower, 0.9);
+        Fixtures.scaleBandwidth(lower, 0.5);
         CliTest.Result r = run("compare", x8(), lower.toString(), "--out", out("lower-out"));
         assertEquals(1, r.code(), r.err());
-        assertTrue(r.out().lines().filter(l -> l.startsWith("| bandwidth")).allMatch(l -> l.contains("| **worse** |")
-                && l.contains("| -10.0% |")), r.out());
-        assertTrue(r.out().lines().filter(l -> l.startsWith("| latency")).allMatch(l -> l.contains("| same |")));
-        assertEquals(0, run("compare", x8(), lower.toString(), "--threshold", "12", "--out", out("t")).code(),
-                "a 10% drop is within a 12% threshold");
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(0).startsWith("WORSE: "), lines.get(0));
+        assertTrue(lines.size() <= 23, r.out());
+        assertTrue(lines.get(1).startsWith("  worse  ") && lines.get(1).contains("-50.0%"), lines.get(1));
+        assertTrue(compareMd("lower-out").lines().filter(l -> l.startsWith("| latency")).allMatch(l -> l.contains("| same |")));
+        assertEquals(0, run("compare", x8(), lower.toString(), "--threshold", "99", "--out", out("t")).code(),
+                "a 50% drop is within a 99% threshold");
+    }
+
+    @Test
+    void severalRunsPerSideAreCommaLists() {
+        CliTest.Result r = run("compare", x8() + "," + x8(), x8() + "," + x8(), "--out", out("runs"));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("noise floor from the baseline's own spread over 2 runs"), r.out());
+        assertOneLine(run("compare", x8() + ",", x8(), "--out", out("runs")), "has an empty element");
+        assertOneLine(run("compare", x8() + "," + x1(), x8(), "--out", out("runs")),
+                "the baseline runs come from different machines");
     }
 
     @Test
@@ -78,10 +100,12 @@ class ReportCompareCliTest {
         CliTest.Result nvb = run("compare", Fixtures.NVBANDWIDTH.toString(), x8(), "--nvbandwidth-size", "256M", "--out",
                 out("nvb"));
         assertEquals(0, nvb.code(), nvb.err());
-        assertTrue(nvb.out().contains("nvbandwidth v0.8 (-b 256 MiB)"), nvb.out());
+        assertTrue(compareMd("nvb").contains("nvbandwidth v0.8 (-b 256 MiB)"), nvb.out());
+        assertOneLine(run("compare", Fixtures.NVBANDWIDTH.toString(), x8(), "--out", out("nvb512")),
+                "512 MiB was assumed (pass nvbandwidth's -b as --nvbandwidth-size)");
         CliTest.Result nccl = run("compare", Fixtures.NCCL_TESTS.toString(), x8(), "--out", out("nccl"));
         assertEquals(0, nccl.code(), nccl.err());
-        assertTrue(nccl.out().contains("| ALL_REDUCE FLOAT32 | bus | 256 MiB |"), nccl.out());
+        assertTrue(compareMd("nccl").contains("| ALL_REDUCE FLOAT32 | bus | 256 MiB |"), nccl.out());
     }
 
     @Test
@@ -97,7 +121,7 @@ class ReportCompareCliTest {
                 "does not name its program; say which with --nccl-tests-op ALL_GATHER|ALL_REDUCE|ALL_TO_ALL|REDUCE_SCATTER");
         CliTest.Result ok = run("compare", text, x8(), "--nccl-tests-op", "ALL_REDUCE", "--out", out("c"));
         assertEquals(0, ok.code(), ok.err());
-        assertTrue(ok.out().contains("| bandwidth | nccl | 0,1,2,3,4,5,6,7 (group of 8) | ALL_REDUCE FLOAT32 | bus | 256 MiB"),
+        assertTrue(compareMd("c").contains("| bandwidth | nccl | 0,1,2,3,4,5,6,7 (group of 8) | ALL_REDUCE FLOAT32 | bus | 256 MiB"),
                 ok.out());
     }
 

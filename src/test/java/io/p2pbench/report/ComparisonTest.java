@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2pbench.transfer.Sizes;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,16 +17,23 @@ class ComparisonTest {
     @TempDir
     Path work;
 
-    private static Measurement m(String metric, double... samples) {
-        return new Measurement(new Measurement.Key(metric, "peer", "CE_P2P_READ", "one-way", "0-1", 1 << 20), "m",
-                "NV18", false, "sweep", "id", samples, "test");
+    private static final Measurement.Key ONE_WAY_1M =
+            new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", "one-way", "0-1", 1 << 20);
+
+    private static Measurement m(Measurement.Key key, double... samples) {
+        return new Measurement(key, "m", "NV18", false, "sweep", "id", samples, "test");
     }
 
-    private static double[] scaled(double[] x, double factor) {
-        return Arrays.stream(x).map(v -> v * factor).toArray();
+    private static NoiseFloors.Floor floor(double fraction) {
+        return new NoiseFloors.Floor(fraction, "test");
     }
 
-    private static final double[] BANDWIDTH = {98, 99, 100, 101, 102, 99.5, 100.5, 100};
+    /** One row judged alone (its own BH family of one). */
+    private static Comparison.Row judge(Measurement.Key key, double[] baseRuns, double[] candRuns, double floor,
+                                        double thresholdPct) {
+        Comparison.Row r = Comparison.measure(m(key, baseRuns), m(key, candRuns), baseRuns, candRuns, floor(floor));
+        return Comparison.judge(r, r.p(), thresholdPct);
+    }
 
     @Test
     void resultComparedWithItselfIsSameEverywhere() throws Exception {
@@ -35,70 +42,115 @@ class ComparisonTest {
         assertEquals(Comparison.Matching.SAME_MACHINE, r.matching());
         assertEquals(x8.measurements().size(), r.rows().size());
         assertTrue(r.rows().stream().allMatch(row -> row.verdict() == Comparison.Verdict.SAME && row.ratio() == 1.0));
-        assertTrue(r.rows().stream().filter(row -> !Double.isNaN(row.ratioLow()))
-                .allMatch(row -> row.ratioLow() <= 1 && row.ratioHigh() >= 1));
+        assertTrue(r.groups().size() < r.rows().size(), "lanes and alg/bus are grouped");
     }
 
     @Test
-    void tenPercentLessBandwidthIsWorseOnEveryBandwidthRow() throws Exception {
-        Path lower = Fixtures.copy(Fixtures.X8, work.resolve("lower"));
-        Fixtures.scaleBandwidth(lower, 0.9);
-        Comparison.Result r = Comparison.compare(ResultReader.read(Fixtures.X8), ResultReader.read(lower), 5);
-        for (Comparison.Row row : r.rows()) {
-            Comparison.Verdict expected = row.candidate().key().biggerIsBetter() ? Comparison.Verdict.WORSE
-                    : Comparison.Verdict.SAME;
-            assertEquals(expected, row.verdict(), row.candidate() + ": " + row.why());
-            if (row.candidate().key().biggerIsBetter()) {
-                assertEquals(0.9, row.ratio(), 1e-9);
-            }
-        }
-        assertTrue(r.count(Comparison.Verdict.WORSE) > 100);
-        assertEquals(Comparison.Verdict.WORSE, r.rows().get(0).verdict(), "worse rows come first");
+    void aChangeWithinTheNoiseFloorIsSameAndBeyondItWorse() {
+        double[] one = {100};
+        Comparison.Row inFloor = judge(ONE_WAY_1M, one, new double[] {90}, 0.12, 5);
+        assertEquals(Comparison.Verdict.SAME, inFloor.verdict());
+        assertTrue(inFloor.why().startsWith("within the noise floor 12.0% (the figures are 11.1% apart)"), inFloor.why());
+        Comparison.Row beyond = judge(ONE_WAY_1M, one, new double[] {90}, 0.05, 5);
+        assertEquals(Comparison.Verdict.WORSE, beyond.verdict());
+        assertTrue(beyond.why().contains("no test: n too small (1 vs 1 runs, smallest attainable p = 1)"), beyond.why());
+        Comparison.Row inThreshold = judge(ONE_WAY_1M, one, new double[] {97}, 0.0, 5);
+        assertEquals(Comparison.Verdict.SAME, inThreshold.verdict());
+        assertTrue(inThreshold.why().startsWith("within ±5%"), inThreshold.why());
     }
 
     @Test
     void directionDecidesBetterOrWorse() {
-        double[] latency = {10, 10.2, 9.9, 10.1, 10.05, 9.95, 10, 10.1};
-        assertEquals(Comparison.Verdict.WORSE, Comparison.judge(m("latency", latency),
-                m("latency", scaled(latency, 1.2)), 5).verdict(), "latency up is worse");
-        assertEquals(Comparison.Verdict.BETTER, Comparison.judge(m("latency", latency),
-                m("latency", scaled(latency, 0.8)), 5).verdict(), "latency down is better");
-        assertEquals(Comparison.Verdict.BETTER, Comparison.judge(m("bandwidth", BANDWIDTH),
-                m("bandwidth", scaled(BANDWIDTH, 1.2)), 5).verdict(), "bandwidth up is better");
+        Measurement.Key latency = new Measurement.Key("latency", "peer", "CE_P2P_READ", "one-way", "0-1", 4);
+        assertEquals(Comparison.Verdict.WORSE, judge(latency, new double[] {10}, new double[] {12.5}, 0.1, 5).verdict());
+        assertEquals(Comparison.Verdict.BETTER, judge(latency, new double[] {10}, new double[] {7.5}, 0.1, 5).verdict());
+        assertEquals(Comparison.Verdict.BETTER, judge(ONE_WAY_1M, new double[] {100}, new double[] {120}, 0.1, 5)
+                .verdict());
     }
 
     @Test
-    void thresholdAndNoiseKeepSmallChangesSame() {
-        Comparison.Row small = Comparison.judge(m("bandwidth", BANDWIDTH), m("bandwidth", scaled(BANDWIDTH, 0.97)), 5);
-        assertEquals(Comparison.Verdict.SAME, small.verdict());
-        assertTrue(small.why().startsWith("within ±5%"), small.why());
-        assertEquals(Comparison.Verdict.WORSE, Comparison.judge(m("bandwidth", BANDWIDTH),
-                m("bandwidth", scaled(BANDWIDTH, 0.97)), 2).verdict(), "beyond a 2% threshold");
-        // Overlapping samples: a 10% lower median on two of eight batches is not significant.
-        double[] noisy = {60, 140, 100, 100, 100, 100, 100, 100};
-        double[] noisyLower = {54, 126, 90, 90, 110, 110, 100, 100};
-        Comparison.Row noise = Comparison.judge(m("bandwidth", noisy), m("bandwidth", noisyLower), 1);
-        assertEquals(Comparison.Verdict.SAME, noise.verdict());
-        assertTrue(noise.why().startsWith("within noise"), noise.why());
+    void theExactTestGatesOnlyWhereItCanReachAlpha() {
+        // 4 vs 4 runs, fully separated: exact p = 2 / C(8, 4) = 2 / 70 = 0.0286 < 0.05.
+        Comparison.Row separated = judge(ONE_WAY_1M, new double[] {100, 101, 99, 100.5},
+                new double[] {90, 91, 89, 90.5}, 0.02, 5);
+        assertEquals(2.0 / 70, separated.p(), 1e-12);
+        assertEquals(Comparison.Verdict.WORSE, separated.verdict(), separated.why());
+        // Overlapping runs: the medians differ by 10% but the test is not significant.
+        Comparison.Row overlapping = judge(ONE_WAY_1M, new double[] {100, 80, 120, 100},
+                new double[] {90, 115, 70, 90}, 0.02, 5);
+        assertEquals(Comparison.Verdict.SAME, overlapping.verdict());
+        assertTrue(overlapping.why().startsWith("not significant (exact Mann-Whitney p = "), overlapping.why());
+        // 3 vs 3: the smallest attainable p is 0.1: no test, the floor and threshold decide, and it says so.
+        Comparison.Row small = judge(ONE_WAY_1M, new double[] {100, 101, 99}, new double[] {90, 91, 89}, 0.02, 5);
+        assertTrue(Double.isNaN(small.p()));
+        assertEquals(Comparison.Verdict.WORSE, small.verdict());
+        assertTrue(small.why().contains("no test: n too small (3 vs 3 runs, smallest attainable p = 0.1)"), small.why());
     }
 
     @Test
-    void pValuesMatchHandComputation() {
-        // Mann-Whitney: 1..5 vs 6..10: U = 0, z = (0 - 12.5) / sqrt(5 * 5 * 11 / 12) = -2.6112, p = 2 Phi(z) = 0.009023.
-        assertEquals(0.009023, Comparison.pValue(new double[] {1, 2, 3, 4, 5}, new double[] {6, 7, 8, 9, 10}), 1e-6);
-        // Wilcoxon signed-rank against one value, exact: eight samples all above it, p = 2 / 2^8 = 0.0078125.
-        assertEquals(0.0078125, Comparison.pValue(new double[] {5}, new double[] {6, 7, 8, 9, 10, 11, 12, 13}), 1e-12);
-        // Samples equal to the single value carry no information.
-        assertEquals(1.0, Comparison.pValue(new double[] {5}, new double[] {5, 5, 5}), 0);
-        assertTrue(Double.isNaN(Comparison.pValue(new double[] {5}, new double[] {6})));
+    void intervalsStateTheirExactCoverage() {
+        Comparison.Row r = judge(ONE_WAY_1M, new double[] {100, 101, 99}, new double[] {90, 91, 89}, 0.02, 5);
+        // 3 vs 3: the extreme pairwise differences cover with 1 - 2/20 = 90%, which is said, not called 95%.
+        assertEquals(0.9, r.interval().coverage(), 1e-12);
+        assertEquals(89.0 / 101, r.interval().low(), 1e-12);
+        assertEquals(91.0 / 99, r.interval().high(), 1e-12);
+        assertFalse(judge(ONE_WAY_1M, new double[] {100}, new double[] {90}, 0, 5).interval().exists(),
+                "no interval with one run each side");
     }
 
     @Test
-    void oneValueEachSideFallsBackToTheThreshold() {
-        Comparison.Row row = Comparison.judge(m("bandwidth", 100), m("bandwidth", 80), 5);
-        assertEquals(Comparison.Verdict.WORSE, row.verdict());
-        assertTrue(row.why().contains("not tested"), row.why());
-        assertEquals(0.8, row.ratioLow(), 1e-12);
+    void lanesOfABidirectionalCopyAreOneMeasurement() {
+        Measurement.Key fwd = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.UNDER_REVERSE,
+                "0-1", 1 << 20);
+        Measurement.Key rev = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.UNDER_REVERSE,
+                "1-0", 1 << 20);
+        Measurement.Key sum = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.BOTH_WAYS,
+                "0-1", 1 << 20);
+        Measurement.Key bus = new Measurement.Key("bandwidth", "nccl", "ALL_REDUCE FLOAT32", "bus", "0,1", 1 << 20);
+        Measurement.Key alg = new Measurement.Key("bandwidth", "nccl", "ALL_REDUCE FLOAT32", "alg", "0,1", 1 << 20);
+        List<Comparison.Row> rows = List.of(
+                Comparison.judge(Comparison.measure(m(fwd, 100), m(fwd, 80), new double[] {100}, new double[] {80},
+                        floor(0.01)), Double.NaN, 5),
+                Comparison.judge(Comparison.measure(m(rev, 100), m(rev, 100), new double[] {100}, new double[] {100},
+                        floor(0.01)), Double.NaN, 5),
+                Comparison.judge(Comparison.measure(m(sum, 200), m(sum, 180), new double[] {200}, new double[] {180},
+                        floor(0.01)), Double.NaN, 5),
+                Comparison.judge(Comparison.measure(m(bus, 50), m(bus, 40), new double[] {50}, new double[] {40},
+                        floor(0.01)), Double.NaN, 5),
+                Comparison.judge(Comparison.measure(m(alg, 50), m(alg, 40), new double[] {50}, new double[] {40},
+                        floor(0.01)), Double.NaN, 5));
+        List<Comparison.Group> groups = Comparison.group(rows);
+        assertEquals(2, groups.size(), "one bidirectional copy, one collective");
+        assertTrue(groups.stream().allMatch(g -> g.verdict() == Comparison.Verdict.WORSE));
+        assertEquals(3, groups.stream().filter(g -> g.headline().candidate().key().kind().equals("peer")).findFirst()
+                .orElseThrow().rows().size());
+        assertEquals(0.8, groups.get(0).headline().ratio(), 1e-12, "the worst lane leads");
+    }
+
+    @Test
+    void severalBaselineRunsUseTheirOwnSpread() throws Exception {
+        ResultData x1 = ResultReader.read(Fixtures.X1);
+        Path a = Fixtures.copy(Fixtures.X1, work.resolve("a"));
+        Fixtures.scaleBandwidth(a, 1.2);
+        // The baseline's own runs differ by 20%, so a candidate 14% below their median is within its noise.
+        Path lower = Fixtures.copy(Fixtures.X1, work.resolve("lower"));
+        Fixtures.scaleBandwidth(lower, 0.95);
+        NoiseFloors none = new NoiseFloors("empty", "elsewhere", Map.of(), Map.of());
+        Comparison.Result r = Comparison.compare(List.of(x1, ResultReader.read(a)), List.of(ResultReader.read(lower)),
+                2, none);
+        assertTrue(r.noise().startsWith("the baseline's own spread over 2 runs"), r.noise());
+        assertEquals(0, r.count(Comparison.Verdict.WORSE), ComparisonReport.markdown(r));
+        // One baseline run and an empty table: no floor, the threshold decides.
+        Comparison.Result single = Comparison.compare(List.of(x1), List.of(ResultReader.read(lower)), 2, none);
+        assertTrue(single.count(Comparison.Verdict.WORSE) > 0);
+    }
+
+    @Test
+    void runsOfDifferentMachinesOnOneSideAreBadInput() throws Exception {
+        BadInputException e = assertThrows(BadInputException.class, () -> Comparison.compare(
+                List.of(ResultReader.read(Fixtures.X1), ResultReader.read(Fixtures.X8)),
+                List.of(ResultReader.read(Fixtures.X8)), 5, NoiseFloors.defaults()));
+        assertTrue(e.getMessage().contains("the baseline runs come from different machines"), e.getMessage());
     }
 
     @Test
@@ -108,7 +160,6 @@ class ComparisonTest {
         assertTrue(r.rows().stream().allMatch(row -> row.candidate().link().equals("X")), "only the X class is shared");
         String md = ComparisonReport.markdown(r);
         assertTrue(md.contains("across machines, by (path, direction, size, link class)"), md);
-        // The matrix's eight device-local pairs are pooled on the x8 side.
         assertTrue(r.rows().stream().anyMatch(row -> row.candidate().key().pair().equals("8 pairs")));
     }
 
@@ -118,10 +169,17 @@ class ComparisonTest {
                 ResultReader.read(Fixtures.X8), 5);
         assertEquals(Comparison.Matching.SAME_MACHINE, r.matching());
         assertTrue(r.note().contains("(it lists the same GPUs)"), r.note());
-        // At 256 MiB: 54 measured off-diagonal pairs, 8 device-local copies, and the bidirectional copy of 0-1
-        // (each direction under load, and the sum) that the sweep measured.
         assertEquals(65, r.rows().size());
         assertEquals(0, r.count(Comparison.Verdict.WORSE));
+    }
+
+    @Test
+    void nvbandwidthAtTheWrongAssumedSizeSaysWhichSizeAndTheOption() throws Exception {
+        BadInputException e = assertThrows(BadInputException.class, () -> Comparison.compare(
+                Compare.read(Fixtures.NVBANDWIDTH, 512 * Sizes.MIB), ResultReader.read(Fixtures.X8), 5));
+        assertTrue(e.getMessage().contains("512 MiB was assumed (pass nvbandwidth's -b as --nvbandwidth-size)"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("measured copies at "), e.getMessage());
     }
 
     @Test
@@ -132,14 +190,21 @@ class ComparisonTest {
     }
 
     @Test
-    void compareWritesMarkdownAndOverlayCharts() throws Exception {
+    void compareWritesMarkdownChartsAndAShortSummary() throws Exception {
         Path lower = Fixtures.copy(Fixtures.X8, work.resolve("lower"));
-        Fixtures.scaleBandwidth(lower, 0.9);
+        Fixtures.scaleBandwidth(lower, 0.5);
         Compare.Outcome o = Compare.run(Fixtures.X8, List.of(lower), 5, 0, work.resolve("out"));
         assertTrue(o.worse());
         assertTrue(Files.exists(o.outDir().resolve(Compare.MARKDOWN)));
+        assertTrue(o.summary().get(0).startsWith("WORSE: "), o.summary().get(0));
+        assertTrue(o.summary().size() <= Compare.SUMMARY_ROWS + 3, String.join("\n", o.summary()));
+        assertTrue(o.summary().get(o.summary().size() - 2).contains("more in compare.md"));
+        assertTrue(o.summary().get(o.summary().size() - 1).startsWith("Full table: "));
         assertTrue(Files.exists(o.outDir().resolve("compare-peer-0-1-one-way.svg")));
         assertTrue(Files.readString(o.outDir().resolve(Compare.MARKDOWN)).contains("](compare-peer-0-1-one-way.svg)"));
-        assertFalse(Compare.run(Fixtures.X8, List.of(Fixtures.X8), 5, 0, work.resolve("same")).worse());
+        Compare.Outcome same = Compare.run(Fixtures.X8, List.of(Fixtures.X8), 5, 0, work.resolve("same"));
+        assertFalse(same.worse());
+        assertTrue(same.summary().get(0).startsWith("SAME: "), same.summary().get(0));
+        assertEquals(2, same.summary().size());
     }
 }

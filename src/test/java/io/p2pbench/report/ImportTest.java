@@ -159,7 +159,131 @@ class ImportTest {
         Path file = dir.resolve("wrong.txt");
         Files.writeString(file, text.replace(row, String.join("  ", t)));
         BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256, "ALL_REDUCE"));
-        assertTrue(e.getMessage().contains("wrong elements at size 67108864; a run with wrong data is no baseline"),
+        assertTrue(e.getMessage().contains("wrong elements (#wrong) at size 67108864; a run with wrong data is no "
+                + "baseline (accepted: #wrong 0)"),
                 e.getMessage());
+    }
+
+    private static final Path OLD_LAYOUT =
+            Path.of("src/test/resources/fixtures/nccl-tests/synthetic-h200x8-all_reduce_perf_mpi-old-layout.txt");
+    private static final Path TAG_OUTPUT =
+            Path.of("src/test/resources/fixtures/nccl-tests/synthetic-h200x8-all_reduce_perf_mpi-tag-output.txt");
+
+    private void assertSameFiguresAsJson(ResultData text) throws Exception {
+        ResultData json = Compare.read(Fixtures.NCCL_TESTS, MIB_256);
+        assertEquals(json.measurements().size(), text.measurements().size(), text.measurements().toString());
+        for (Measurement m : json.measurements()) {
+            Measurement t = text.measurements().stream().filter(x -> x.key().equals(m.key())).findFirst()
+                    .orElseThrow(() -> new AssertionError(text.source() + " lacks " + m.key()));
+            assertArrayEquals(m.samples(), t.samples(), 0);
+        }
+    }
+
+    @Test
+    void olderPrintedLayoutWithoutGroupAndWithAnErrorColumnIsRead() throws Exception {
+        ResultData d = Compare.read(OLD_LAYOUT, MIB_256);
+        assertSameFiguresAsJson(d);
+        assertTrue(d.machine().startsWith("nccl-tests all_reduce_perf on 8x NVIDIA H200, NCCL 2.28.3"), d.machine());
+    }
+
+    @Test
+    void openMpiTagOutputWithInterleavedWarningsIsRead() throws Exception {
+        assertSameFiguresAsJson(Compare.read(TAG_OUTPUT, MIB_256));
+    }
+
+    @Test
+    void outOfBoundsValuesRefuseAPrintedBaseline(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("oob.txt");
+        Files.writeString(file, Files.readString(TAG_OUTPUT).replace("Out of bounds values : 0 OK",
+                "Out of bounds values : 12 FAILED"));
+        BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256));
+        assertTrue(e.getMessage().contains("oob.txt: nccl-tests reports 'Out of bounds values : 12 FAILED'; a run with "
+                + "wrong data is no baseline (accepted: Out of bounds values : 0 OK)"), e.getMessage());
+    }
+
+    @Test
+    void jsonOfASingleProcessDrivingEightGpusListsOneDeviceAndIsReadAsEight(@TempDir Path dir) throws Exception {
+        ObjectNode root = (ObjectNode) mapper.readTree(Fixtures.NCCL_TESTS.toFile());
+        ArrayNode devices = (ArrayNode) root.path("config").path("devices");
+        while (devices.size() > 1) {
+            devices.remove(1);
+        }
+        ((ArrayNode) root.path("args")).set(0, "./build/all_reduce_perf_mpi");
+        Path file = dir.resolve("g8.json");
+        mapper.writeValue(file.toFile(), root);
+        ResultData d = Compare.read(file, MIB_256);
+        assertSameFiguresAsJson(d);
+        assertTrue(d.measurements().get(0).samplesFrom().contains("the JSON lists only device 0 of 8"),
+                d.measurements().get(0).samplesFrom());
+    }
+
+    @Test
+    void jsonWithWrongElementsOrOutOfBoundsValuesIsRefused(@TempDir Path dir) throws Exception {
+        ObjectNode root = (ObjectNode) mapper.readTree(Fixtures.NCCL_TESTS.toFile());
+        ((ObjectNode) root.path("results").get(2).path("in_place")).put("nwrong", 5.0);
+        Path file = dir.resolve("nwrong.json");
+        mapper.writeValue(file.toFile(), root);
+        BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256));
+        assertTrue(e.getMessage().contains("found 5.0 wrong elements (in_place nwrong) at size 16777216"),
+                e.getMessage());
+
+        ObjectNode oob = (ObjectNode) mapper.readTree(Fixtures.NCCL_TESTS.toFile());
+        ((ObjectNode) oob.path("out_of_bounds")).put("count", 3).put("okay", "false");
+        Path file2 = dir.resolve("oob.json");
+        mapper.writeValue(file2.toFile(), oob);
+        BadInputException e2 = assertThrows(BadInputException.class, () -> Compare.read(file2, MIB_256));
+        assertTrue(e2.getMessage().contains("reports 3 out-of-bounds values"), e2.getMessage());
+    }
+
+    @Test
+    void nvbandwidthCellsWithoutAPositiveNumberAreSkippedWithTheReason(@TempDir Path dir) throws Exception {
+        ObjectNode root = (ObjectNode) mapper.readTree(Fixtures.NVBANDWIDTH.toFile());
+        for (JsonNode tc : root.path("nvbandwidth").path("testcases")) {
+            if (tc.path("name").asText().equals("host_to_device_memcpy_ce")) {
+                ArrayNode row = (ArrayNode) tc.path("bandwidth_matrix").get(0);
+                row.set(0, "N/A");
+                row.set(1, "-3.5");
+                row.set(2, "0");
+                row.set(3, "fast");
+            }
+            if (tc.path("name").asText().equals("device_to_host_memcpy_ce")) {
+                ((ObjectNode) tc).put("status", "Error");
+            }
+        }
+        Path file = dir.resolve("odd.json");
+        mapper.writeValue(file.toFile(), root);
+        ResultData d = Compare.read(file, MIB_256);
+        List<String> h2d = d.measurements().stream().filter(m -> m.key().kind().equals("host")
+                && m.key().direction().equals("H2D")).map(m -> m.key().pair()).toList();
+        assertEquals(List.of("GPU4", "GPU5", "GPU6", "GPU7"), h2d, "the four odd cells give no figure");
+        ResultData.NotMeasured skipped = d.notMeasured().stream()
+                .filter(n -> n.id().equals("host_to_device_memcpy_ce (some cells)")).findFirst().orElseThrow();
+        for (String why : List.of("1 x '-3.5' (not a positive bandwidth)", "1 x '0' (not a positive bandwidth)",
+                "1 x 'N/A' (not measured by nvbandwidth)", "1 x 'fast' (not a number)")) {
+            assertTrue(skipped.reason().contains(why), skipped.reason());
+        }
+        assertTrue(d.notMeasured().stream().anyMatch(n -> n.id().equals("device_to_host_memcpy_ce")
+                && n.status().equals("error")));
+        assertTrue(d.measurements().stream().noneMatch(m -> m.key().direction().equals("D2H")));
+    }
+
+    @Test
+    void nvbandwidthWithOnlyUnmappedTestcasesNamesThemWhenNothingMatches(@TempDir Path dir) throws Exception {
+        ObjectNode root = (ObjectNode) mapper.readTree(Fixtures.NVBANDWIDTH.toFile());
+        ArrayNode tcs = (ArrayNode) root.path("nvbandwidth").path("testcases");
+        ObjectNode sm = (ObjectNode) tcs.get(0).deepCopy();
+        sm.put("name", "host_to_device_memcpy_sm");
+        ObjectNode sm2 = (ObjectNode) tcs.get(0).deepCopy();
+        sm2.put("name", "device_to_host_memcpy_sm");
+        tcs.removeAll();
+        tcs.add(sm);
+        tcs.add(sm2);
+        Path file = dir.resolve("sm.json");
+        mapper.writeValue(file.toFile(), root);
+        BadInputException e = assertThrows(BadInputException.class, () -> Comparison.compare(
+                Compare.read(file, MIB_256), ResultReader.read(Fixtures.X8), 5));
+        assertTrue(e.getMessage().contains("testcases with no p2pbench counterpart: host_to_device_memcpy_sm, "
+                + "device_to_host_memcpy_sm"), e.getMessage());
+        assertTrue(e.getMessage().contains("256 MiB was assumed"), e.getMessage());
     }
 }
