@@ -2,10 +2,15 @@ package io.p2pbench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.results.BatchSamples;
+import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.results.ResultFolder;
+import io.p2pbench.results.RunManifest;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,18 +22,20 @@ import java.util.stream.Stream;
 /**
  * Injects a known change into a COPY of a result folder, to measure what {@code compare} detects
  * ({@code tools/scale-results.sh}, {@code tools/compare-error-rates.sh}): every figure of the
- * chosen manifest entries is multiplied by a factor, bandwidth in {@code samples/ID.json}
+ * chosen manifest entries is multiplied by a factor, bandwidth in {@code samples/ID.json[.gz]}
  * ({@code laneGBps} of every batch) and in the JMH file (every {@code *GBps} secondary metric),
  * latency in the JMH SampleTime histogram (every value, so p50 and every percentile move by the
  * factor). Never used by a benchmark run; the copy's manifest gets {@code "injectedChange"}.
  *
- * <p>Reads and writes results format {@code p2pbench-results/1} (uncompressed JSON files); any other
- * format is refused with one line, so a format change cannot be scaled silently wrong.
+ * <p>Reads and writes both results formats the suite reads ({@link RunManifest#READABLE}): format
+ * {@code p2pbench-results/2} (gzipped {@code jmh/} and {@code samples/} files) and format
+ * {@code p2pbench-results/1} (plain files; its merged {@code jmh-results.json} is rebuilt from the
+ * scaled {@code jmh/} files). A file is written back in the form it was read (gzipped when its name ends
+ * in {@code .gz}), samples through {@link BenchmarkRecords}; any other format is refused with one line,
+ * so a format change cannot be scaled silently wrong.
  */
 public final class ScaleResults {
-    /** The results format this tool edits. */
-    static final String FORMAT = "p2pbench-results/1";
-    private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper MAPPER = ResultFolder.mapper();
 
     private ScaleResults() {}
 
@@ -55,15 +62,11 @@ public final class ScaleResults {
             boolean latency = c.path("metric").asText().equals(Measurement.LATENCY);
             if (e.hasNonNull("samplesFile") && !latency) {
                 Path f = target.resolve(e.path("samplesFile").asText());
-                ObjectNode s = (ObjectNode) MAPPER.readTree(f.toFile());
-                for (JsonNode batch : s.path("batches")) {
-                    scaleArray((ArrayNode) batch.path("laneGBps"), factor);
-                }
-                MAPPER.writeValue(f.toFile(), s);
+                write(f, BenchmarkRecords.samplesJson(scaled(BenchmarkRecords.readSamples(f), factor)));
             }
             if (e.hasNonNull("jmhFile")) {
                 Path f = target.resolve(e.path("jmhFile").asText());
-                ArrayNode results = (ArrayNode) MAPPER.readTree(f.toFile());
+                ArrayNode results = (ArrayNode) MAPPER.readTree(AtomicFiles.read(f));
                 for (JsonNode r : results) {
                     if (latency) {
                         ObjectNode primary = (ObjectNode) r.path("primaryMetric");
@@ -74,11 +77,11 @@ public final class ScaleResults {
                                 }
                             }
                         }
-                        primary.put("score", primary.path("score").asDouble() * factor);
+                        scaleScore(primary, factor);
                     } else {
                         r.path("secondaryMetrics").fields().forEachRemaining(m -> {
                             if (m.getKey().endsWith("GBps")) {
-                                ((ObjectNode) m.getValue()).put("score", m.getValue().path("score").asDouble() * factor);
+                                scaleScore((ObjectNode) m.getValue(), factor);
                                 for (JsonNode fork : m.getValue().path("rawData")) {
                                     scaleArray((ArrayNode) fork, factor);
                                 }
@@ -86,17 +89,28 @@ public final class ScaleResults {
                         });
                     }
                 }
-                MAPPER.writeValue(f.toFile(), results);
+                write(f, (MAPPER.writeValueAsString(results) + "\n").getBytes(StandardCharsets.UTF_8));
             }
             scaled.add(c.path("id").asText());
         }
         if (scaled.isEmpty()) {
             throw new BadInputException(source + " has no ok entry matching the selection; nothing was scaled");
         }
+        Path merged = target.resolve("jmh-results.json");
+        if (RunManifest.FORMAT_1.equals(manifest.path("format").asText()) && Files.isRegularFile(merged)) {
+            // Format 1 keeps every JMH object twice; the merged copy must say what the jmh/ files now say.
+            List<byte[]> okJmh = new ArrayList<>();
+            for (JsonNode e : manifest.path("entries")) {
+                if ("ok".equals(e.path("status").asText()) && e.hasNonNull("jmhFile")) {
+                    okJmh.add(AtomicFiles.read(target.resolve(e.path("jmhFile").asText())));
+                }
+            }
+            AtomicFiles.write(merged, ResultFolder.mergeJmh(okJmh));
+        }
         ObjectNode m = (ObjectNode) readManifest(target);
         m.put("injectedChange", String.format(Locale.ROOT, "x%s on %s (tools/scale-results.sh; not a real run)",
                 factor, String.join(", ", scaled)));
-        MAPPER.writeValue(target.resolve("manifest.json").toFile(), m);
+        AtomicFiles.write(target.resolve("manifest.json"), MAPPER.writeValueAsString(m) + "\n");
         return List.copyOf(scaled);
     }
 
@@ -117,16 +131,55 @@ public final class ScaleResults {
         }
         JsonNode m = MAPPER.readTree(f.toFile());
         String format = m.path("format").asText("?");
-        if (!format.equals(FORMAT)) {
-            throw new BadInputException(dir + " is results format '" + format + "'; this tool scales " + FORMAT
-                    + " only");
+        if (!RunManifest.READABLE.contains(format)) {
+            throw new BadInputException(dir + " is results format '" + format + "'; this tool scales "
+                    + RunManifest.FORMAT + " and " + RunManifest.FORMAT_1);
         }
         return m;
     }
 
+    /** The same samples with every lane value of every batch multiplied by {@code factor}. */
+    private static BatchSamples scaled(BatchSamples s, double factor) {
+        List<BatchSamples.Batch> batches = s.batches().stream().map(b -> new BatchSamples.Batch(b.gated(),
+                b.laneGBps().stream().map(v -> v * factor).toList())).toList();
+        return new BatchSamples(s.id(), s.lanes(), s.bytesPerTransfer(), s.copiesPerBatch(), batches,
+                s.bytesVerified());
+    }
+
+    /** Writes {@code bytes} in the form the file's name says: gzipped for {@code .gz}, plain otherwise. */
+    private static void write(Path file, byte[] bytes) throws IOException {
+        if (file.getFileName().toString().endsWith(".gz")) {
+            AtomicFiles.writeGzip(file, bytes);
+        } else {
+            AtomicFiles.write(file, bytes);
+        }
+    }
+
+    /** JMH's summary of a metric (score, error, confidence, percentiles) moves with its values. */
+    private static void scaleScore(ObjectNode metric, double factor) {
+        for (String field : List.of("score", "scoreError")) {
+            if (metric.path(field).isNumber()) {
+                metric.put(field, metric.path(field).asDouble() * factor);
+            }
+        }
+        if (metric.path("scoreConfidence").isArray()) {
+            scaleArray((ArrayNode) metric.path("scoreConfidence"), factor);
+        }
+        if (metric.path("scorePercentiles").isObject()) {
+            ObjectNode p = (ObjectNode) metric.path("scorePercentiles");
+            p.fieldNames().forEachRemaining(k -> {
+                if (p.path(k).isNumber()) {
+                    p.put(k, p.path(k).asDouble() * factor);
+                }
+            });
+        }
+    }
+
     private static void scaleArray(ArrayNode values, double factor) {
         for (int i = 0; i < values.size(); i++) {
-            values.set(i, values.get(i).asDouble() * factor);
+            if (values.get(i).isNumber()) {
+                values.set(i, values.get(i).asDouble() * factor);
+            }
         }
     }
 

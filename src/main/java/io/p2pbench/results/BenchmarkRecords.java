@@ -93,7 +93,7 @@ public final class BenchmarkRecords {
     }
 
     /** The bytes {@link #writeSamples} compresses: compact JSON and a newline. */
-    static byte[] samplesJson(BatchSamples samples) throws IOException {
+    public static byte[] samplesJson(BatchSamples samples) throws IOException {
         return (MAPPER.writeValueAsString(samples) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 

@@ -151,7 +151,7 @@ public final class ResultFolder {
     }
 
     /** One JSON array of every result object of the given JMH JSON files (format 1's jmh-results.json). */
-    static byte[] mergeJmh(List<byte[]> jmhFiles) throws IOException {
+    public static byte[] mergeJmh(List<byte[]> jmhFiles) throws IOException {
         List<Object> all = new ArrayList<>();
         for (byte[] f : jmhFiles) {
             all.addAll(MAPPER.readValue(f, List.class));
