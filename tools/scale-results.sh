@@ -5,11 +5,12 @@
 #   tools/scale-results.sh SOURCE TARGET FACTOR --metric bandwidth       # every bandwidth row, e.g. 0.93
 #   tools/scale-results.sh SOURCE TARGET FACTOR --metric latency         # every latency row, e.g. 1.25
 #
-# Bandwidth: every batch's laneGBps in samples/ID.json and every *GBps secondary metric in the JMH file are
+# Bandwidth: every batch's laneGBps in samples/ID.json[.gz] and every *GBps secondary metric in the JMH file are
 # multiplied by FACTOR. Latency: every value of the JMH SampleTime histogram (so p50 and all percentiles move
 # by FACTOR). The copy's manifest.json gets "injectedChange" saying what was done. Prints the ids scaled.
-# Supports results format p2pbench-results/1 (uncompressed JSON) only and refuses any other format with one
-# line (exit 2). Needs Java 17 and Maven; no GPU.
+# Reads and writes results format p2pbench-results/2 (gzipped jmh/*.json.gz and samples/*.json.gz, each file
+# written back in the form it was read) and p2pbench-results/1 (plain JSON; its jmh-results.json is rebuilt);
+# refuses any other format with one line (exit 2). Needs Java 17 and Maven; no GPU.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 (cd "$ROOT" && mvn -B -o -q compile dependency:build-classpath -Dmdep.outputFile=target/compare-tools.classpath)

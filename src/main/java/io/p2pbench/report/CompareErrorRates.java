@@ -92,6 +92,13 @@ public final class CompareErrorRates {
                         ScaleResults.entry(SMALL_LATENCY_ROW), 1.25));
 
         StringBuilder md = new StringBuilder();
+        md.append("Written by `").append(threshold == 5 ? "" : "THRESHOLD=" + Markdown.plain(threshold) + " ")
+                .append("tools/compare-error-rates.sh ").append(String.join(" ",
+                        runPaths.stream().map(p -> p.toString().replace('\\', '/')).toList()))
+                .append("` (no GPU; without arguments it reads the runs listed in `tools/aa-runs.txt`), from the "
+                        + "result folders as stored (results format ").append(String.join(", ", runs.stream()
+                        .map(r -> "`" + r.manifest().format() + "`").distinct().toList()))
+                .append("); injected changes are scaled copies made by `tools/scale-results.sh`.\n\n");
         md.append("Runs (A/A: same preset, same build, same machine): ").append(String.join(", ",
                 runPaths.stream().map(p -> "`" + p.getFileName() + "`").toList())).append(". Threshold ±")
                 .append(Markdown.plain(threshold)).append("%. Noise floors: the committed default table '")
