@@ -155,9 +155,28 @@ public class PartitionBenchmark {
         }
     }
 
-    /** Frees every rank's buffers, graphs and handles. */
+    /**
+     * After every iteration, outside the timed region: checks the step's GEMMs, boundary copies and
+     * all-reduces ({@link PartitionStep#verify}); a wrong result throws and fails the fork.
+     */
+    @TearDown(Level.Iteration)
+    public void verifyIteration() {
+        step.verify();
+        if (decode != null) {
+            decode.verify();
+        }
+    }
+
+    /** Records the bytes verified over the trial, then frees every rank's buffers, graphs and handles. */
     @TearDown(Level.Trial)
-    public void close() {
+    public void closeTrial() {
+        if (step != null) {
+            BenchmarkRecords.writeVerified(step.bytesVerified() + (decode != null ? decode.bytesVerified() : 0));
+        }
+        close();
+    }
+
+    private void close() {
         if (decode != null) {
             decode.close();
             decode = null;

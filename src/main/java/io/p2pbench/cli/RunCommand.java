@@ -5,6 +5,7 @@ import io.p2pbench.results.Combination;
 import io.p2pbench.run.Preset;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.partition.Plan;
 import io.p2pbench.run.RunPlanner;
 import io.p2pbench.run.RunExecutor;
 import io.p2pbench.topology.GpuPair;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -51,7 +53,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--paths", paramLabel = "LIST", split = ",",
             description = "Only these: CE_P2P_READ, CE_P2P_WRITE, CE_NO_P2P, HOST_STAGED, SM_P2P_READ, SM_P2P_WRITE, "
-                    + "HOST_DEVICE, ALLREDUCE_RING, NCCL, EXCHANGE.")
+                    + "HOST_DEVICE, ALLREDUCE_RING, NCCL, EXCHANGE, PARTITION (opt-in: the partition study).")
     List<String> paths;
 
     @Option(names = "--group", paramLabel = "GPUS", converter = GroupConverter.class,
@@ -62,6 +64,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--model", paramLabel = "PRESET",
             description = "Model shape of the activation exchanges: DENSE_8B, DENSE_70B or MOE_8X_TOP2.")
     String model;
+
+    @Option(names = "--plans", paramLabel = "LIST", split = ",",
+            description = "With --paths PARTITION: only these plans (SINGLE, TP, PP, EP). A named plan that does not "
+                    + "divide the model over --group is an error; by default such plans are planned skips.")
+    List<String> plans;
 
     @Option(names = "--dry-run", description = "Print the plan and stop.")
     boolean dryRun;
@@ -84,6 +91,28 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--charts", paramLabel = "DIR",
             description = "Where --report writes. Default: charts/<fingerprint>/.")
     Path charts;
+
+    /** The plans of {@code --plans}, or null for every plan; unknown names and a missing PARTITION path are bad input. */
+    private Set<Plan> partitionPlans(Set<String> pathSet) {
+        if (plans == null) {
+            return null;
+        }
+        if (pathSet == null || !pathSet.contains(RunPlanner.PARTITION)) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--plans chooses the partition study's plans; add --paths PARTITION");
+        }
+        Set<Plan> out = EnumSet.noneOf(Plan.class);
+        for (String name : plans) {
+            String upper = name.trim().toUpperCase(Locale.ROOT);
+            try {
+                out.add(Plan.valueOf(upper));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "unknown plan '" + name.trim()
+                        + "'; use SINGLE, TP, PP or EP");
+            }
+        }
+        return out;
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -115,7 +144,8 @@ final class RunCommand implements Callable<Integer> {
             Cuda.require();
             topology = TopologyProbe.probe();
         }
-        RunPlanner.Request request = new RunPlanner.Request(p, pairs, sizes, pathSet, group, model);
+        RunPlanner.Request request = new RunPlanner.Request(p, pairs, sizes, pathSet, group, model,
+                partitionPlans(pathSet));
         List<Combination> plan;
         try {
             if (topologyFile == null && sizes != null) {

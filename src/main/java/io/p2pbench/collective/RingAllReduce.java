@@ -104,15 +104,32 @@ public final class RingAllReduce implements CollectiveOperation {
                 }
                 checks[r] = ranks.own(new DeviceCheck(d));
                 add[r] = SuiteKernels.kernel(d, type == DataType.FLOAT32 ? "addF32" : "addBf16");
-                SuiteKernels.kernel(d, type == DataType.FLOAT32 ? "fillRankF32" : "fillRankBf16")
-                        .launch(ranks.compute[r], SuiteKernels.gridFor(d, count, SuiteKernels.BLOCK), SuiteKernels.BLOCK,
-                                in[r], count, Reference.SEED, r);
+                fillInput(r);
             }
             ranks.synchronize();
         } catch (RuntimeException e) {
             ranks.close();
             throw e;
         }
+    }
+
+    private void fillInput(int r) {
+        int d = group.device(r);
+        SuiteKernels.kernel(d, type == DataType.FLOAT32 ? "fillRankF32" : "fillRankBf16")
+                .launch(ranks.compute[r], SuiteKernels.gridFor(d, count, SuiteKernels.BLOCK), SuiteKernels.BLOCK,
+                        in[r], count, Reference.SEED, r);
+    }
+
+    /**
+     * Writes the reference inputs again, for a caller whose own work wrote into {@link #input} (a
+     * partition step), so that {@link #poison}, {@link #runOnce} and {@link #verify} check a fresh
+     * all-reduce. The caller's streams must be idle.
+     */
+    public void refill() {
+        for (int r = 0; r < group.size(); r++) {
+            fillInput(r);
+        }
+        ranks.synchronize();
     }
 
     /** Throws {@link IllegalArgumentException} naming the problem if the shape does not fit a ring. */

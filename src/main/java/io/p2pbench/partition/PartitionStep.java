@@ -14,9 +14,15 @@ import io.p2pbench.cuda.Kernel;
 import io.p2pbench.cuda.PeerAccess;
 import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.SuiteKernels;
+import io.p2pbench.cuda.PinnedHostBuffer;
+import io.p2pbench.transfer.Pattern;
 import io.p2pbench.transfer.StagedCopy;
+import io.p2pbench.transfer.Verifier;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One inference step of a model split over a group of GPUs, doing each rank's real work: its share
@@ -33,8 +39,9 @@ import java.util.List;
  * MLP halves of a layer); the exchanges themselves stay eagerly enqueued (the ring's multi-stream,
  * multi-GPU schedule is not captured). EP is not implemented yet.
  *
- * <p>Nothing here checks results: the GEMMs compute on pattern-filled operands and the exchanges
- * reuse code whose correctness the collective benchmarks verify.
+ * <p>The timed steps check nothing; {@link #verify}, called between timed iterations, checks the
+ * step's GEMMs against a host reference, its PP boundary copies word by word and its ring
+ * all-reduce element by element.
  */
 public final class PartitionStep implements AutoCloseable {
     private static final long ROTATION_BYTES = 256L << 20;
@@ -342,18 +349,7 @@ public final class PartitionStep implements AutoCloseable {
             if (s > 0) {
                 main[s].waitFor(handoff[s - 1]); // the stage consumes what its producer made
                 mark(s, Kind.WAIT);
-                long bytes = spec.activationBytes();
-                if (transport == Transport.HOST_STAGED && group.device(s - 1) != group.device(s)) {
-                    staged[s].enqueue(rank[s - 1].y, 0, rank[s].x, 0, bytes, main[s - 1], main[s]);
-                    mark(s - 1, Kind.COMM);
-                } else if (transport == Transport.HOST_STAGED) {
-                    // one GPU: the same round trip through pinned memory, on the receiving stream
-                    staged[s].enqueue(rank[s - 1].y, 0, rank[s].x, 0, bytes, main[s], main[s]);
-                } else if (group.device(s - 1) == group.device(s)) {
-                    Copies.async(rank[s].x, 0, rank[s - 1].y, 0, bytes, main[s]);
-                } else {
-                    Copies.peerAsync(rank[s].x, 0, rank[s - 1].y, 0, bytes, main[s]);
-                }
+                copyBoundary(s);
                 mark(s, Kind.COMM);
             }
             if (graph) {
@@ -366,6 +362,22 @@ public final class PartitionStep implements AutoCloseable {
             }
             mark(s, Kind.COMPUTE);
             handoff[s].record(main[s]);
+        }
+    }
+
+    /** Copies stage {@code s - 1}'s output into stage {@code s}'s input, as the transport says. */
+    private void copyBoundary(int s) {
+        long bytes = spec.activationBytes();
+        if (transport == Transport.HOST_STAGED && group.device(s - 1) != group.device(s)) {
+            staged[s].enqueue(rank[s - 1].y, 0, rank[s].x, 0, bytes, main[s - 1], main[s]);
+            mark(s - 1, Kind.COMM);
+        } else if (transport == Transport.HOST_STAGED) {
+            // one GPU: the same round trip through pinned memory, on the receiving stream
+            staged[s].enqueue(rank[s - 1].y, 0, rank[s].x, 0, bytes, main[s], main[s]);
+        } else if (group.device(s - 1) == group.device(s)) {
+            Copies.async(rank[s].x, 0, rank[s - 1].y, 0, bytes, main[s]);
+        } else {
+            Copies.peerAsync(rank[s].x, 0, rank[s - 1].y, 0, bytes, main[s]);
         }
     }
 
@@ -454,6 +466,151 @@ public final class PartitionStep implements AutoCloseable {
         }
         double accounted = best[0] + best[1] + best[2];
         return new StepBreakdown(step, best[0], best[2], best[1], step - accounted, critical);
+    }
+
+    // ---------------------------------------------------------------- verification
+
+    /** Output elements of each GEMM compared with the host reference, per rank and {@link #verify}. */
+    public static final int GEMM_SAMPLES = 32;
+    private static final long READ_PIECE = 32L << 20;
+    /** The test hook {@link Verifier} also obeys: every check is first handed a wrong element. */
+    private static final String CORRUPT_PROPERTY = "p2pbench.test.corrupt";
+    private static final int BOUNDARY_SEED = 0x0B0D;
+    private static final int GEMM_SEED = 0x7E57;
+    private final Map<Integer, Verifier> boundaryCheck = new HashMap<>();
+    private long bytesVerified;
+
+    /** The three operands of one GEMM of a rank's layer, as the step passes them to cuBLAS. */
+    private record Operands(GemmShape shape, DeviceBuffer x, DeviceBuffer w, DeviceBuffer y) {}
+
+    /**
+     * Checks what the step computes and moves, outside any timed region (the streams are
+     * synchronised first), and returns the bytes checked and found right by this call:
+     * <ul>
+     *   <li>every GEMM of a layer on every rank (expert 0 of a mixture, the first set of the rotated
+     *       weights), run eagerly on the rank's own cuBLAS handle with its own buffers after the
+     *       activation operand is refilled with known values: {@link #GEMM_SAMPLES} output elements
+     *       each against a host reference from the bf16 operands read back ({@link GemmSample}
+     *       states the tolerance); the graphs replay these same calls and are not checked
+     *       separately;
+     *   <li>PP: every stage boundary's copy by the step's own transport, pattern in, poison out,
+     *       every word checked on the receiving GPU ({@link Verifier});
+     *   <li>TP: the step's ring all-reduce, refilled with its reference inputs, outputs poisoned,
+     *       run once and checked element by element on each GPU.
+     * </ul>
+     * The step's buffers hold the checks' values afterwards; its timing does not depend on them.
+     *
+     * @throws GemmMismatchException if a GEMM output is wrong
+     * @throws io.p2pbench.transfer.DataMismatchException if a boundary copy is wrong
+     * @throws io.p2pbench.collective.CollectiveMismatchException if an all-reduce is wrong
+     */
+    public long verify() {
+        synchronize();
+        long before = bytesVerified;
+        try (PinnedHostBuffer host = new PinnedHostBuffer(READ_PIECE)) {
+            for (int r = 0; r < n; r++) {
+                for (Operands o : operands(r)) {
+                    verifyGemm(r, o, host);
+                }
+            }
+        }
+        if (spec.plan() == Plan.PP) {
+            for (int s = 1; s < n; s++) {
+                verifyBoundary(s);
+            }
+        }
+        if (ring != null) {
+            long ringBefore = ring.bytesVerified();
+            ring.refill();
+            ring.poison();
+            ring.runOnce();
+            ring.verify();
+            bytesVerified += ring.bytesVerified() - ringBefore;
+        }
+        synchronize();
+        return bytesVerified - before;
+    }
+
+    /** Bytes checked and found right over every {@link #verify} so far. */
+    public long bytesVerified() {
+        return bytesVerified;
+    }
+
+    private List<Operands> operands(int r) {
+        Rank k = rank[r];
+        List<GemmShape> gemms = spec.layerGemms();
+        DeviceBuffer[][] w = k.weights[0];
+        DeviceBuffer attentionOut = ring != null ? ring.input(r) : k.y;
+        DeviceBuffer mlpIn = ring != null ? ring.output(r) : k.y;
+        DeviceBuffer mlpOut = ring != null ? ring.input(r) : k.x;
+        List<Operands> out = new ArrayList<>();
+        for (int g = 0; g < gemms.size(); g++) {
+            GemmShape shape = gemms.get(g);
+            out.add(switch (shape.name()) {
+                case "qkv" -> new Operands(shape, k.x, w[g][0], k.qkv);
+                case "scores" -> new Operands(shape, k.qkv, k.kT, k.scores);
+                case "context" -> new Operands(shape, k.scores, k.v, k.attn);
+                case "out" -> new Operands(shape, k.attn, w[g][0], attentionOut);
+                case "gate_up" -> new Operands(shape, mlpIn, w[g][0], k.mid);
+                case "down" -> new Operands(shape, k.mid, w[g][0], mlpOut);
+                default -> throw new IllegalStateException("no operands for GEMM " + shape);
+            });
+        }
+        return out;
+    }
+
+    private void verifyGemm(int r, Operands o, PinnedHostBuffer host) {
+        GemmShape s = o.shape();
+        CudaStream stream = main[r];
+        long rowBytes = (long) s.inner() * PartitionSpec.BF16;
+        long colsBytes = (long) s.cols() * PartitionSpec.BF16;
+        // the step's own outputs are unbounded after many layers (no normalisation): start from known values
+        rank[r].fill(o.x(), (long) s.rows() * s.inner(), GEMM_SEED + r);
+        Copies.memsetAsync(o.y(), Pattern.POISON_BYTE, s.rows() * colsBytes, stream);
+        blas[r].matmulBf16(o.x(), o.w(), o.y(), s.rows(), s.inner(), s.cols());
+        GemmSample sample = new GemmSample(s.name() + " on rank " + r + " (GPU" + group.device(r) + ")", s, GEMM_SAMPLES);
+        if (Boolean.getBoolean(CORRUPT_PROPERTY)) {
+            Copies.memsetAsync(o.y(), (sample.row(0) * (long) s.cols() + sample.col(0)) * PartitionSpec.BF16, 0x7F,
+                    PartitionSpec.BF16, stream);
+        }
+        stream.synchronize();
+        ByteBuffer view = host.hostView();
+        for (int i = 0; i < sample.samples(); i++) {
+            Copies.async(host, 0, o.x(), sample.row(i) * rowBytes, rowBytes, stream);
+            stream.synchronize();
+            sample.setRow(i, view);
+        }
+        int rowsPerPiece = (int) Math.max(1, READ_PIECE / colsBytes);
+        for (int first = 0; first < s.inner(); first += rowsPerPiece) {
+            int count = Math.min(rowsPerPiece, s.inner() - first);
+            Copies.async(host, 0, o.w(), first * colsBytes, count * colsBytes, stream);
+            stream.synchronize();
+            sample.addWeightRows(first, view, count);
+        }
+        for (int i = 0; i < sample.samples(); i++) {
+            Copies.async(host, 0, o.y(), (sample.row(i) * (long) s.cols() + sample.col(i)) * PartitionSpec.BF16,
+                    PartitionSpec.BF16, stream);
+            stream.synchronize();
+            sample.check(i, view.getShort(0));
+        }
+        bytesVerified += (long) sample.samples() * PartitionSpec.BF16;
+    }
+
+    private void verifyBoundary(int s) {
+        long bytes = spec.activationBytes();
+        int seed = BOUNDARY_SEED + s;
+        Verifier check = boundaryCheck.computeIfAbsent(s, stage -> own(new Verifier("PP boundary stage " + (s - 1) + " (GPU" + group.device(s - 1)
+                    + ") -> stage " + s + " (GPU" + group.device(s) + "), " + transport, rank[s].x, bytes, seed,
+                    group.device(s))));
+        Verifier.fill(rank[s - 1].y, 0, bytes, seed, main[s - 1]);
+        check.poison(main[s]);
+        synchronize();
+        copyBoundary(s);
+        synchronize();
+        check.enqueueCheck(main[s]);
+        main[s].synchronize();
+        check.requireIntact(main[s]);
+        bytesVerified += bytes;
     }
 
     /** The plan this step runs. */

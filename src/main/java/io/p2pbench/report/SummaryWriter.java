@@ -46,7 +46,7 @@ final class SummaryWriter {
         for (ResultData machine : machines(r)) {
             head.append(machine(machine, r.measurementsOf(machine.machine()), r));
         }
-        head.append(fits(r)).append(charts(r.charts(), outDir)).append(notMeasured(r)).append(method(r));
+        head.append(fits(r)).append(partition(r)).append(charts(r.charts(), outDir)).append(notMeasured(r)).append(method(r));
         head.append("Per-size statistics (median, mean, interval, CV, n, efficiency; latency percentiles) of every "
                 + "figure: see `" + Reporter.STATISTICS + "` next to this file.\n");
         String statistics = "# p2pbench statistics per size\n\n" + method(r) + statistics(r);
@@ -63,6 +63,22 @@ final class SummaryWriter {
      * the link's theoretical rate (and an imported nvbandwidth figure where one was given), the collectives at
      * their largest size, and warnings; every figure names its run.
      */
+    /** "Does splitting pay?" ({@link PartitionVerdict}); empty without partition figures. */
+    private static String partition(ReportContent r) {
+        double fastestPeer = r.measurements().stream()
+                .filter(m -> !m.singleGpu() && m.key().kind().equals("peer") && m.key().metric().equals(Measurement.BANDWIDTH)
+                        && m.samples().length > 0)
+                .mapToDouble(m -> PartitionVerdict.median(java.util.Arrays.stream(m.samples()).boxed().toList()))
+                .max().orElse(Double.NaN);
+        String best = r.sources().stream().filter(d -> d.topology() != null).map(d -> PartitionVerdict.bestPairs(d.topology()))
+                .filter(b -> !b.isEmpty()).findFirst().orElse("");
+        try {
+            return PartitionVerdict.section(PartitionVerdict.figures(r.sources()), fastestPeer, best);
+        } catch (BadInputException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
     private static String headline(ReportContent r) {
         StringBuilder sb = new StringBuilder("## Headline\n\n");
         for (ResultData d : machines(r)) {

@@ -22,7 +22,9 @@ public enum Kind {
     /** NCCL's collectives. */
     NCCL("nccl"),
     /** Activation exchanges of pipeline, tensor and expert parallelism. */
-    EXCHANGE("exchange");
+    EXCHANGE("exchange"),
+    /** An inference step (and request) of a model split over a GPU group: the partition study. */
+    PARTITION("partition");
 
     private final String label;
 

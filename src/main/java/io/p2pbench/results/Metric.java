@@ -1,9 +1,10 @@
 package io.p2pbench.results;
 
 /**
- * How a planned benchmark is measured. The {@link #label()} is both what the manifest stores and the
- * name of the JMH benchmark method ({@code bandwidth}, {@code latency}); a test checks the methods
- * against JMH's generated benchmark list.
+ * How a planned benchmark is measured. The {@link #label()} is what the manifest stores and the name
+ * of the JMH benchmark method ({@code bandwidth}, {@code latency}) unless the catalogue
+ * ({@code run.JmhBenchmark}) names another (the partition study's {@code step} and {@code request});
+ * a test checks the methods against JMH's generated benchmark list.
  */
 public enum Metric {
     /** Device-timed batches; figures are medians over the measurement iteration's batches. */

@@ -2,6 +2,7 @@ package io.p2pbench.run;
 
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.Metric;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,7 +36,14 @@ public enum JmhBenchmark {
             "group", "operation", "dtype", "sizeBytes"),
     /** Activation exchanges. */
     ACTIVATION_EXCHANGE(Kind.EXCHANGE, "ActivationExchangeBenchmark", EnumSet.allOf(Metric.class),
-            "group", "pattern", "model", "path");
+            "group", "pattern", "model", "path"),
+    /**
+     * The partition study: {@code step} (device-timed steps, figures as medians over the
+     * iteration, so {@link Metric#BANDWIDTH}'s timing) and {@code request} (host clock, SampleTime:
+     * {@link Metric#LATENCY}).
+     */
+    PARTITION(Kind.PARTITION, "PartitionBenchmark", Map.of(Metric.BANDWIDTH, "step", Metric.LATENCY, "request"),
+            "group", "model", "plan", "transport", "phase", "batch", "prompt", "context", "decodeSteps", "graph");
 
     /** Package of the benchmark classes. */
     public static final String PACKAGE = "io.p2pbench.bench";
@@ -43,13 +51,29 @@ public enum JmhBenchmark {
     private final Kind kind;
     private final String simpleName;
     private final Set<Metric> metrics;
+    private final Map<Metric, String> methods;
     private final List<String> params;
 
+    /** Benchmark methods named after their metrics ({@code bandwidth}, {@code latency}). */
     JmhBenchmark(Kind kind, String simpleName, Set<Metric> metrics, String... params) {
+        this(kind, simpleName, labels(metrics), params);
+    }
+
+    /** Benchmark methods named per metric. */
+    JmhBenchmark(Kind kind, String simpleName, Map<Metric, String> methods, String... params) {
         this.kind = kind;
         this.simpleName = simpleName;
-        this.metrics = metrics;
+        this.metrics = EnumSet.copyOf(methods.keySet());
+        this.methods = new EnumMap<>(methods);
         this.params = List.of(params);
+    }
+
+    private static Map<Metric, String> labels(Set<Metric> metrics) {
+        Map<Metric, String> out = new EnumMap<>(Metric.class);
+        for (Metric m : metrics) {
+            out.put(m, m.label());
+        }
+        return out;
     }
 
     /** What it measures. */
@@ -72,12 +96,15 @@ public enum JmhBenchmark {
         return params;
     }
 
-    /** The JMH benchmark name of {@code metric}'s method, e.g. {@code io.p2pbench.bench.PeerCopyBenchmark.bandwidth}. */
+    /**
+     * The JMH benchmark name of {@code metric}'s method, e.g. {@code io.p2pbench.bench.PeerCopyBenchmark.bandwidth}
+     * or {@code io.p2pbench.bench.PartitionBenchmark.step}.
+     */
     public String method(Metric metric) {
         if (!metrics.contains(metric)) {
             throw new IllegalArgumentException(simpleName + " has no " + metric.label() + " benchmark");
         }
-        return className() + "." + metric.label();
+        return className() + "." + methods.get(metric);
     }
 
     /** The parameters, named in order: one value per {@link #paramNames()}. */

@@ -8,11 +8,12 @@ import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.Transport;
 import io.p2pbench.results.Combination;
+import io.p2pbench.results.Metric;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
@@ -22,7 +23,6 @@ import java.util.function.BiConsumer;
  * does not fit the GPUs' memory, or is not implemented is a planned skip with its reason.
  */
 final class PartitionPlanner {
-    static final String BENCH = JmhBenchmark.PACKAGE + ".PartitionBenchmark.";
     static final int BATCH = 8;
     static final int PROMPT = 2048;
     static final int CONTEXT = 4096;
@@ -30,42 +30,52 @@ final class PartitionPlanner {
 
     private PartitionPlanner() {}
 
-    static void plan(Topology t, Preset p, Group group, String modelName, BiConsumer<String, Combination> add) {
+    /**
+     * Adds the study's combinations to {@code add}.
+     *
+     * @param plans the plans the user named, or null for every plan; a named plan that does not
+     *     divide the model over the group throws {@link IllegalArgumentException} (one line naming
+     *     the value and what divides), where a default plan is a planned skip
+     */
+    static void plan(Topology t, Preset p, Group group, String modelName, Set<Plan> plans,
+                     BiConsumer<String, Combination> add) {
         ModelShape model = ModelShape.named(modelName == null ? "DENSE_8B" : modelName);
+        if (plans != null) {
+            for (Plan plan : plans) {
+                int ranks = plan == Plan.SINGLE ? 1 : group.size();
+                new PartitionSpec(model, plan, ranks, Phase.DECODE, BATCH, PROMPT, CONTEXT).requireDivides();
+            }
+        }
         for (Plan plan : Plan.values()) {
+            if (plans != null && !plans.contains(plan)) {
+                continue;
+            }
             for (Transport transport : Transport.values()) {
                 if (plan == Plan.SINGLE && transport != Transport.P2P) {
                     continue; // nothing crosses between ranks
                 }
                 for (Phase phase : Phase.values()) {
                     for (boolean graph : new boolean[] {false, true}) {
-                        Combination c = combination(t, p, group, model, plan, transport, phase, graph, "step");
+                        Combination c = combination(t, p, group, model, plan, transport, phase, graph, Metric.BANDWIDTH);
                         add.accept(c.id(), c);
                     }
                 }
-                Combination c = combination(t, p, group, model, plan, transport, Phase.DECODE, true, "request");
+                Combination c = combination(t, p, group, model, plan, transport, Phase.DECODE, true, Metric.LATENCY);
                 add.accept(c.id(), c);
             }
         }
     }
 
     private static Combination combination(Topology t, Preset p, Group g, ModelShape model, Plan plan,
-                                           Transport transport, Phase phase, boolean graph, String metric) {
+                                           Transport transport, Phase phase, boolean graph, Metric metric) {
         int ranks = plan == Plan.SINGLE ? 1 : g.size();
-        String id = "part-" + metric + "-" + model.name() + "-" + plan + "-" + transport + "-"
-                + (metric.equals("request") ? "REQUEST" : phase.name()) + (graph ? "-graph" : "-eager") + "-"
+        boolean request = metric == Metric.LATENCY;
+        String id = "part-" + (request ? "request" : "step") + "-" + model.name() + "-" + plan + "-" + transport + "-"
+                + (request ? "REQUEST" : phase.name()) + (graph ? "-graph" : "-eager") + "-"
                 + RunPlanner.groupId(plan == Plan.SINGLE ? new Group(java.util.List.of(g.device(0))) : g);
-        Map<String, String> params = new LinkedHashMap<>();
-        params.put("group", g.toString());
-        params.put("model", model.name());
-        params.put("plan", plan.name());
-        params.put("transport", transport.name());
-        params.put("phase", phase.name());
-        params.put("batch", Integer.toString(BATCH));
-        params.put("prompt", Integer.toString(PROMPT));
-        params.put("context", Integer.toString(CONTEXT));
-        params.put("decodeSteps", Integer.toString(DECODE_STEPS));
-        params.put("graph", Boolean.toString(graph));
+        JmhBenchmark bench = JmhBenchmark.PARTITION;
+        Map<String, String> params = bench.params(g.toString(), model.name(), plan, transport, phase, BATCH, PROMPT,
+                CONTEXT, DECODE_STEPS, graph);
         PartitionSpec spec = new PartitionSpec(model, plan, ranks, phase, BATCH, PROMPT, CONTEXT);
         String skip = null;
         try {
@@ -83,10 +93,10 @@ final class PartitionPlanner {
             skip = RunPlanner.skipForGroup(t, g, transport == Transport.P2P ? CollectivePath.P2P : null);
         }
         long size = spec.activationBytes();
-        Preset.Timing timing = metric.equals("request") ? p.latency() : p.bandwidth();
-        double predicted = RunPlanner.FORK_OVERHEAD_SECONDS + timing.seconds() + (metric.equals("request") ? 3.0 : 2.0);
-        return new Combination(id, BENCH + metric, "partition", metric.equals("request") ? "latency" : "bandwidth",
-                params, "partition", "group", size, plan == Plan.SINGLE ? false : g.repeatsDevices(), skip, predicted);
+        Preset.Timing timing = p.timing(metric);
+        double predicted = RunPlanner.FORK_OVERHEAD_SECONDS + timing.seconds() + (request ? 3.0 : 2.0);
+        return new Combination(id, bench.method(metric), bench.kind().label(), metric.label(), params, "partition",
+                "group", size, plan == Plan.SINGLE ? false : g.repeatsDevices(), skip, predicted);
     }
 
     private static String doesNotFit(Topology t, Group g, PartitionSpec spec) {

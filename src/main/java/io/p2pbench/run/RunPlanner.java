@@ -68,10 +68,16 @@ public final class RunPlanner {
      * @param model model preset of the exchanges, or null for the defaults
      */
     public record Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths, Group group,
-                          String model) {
+                          String model, Set<io.p2pbench.partition.Plan> plans) {
         /** A request for transfers and collectives with default groups and models. */
         public Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths) {
             this(preset, pairs, sizes, paths, null, null);
+        }
+
+        /** A request with every partition plan (null {@code plans}: each one that does not divide is a planned skip). */
+        public Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths, Group group,
+                       String model) {
+            this(preset, pairs, sizes, paths, group, model, null);
         }
 
         boolean wants(String path) {
@@ -193,7 +199,7 @@ public final class RunPlanner {
         }
         planCollectives(t, p, r, plan);
         if (r.paths() != null && r.paths().contains(PARTITION)) {
-            PartitionPlanner.plan(t, p, ringGroup(t, r), r.model(), plan::putIfAbsent);
+            PartitionPlanner.plan(t, p, ringGroup(t, r), r.model(), r.plans(), plan::putIfAbsent);
         }
         return new ArrayList<>(plan.values());
     }

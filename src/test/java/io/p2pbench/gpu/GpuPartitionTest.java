@@ -1,9 +1,12 @@
 package io.p2pbench.gpu;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
+import io.p2pbench.partition.GemmMismatchException;
 import io.p2pbench.partition.PartitionSpec;
 import io.p2pbench.partition.PartitionStep;
 import io.p2pbench.partition.Phase;
@@ -13,12 +16,15 @@ import io.p2pbench.partition.Transport;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
  * One small step per plan on the group 0,0 (every code path on one GPU), eager and as CUDA graphs,
  * P2P and host-staged: it runs, and its compute + exposed communication + wait account for the
- * instrumented step's device time within 5%. Figures are not judged.
+ * instrumented step's device time within 5%; its check ({@link PartitionStep#verify}) passes and
+ * counts every GEMM sample, boundary copy and all-reduce output; with the corruption hook a wrong
+ * GEMM output fails it. Figures are not judged.
  */
 @RequiresGpu
 class GpuPartitionTest {
@@ -43,6 +49,22 @@ class GpuPartitionTest {
         return tests;
     }
 
+    @Test
+    void aWrongGemmOutputFailsTheCheck() {
+        PartitionSpec spec = new PartitionSpec(ModelShape.DENSE_8B, Plan.SINGLE, 1, Phase.DECODE, 2, 256, 512);
+        try (PartitionStep step = new PartitionStep(spec, Group.parse("0"), Transport.P2P, false, CHUNK)) {
+            step.deviceMicrosPerStep(1);
+            System.setProperty("p2pbench.test.corrupt", "true");
+            try {
+                GemmMismatchException e = assertThrows(GemmMismatchException.class, step::verify);
+                assertTrue(e.getMessage().contains("qkv"), e.getMessage());
+            } finally {
+                System.clearProperty("p2pbench.test.corrupt");
+            }
+            assertTrue(step.verify() > 0);
+        }
+    }
+
     private static void check(PartitionSpec spec, Group group, Transport transport, boolean graph) {
         try (PartitionStep step = new PartitionStep(spec, group, transport, graph, CHUNK)) {
             step.deviceMicrosPerStep(2); // warm-up: cuBLAS heuristics, first launches
@@ -60,6 +82,13 @@ class GpuPartitionTest {
             }
             long host = step.hostNanosPerStep();
             assertTrue(host > 0, what);
+            long verified = step.verify();
+            long gemmBytes = (long) spec.layerGemms().size() * spec.ranks() * PartitionStep.GEMM_SAMPLES * 2;
+            long exchanged = spec.plan() == Plan.PP ? (spec.ranks() - 1) * spec.activationBytes()
+                    : spec.plan() == Plan.TP ? spec.ranks() * spec.activationBytes() : 0;
+            assertEquals(gemmBytes + exchanged, verified, "bytes verified: " + what);
+            step.deviceMicrosPerStep(1); // the step still runs after its buffers were checked
+            assertEquals(2 * verified, verified + step.verify(), "second check: " + what);
         }
     }
 }

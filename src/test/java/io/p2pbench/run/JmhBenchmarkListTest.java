@@ -82,8 +82,13 @@ class JmhBenchmarkListTest {
         int checked = 0;
         for (Topology t : topologies) {
             for (Preset p : List.of(Preset.QUICK, Preset.STANDARD, Preset.FULL)) {
-                for (String model : new String[] {null, "DENSE_70B"}) {
-                    for (Combination c : RunPlanner.plan(t, new RunPlanner.Request(p, null, null, null, null, model))) {
+                for (String model : new String[] {null, "DENSE_70B", "MOE_8X_TOP2"}) {
+                    // the default plan, then the opt-in partition study
+                    List<Combination> planned = new ArrayList<>(RunPlanner.plan(t, new RunPlanner.Request(p, null, null,
+                            null, null, model)));
+                    planned.addAll(RunPlanner.plan(t, new RunPlanner.Request(p, null, null, Set.of(RunPlanner.PARTITION),
+                            null, model)));
+                    for (Combination c : planned) {
                         BenchmarkListEntry e = ENTRIES.get(c.benchmark());
                         assertNotNull(e, c.id() + ": " + c.benchmark() + " is not a generated benchmark");
                         assertEquals(e.getParams().orElse(Map.of()).keySet(), c.params().keySet(), c.id());
@@ -102,7 +107,7 @@ class JmhBenchmarkListTest {
         assertTrue(checked > 5000, "checked " + checked);
     }
 
-    /** The value JMH would inject: an enum constant, a number, or a string. */
+    /** The value JMH would inject: an enum constant, a number, a boolean, or a string. */
     private static void requireAccepted(Field f, String value, String id) {
         Class<?> t = f.getType();
         try {
@@ -118,6 +123,9 @@ class JmhBenchmarkListTest {
                 Long.parseLong(value);
             } else if (t == int.class) {
                 Integer.parseInt(value);
+            } else if (t == boolean.class) {
+                assertTrue(value.equals("true") || value.equals("false"), id + ": " + f.getName() + " = '" + value
+                        + "' is not a boolean");
             } else if (t == double.class) {
                 Double.parseDouble(value);
             } else {

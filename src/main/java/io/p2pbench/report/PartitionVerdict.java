@@ -1,0 +1,359 @@
+package io.p2pbench.report;
+
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.topology.LinkClass;
+import io.p2pbench.topology.PairInfo;
+import io.p2pbench.topology.Topology;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
+
+/**
+ * The report section "Does splitting pay?": per model, phase and batch, each partition plan against
+ * {@code SINGLE} (same model, phase, batch and eager/graph), for every transport (P2P on, off,
+ * host-staged). A plan is kept only if its tokens/s or its p99 request latency improves on SINGLE's
+ * by more than the noise floor, or if SINGLE does not fit one GPU; otherwise it is rejected.
+ *
+ * <p>Noise model: a run is the unit of evidence (as in {@code docs/compare.md}). The partition
+ * figures have no learned floor in {@link NoiseFloors} yet (no partition reruns), so the floors are
+ * per figure and documented: {@link #TOKENS_FLOOR} for tokens/s and {@link #P99_FLOOR} for p99,
+ * raised to the spread seen between runs of either side when there are at least two runs. With one
+ * run per side the floor is assumed, not measured, and the verdict says so ("n too small").
+ *
+ * <p>Communication-bound: exposed communication at least {@link #COMM_BOUND_SHARE} of the step.
+ * When the exchanges still reach at least half the fastest peer bandwidth measured on the machine,
+ * the links are not the problem: fewer crossings (PP's one boundary per stage instead of TP's two
+ * all-reduces per layer) is what to try; otherwise a placement on the GPU pairs of the best link
+ * class (named from the topology).
+ *
+ * <p>A group that repeats a GPU (0,0) runs every code path on one GPU: such rows are labelled
+ * {@link #SINGLE_GPU} and the verdict says splitting cannot be judged on this machine.
+ */
+public final class PartitionVerdict {
+    /** Floor of tokens/s changes, a fraction, until partition reruns measure one. */
+    public static final double TOKENS_FLOOR = 0.10;
+    /** Floor of p99 request latency changes, a fraction (a tail percentile moves more than a median). */
+    public static final double P99_FLOOR = 0.20;
+    /** Exposed communication share of the step from which a plan counts as communication-bound. */
+    public static final double COMM_BOUND_SHARE = 0.30;
+    /** The label of rows measured over a group that repeats a GPU. */
+    public static final String SINGLE_GPU = "single GPU: not an interconnect measurement";
+
+    private PartitionVerdict() {}
+
+    /**
+     * The figures of one configuration, one value per run.
+     *
+     * @param tokensPerSecond per run (step benchmark)
+     * @param p99RequestUs per run (request benchmark; empty when it did not run)
+     * @param commShare exposed communication / step time, median over runs (0 for SINGLE)
+     * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
+     * @param skipReason why it did not run (does not divide, does not fit), or null
+     */
+    public record Figure(String model, String phase, int batch, boolean graph, String plan, String transport,
+                         String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> p99RequestUs,
+                         double commShare, double busGBps, String skipReason) {
+        String scenario() {
+            return model + " " + phase + " batch " + batch + (graph ? " graph" : " eager");
+        }
+    }
+
+    /** One row of the verdict table. */
+    public record Row(Figure plan, Figure single, String verdict, String why) {}
+
+    /** Keep or reject every non-SINGLE figure against its scenario's SINGLE. */
+    public static List<Row> judge(List<Figure> figures, double fastestPeerGBps, String bestPairs) {
+        Map<String, Figure> singles = new LinkedHashMap<>();
+        for (Figure f : figures) {
+            if (f.plan().equals("SINGLE")) {
+                singles.put(f.scenario(), f);
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        for (Figure f : figures) {
+            if (f.plan().equals("SINGLE")) {
+                continue;
+            }
+            Figure s = singles.get(f.scenario());
+            rows.add(judge(f, s, fastestPeerGBps, bestPairs));
+        }
+        return rows;
+    }
+
+    static Row judge(Figure f, Figure s, double fastestPeerGBps, String bestPairs) {
+        if (f.skipReason() != null) {
+            return new Row(f, s, "not measured", f.skipReason());
+        }
+        if (s == null || (s.skipReason() == null && s.tokensPerSecond().isEmpty())) {
+            return new Row(f, s, "no verdict", "SINGLE was not measured for " + f.scenario());
+        }
+        if (s.skipReason() != null && s.skipReason().startsWith("does not fit")) {
+            return new Row(f, s, "keep", "SINGLE does not fit one GPU (" + s.skipReason()
+                    + "): splitting is needed for capacity" + (f.singleGpu() ? "; " + SINGLE_GPU : ""));
+        }
+        if (s.skipReason() != null) {
+            return new Row(f, s, "no verdict", "SINGLE did not run: " + s.skipReason());
+        }
+        List<String> why = new ArrayList<>();
+        double tokens = median(f.tokensPerSecond()) / median(s.tokensPerSecond()) - 1;
+        double tokensFloor = floor(TOKENS_FLOOR, f.tokensPerSecond(), s.tokensPerSecond());
+        boolean better = tokens > tokensFloor;
+        why.add(String.format(Locale.ROOT, "tokens/s %+.1f%% (floor %.0f%%)", 100 * tokens, 100 * tokensFloor));
+        if (!f.p99RequestUs().isEmpty() && !s.p99RequestUs().isEmpty()) {
+            double gain = median(s.p99RequestUs()) / median(f.p99RequestUs()) - 1; // > 0: the plan's tail is shorter
+            double p99Floor = floor(P99_FLOOR, f.p99RequestUs(), s.p99RequestUs());
+            better |= gain > p99Floor;
+            why.add(String.format(Locale.ROOT, "p99 request %+.1f%% (floor %.0f%%)",
+                    100 * (median(f.p99RequestUs()) / median(s.p99RequestUs()) - 1), 100 * p99Floor));
+        }
+        int n = Math.min(runs(f), runs(s));
+        if (n < 2) {
+            why.add("n too small: " + n + " run per side, the floor is assumed, not measured");
+        }
+        if (f.commShare() >= COMM_BOUND_SHARE) {
+            why.add(commBound(f, fastestPeerGBps, bestPairs));
+        }
+        if (f.singleGpu()) {
+            return new Row(f, s, "cannot judge", SINGLE_GPU + "; " + String.join("; ", why));
+        }
+        return new Row(f, s, better ? "keep" : "reject", String.join("; ", why));
+    }
+
+    private static String commBound(Figure f, double fastestPeerGBps, String bestPairs) {
+        String share = String.format(Locale.ROOT, "communication-bound: %.0f%% of the step is exposed communication",
+                100 * f.commShare());
+        boolean fast = Double.isFinite(fastestPeerGBps) && fastestPeerGBps > 0 && f.busGBps() >= 0.5 * fastestPeerGBps;
+        if (fast) {
+            return share + String.format(Locale.ROOT, " although its copies are fast (%.0f GB/s bus, fastest peer copy "
+                    + "measured %.0f GB/s): try fewer partition crossings (PP instead of TP)", f.busGBps(), fastestPeerGBps)
+                    + (bestPairs.isEmpty() ? "" : ", or the best-linked pairs " + bestPairs);
+        }
+        return share + String.format(Locale.ROOT, " (%.0f GB/s bus)", f.busGBps())
+                + (bestPairs.isEmpty() ? "" : ": try a placement on the best-linked pairs " + bestPairs)
+                + ", or fewer crossings (PP instead of TP)";
+    }
+
+    private static int runs(Figure f) {
+        return f.tokensPerSecond().size();
+    }
+
+    /** The documented floor, raised to the largest max/min - 1 spread between runs of either side. */
+    static double floor(double documented, List<Double> a, List<Double> b) {
+        return Math.max(documented, Math.max(spread(a), spread(b)));
+    }
+
+    private static double spread(List<Double> v) {
+        if (v.size() < 2) {
+            return 0;
+        }
+        double min = v.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double max = v.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        return min > 0 ? max / min - 1 : Double.POSITIVE_INFINITY;
+    }
+
+    static double median(List<Double> v) {
+        double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+
+    /** The GPU pairs of the best (nearest) link class in {@code t}, e.g. {@code 0-1, 2-3 (NV18)}; empty on one GPU. */
+    public static String bestPairs(Topology t) {
+        LinkClass best = null;
+        List<String> pairs = new ArrayList<>();
+        for (PairInfo p : t.pairs()) {
+            if (p.self() || p.src() >= p.dst() || p.link() == null) {
+                continue;
+            }
+            int c = best == null ? -1 : p.link().compareTo(best);
+            if (c < 0) {
+                best = p.link();
+                pairs.clear();
+            }
+            if (c <= 0) {
+                pairs.add(p.src() + "-" + p.dst());
+            }
+        }
+        return best == null ? "" : String.join(", ", pairs) + " (" + best + ")";
+    }
+
+    /** The markdown section; empty when there are no partition figures. */
+    public static String section(List<Figure> figures, double fastestPeerGBps, String bestPairs) {
+        if (figures.isEmpty()) {
+            return "";
+        }
+        List<Row> rows = judge(figures, fastestPeerGBps, bestPairs);
+        StringBuilder sb = new StringBuilder("## Does splitting pay?\n\n");
+        boolean oneGpu = figures.stream().filter(f -> !f.plan().equals("SINGLE") && f.skipReason() == null)
+                .allMatch(Figure::singleGpu);
+        if (oneGpu) {
+            sb.append("Every multi-rank plan here ran over a group that repeats a GPU (").append(SINGLE_GPU)
+                    .append("): the code paths ran, but this machine cannot judge whether splitting pays.\n\n");
+        }
+        sb.append(String.format(Locale.ROOT, "Each plan against SINGLE (same model, phase, batch, eager/graph). Keep only "
+                + "if tokens/s or p99 request latency improves by more than the noise floor, or if SINGLE does not fit. "
+                + "Floors: tokens/s %.0f%%, p99 %.0f%% (documented defaults: no partition reruns yet), raised to the "
+                + "spread between runs of either side; with one run per side they are assumed (n too small). "
+                + "Communication-bound: exposed communication >= %.0f%% of the step.%n%n", 100 * TOKENS_FLOOR,
+                100 * P99_FLOOR, 100 * COMM_BOUND_SHARE));
+        List<List<String>> table = new ArrayList<>();
+        for (Row r : rows) {
+            Figure f = r.plan();
+            table.add(List.of(f.scenario(), f.plan(), f.transport(), f.group() + (f.singleGpu() ? " (" + SINGLE_GPU + ")" : ""),
+                    f.tokensPerSecond().isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", median(f.tokensPerSecond())),
+                    f.p99RequestUs().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f", median(f.p99RequestUs()) / 1000),
+                    Integer.toString(runs(f)), r.verdict(), r.why()));
+        }
+        sb.append(Markdown.table(List.of("scenario", "plan", "transport", "GPUs", "tokens/s", "p99 request ms", "runs",
+                "verdict", "why"), table)).append('\n');
+        return sb.toString();
+    }
+
+    /**
+     * Tokens/s (or p99 request latency) per plan, transports side by side, one chart per scenario
+     * that has figures: SVG text.
+     */
+    public static Map<String, String> charts(List<Figure> figures, String machine) {
+        Map<String, String> out = new LinkedHashMap<>();
+        Map<String, List<Figure>> byScenario = figures.stream().filter(f -> f.skipReason() == null)
+                .collect(Collectors.groupingBy(Figure::scenario, LinkedHashMap::new, Collectors.toList()));
+        for (Map.Entry<String, List<Figure>> e : byScenario.entrySet()) {
+            List<Figure> fs = e.getValue();
+            List<String> plans = new ArrayList<>(new TreeSet<>(fs.stream().map(Figure::plan).toList()));
+            List<String> transports = new ArrayList<>(new TreeSet<>(fs.stream().map(Figure::transport).toList()));
+            boolean oneGpu = fs.stream().anyMatch(Figure::singleGpu);
+            List<String> notes = oneGpu ? List.of(SINGLE_GPU) : List.of();
+            String slug = e.getKey().toLowerCase(Locale.ROOT).replace(' ', '-');
+            out.put("partition-tokens-" + slug + ".svg", SvgChart.bars("Tokens/s per plan: " + e.getKey(), machine, notes,
+                    "tokens/s", plans, transports, values(fs, plans, transports, false),
+                    zeros(transports.size(), plans.size()), "%.0f"));
+            if (fs.stream().anyMatch(f -> !f.p99RequestUs().isEmpty())) {
+                out.put("partition-p99-" + slug + ".svg", SvgChart.bars("p99 request latency per plan: " + e.getKey(),
+                        machine, notes, "p99 request latency (ms)", plans, transports, values(fs, plans, transports, true),
+                        zeros(transports.size(), plans.size()), "%.1f"));
+            }
+        }
+        return out;
+    }
+
+    /** {@code [transport][plan]}, NaN where a plan has no figure for a transport. */
+    static double[][] values(List<Figure> fs, List<String> plans, List<String> transports, boolean p99) {
+        double[][] v = new double[transports.size()][plans.size()];
+        for (double[] row : v) {
+            Arrays.fill(row, Double.NaN);
+        }
+        for (Figure f : fs) {
+            List<Double> x = p99 ? f.p99RequestUs() : f.tokensPerSecond();
+            if (!x.isEmpty()) {
+                v[transports.indexOf(f.transport())][plans.indexOf(f.plan())] = p99 ? median(x) / 1000 : median(x);
+            }
+        }
+        return v;
+    }
+
+    private static double[][] zeros(int series, int groups) {
+        return new double[series][groups];
+    }
+
+    /**
+     * The partition figures of the runs: step benchmarks give tokens/s, exposed communication share
+     * and bus bandwidth (JMH secondary metrics, median over the iteration); request benchmarks give p99
+     * of JMH's SampleTime histogram (Commons Math R-7, numpy's default). Runs of the same
+     * configuration are merged, one value per run; skipped plans keep their reason.
+     */
+    public static List<Figure> figures(List<ResultData> runs) throws BadInputException {
+        Map<String, Builder> byKey = new LinkedHashMap<>();
+        for (ResultData d : runs) {
+            if (d.manifest() == null) {
+                continue;
+            }
+            for (RunManifest.Entry e : d.manifest().entries()) {
+                Combination c = e.combination();
+                if (c == null || !"partition".equals(c.kind())) {
+                    continue;
+                }
+                Map<String, String> p = c.params();
+                boolean request = "latency".equals(c.metric());
+                String phase = request ? "DECODE" : p.get("phase");
+                boolean graph = request || Boolean.parseBoolean(p.get("graph"));
+                String key = String.join("|", p.get("model"), phase, p.get("batch"), Boolean.toString(graph), p.get("plan"),
+                        p.get("transport"));
+                Builder b = byKey.computeIfAbsent(key, k -> new Builder(p.get("model"), phase,
+                        Integer.parseInt(p.get("batch")), graph, p.get("plan"), p.get("transport"), p.get("group"),
+                        c.singleGpu()));
+                if ("skipped".equals(e.status()) && b.skip == null) {
+                    b.skip = e.reason();
+                }
+                if (!"ok".equals(e.status()) || e.jmhFile() == null) {
+                    continue;
+                }
+                JmhJson jmh = JmhJson.read(d.source().resolve(e.jmhFile()));
+                if (request) {
+                    b.p99.add(new Percentile(99).withEstimationType(Percentile.EstimationType.R_7)
+                            .evaluate(jmh.histogramMicros()));
+                } else {
+                    double step = median(jmh.secondary("stepUs"));
+                    b.tokens.add(median(jmh.secondary("tokensPerSecond")));
+                    double comm = median(jmh.secondary("commUs"));
+                    double compute = median(jmh.secondary("computeUs"));
+                    double wait = median(jmh.secondary("waitUs"));
+                    b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
+                    b.bus.add(median(jmh.secondary("busGBps")));
+                    b.skip = null;
+                    if (step <= 0) {
+                        throw new BadInputException(d.source() + ": " + c.id() + " has a step time of " + step + " us");
+                    }
+                }
+            }
+        }
+        List<Figure> out = new ArrayList<>();
+        for (Builder b : byKey.values()) {
+            out.add(b.build());
+        }
+        return out;
+    }
+
+    private static double median(double[] v) {
+        return median(Arrays.stream(v).boxed().toList());
+    }
+
+    private static final class Builder {
+        final String model;
+        final String phase;
+        final int batch;
+        final boolean graph;
+        final String plan;
+        final String transport;
+        final String group;
+        final boolean singleGpu;
+        final List<Double> tokens = new ArrayList<>();
+        final List<Double> p99 = new ArrayList<>();
+        final List<Double> commShare = new ArrayList<>();
+        final List<Double> bus = new ArrayList<>();
+        String skip;
+
+        Builder(String model, String phase, int batch, boolean graph, String plan, String transport, String group,
+                boolean singleGpu) {
+            this.model = model;
+            this.phase = phase;
+            this.batch = batch;
+            this.graph = graph;
+            this.plan = plan;
+            this.transport = transport;
+            this.group = group;
+            this.singleGpu = singleGpu;
+        }
+
+        Figure build() {
+            return new Figure(model, phase, batch, graph, plan, transport, group, singleGpu, List.copyOf(tokens),
+                    List.copyOf(p99), commShare.isEmpty() ? 0 : median(commShare), bus.isEmpty() ? 0 : median(bus),
+                    tokens.isEmpty() && p99.isEmpty() ? skip : null);
+        }
+    }
+}
