@@ -39,8 +39,8 @@ import java.util.TreeMap;
  * prediction. Pure: the same plan comes out for a live machine and for its topology JSON.
  */
 public final class RunPlanner {
-    /** Seconds a benchmark fork costs beyond its iterations: JVM start, CUDA context, setup. */
-    public static final double FORK_OVERHEAD_SECONDS = 1.2;
+    /** Seconds a benchmark fork costs beyond its iterations: JVM start, CUDA context, setup (see {@link TimePredictor}). */
+    public static final double FORK_OVERHEAD_SECONDS = TimePredictor.TRANSFER_FORK_SECONDS;
     /** Selects the host-device benchmarks in {@code --paths}. */
     public static final String HOST_DEVICE = "HOST_DEVICE";
     /** Selects the suite's ring all-reduce in {@code --paths}. */
@@ -51,8 +51,6 @@ public final class RunPlanner {
     public static final String EXCHANGE = "EXCHANGE";
     /** Selects the partition study in {@code --paths}; only when named (it is not part of a default run). */
     public static final String PARTITION = "PARTITION";
-    /** Seconds NCCL needs to set up its communicators in a fork. */
-    static final double NCCL_INIT_SECONDS = 1.0;
 
     private RunPlanner() {}
 
@@ -315,7 +313,7 @@ public final class RunPlanner {
         String id = "ring-" + metric.idTag() + "-" + type + "-" + path + "-" + groupId(g) + "-" + Sizes.compact(size);
         JmhBenchmark bench = JmhBenchmark.ALL_REDUCE;
         return combination(id, bench, metric, bench.params(g, type, path, size), "collective", "group", size,
-                g.repeatsDevices(), skipForGroup(t, g, path), predictCollective(p.timing(metric), size, type, g.size(), 0));
+                g.repeatsDevices(), skipForGroup(t, g, path), TimePredictor.collective(p.timing(metric), size, type, g.size(), false));
     }
 
     private static Combination nccl(Preset p, Group g, BusBandwidth.Operation op, DataType type, long size,
@@ -330,7 +328,7 @@ public final class RunPlanner {
         JmhBenchmark bench = JmhBenchmark.NCCL_COLLECTIVE;
         return combination(id, bench, metric, bench.params(g, op, type, size), "collective", "group", size,
                 g.repeatsDevices() || g.size() == 1, skip,
-                predictCollective(p.timing(metric), size, type, g.size(), NCCL_INIT_SECONDS));
+                TimePredictor.collective(p.timing(metric), size, type, g.size(), true));
     }
 
     /** The pipeline crosses every boundary of the group (ranks - 1); expert routing is uniform (1 / ranks). */
@@ -350,7 +348,7 @@ public final class RunPlanner {
         long size = model.activationBytes();
         JmhBenchmark bench = JmhBenchmark.ACTIVATION_EXCHANGE;
         return combination(id, bench, metric, bench.params(g, pattern, preset, path), "collective", "group", size,
-                g.repeatsDevices(), skip, predictCollective(p.timing(metric), size, model.dtype(), g.size(), 0));
+                g.repeatsDevices(), skip, TimePredictor.exchange(p.timing(metric)));
     }
 
     private static Combination combination(String id, JmhBenchmark bench, Metric metric, Map<String, String> params,
@@ -358,12 +356,6 @@ public final class RunPlanner {
                                            double predictedSeconds) {
         return new Combination(id, bench.method(metric), bench.kind().label(), metric.label(), params, group, link, size,
                 singleGpu, skip, predictedSeconds);
-    }
-
-    /** Fork, iterations, and the per-trial CPU reference check (every element, every rank's inputs summed). */
-    static double predictCollective(Preset.Timing timing, long size, DataType type, int ranks, double init) {
-        double elements = (double) size / type.bytes();
-        return FORK_OVERHEAD_SECONDS + init + timing.seconds() + elements * ranks * 5e-9 + size / 20.0e9;
     }
 
     private static void add(Map<String, Combination> plan, Combination c) {
@@ -409,7 +401,7 @@ public final class RunPlanner {
         }
         String link = t.pair(pair.src(), pair.dst()).map(pi -> pi.link().label()).orElse("?");
         return combination(id, bench, metric, bench.params(pair, path, size), group, link, size, pair.sameGpu(), skip,
-                predict(p.timing(metric), size, false));
+                TimePredictor.transfer(bidirectional ? Kind.PEER_BIDIR : Kind.PEER, p.timing(metric), size, false));
     }
 
     private static Combination host(Preset p, int device, HostDirection dir, HostMemory memory, NumaPlacement numa,
@@ -418,7 +410,7 @@ public final class RunPlanner {
                 + Sizes.compact(size);
         JmhBenchmark bench = JmhBenchmark.HOST_DEVICE_COPY;
         return combination(id, bench, metric, bench.params(device, dir, memory, numa, size), group, "host", size, false,
-                skip, predict(p.timing(metric), size, memory == HostMemory.PAGEABLE));
+                skip, TimePredictor.transfer(Kind.HOST, p.timing(metric), size, memory == HostMemory.PAGEABLE));
     }
 
     private static Combination hostBidirectional(Preset p, int device, HostMemory memory, NumaPlacement numa, long size,
@@ -426,13 +418,7 @@ public final class RunPlanner {
         String id = "host-bidir-" + memory + "-" + numa + "-gpu" + device + "-" + Sizes.compact(size);
         JmhBenchmark bench = JmhBenchmark.HOST_DEVICE_BIDIRECTIONAL;
         return combination(id, bench, Metric.BANDWIDTH, bench.params(device, memory, numa, size), "sweep", "host", size,
-                false, skip, predict(p.bandwidth(), size, memory == HostMemory.PAGEABLE));
-    }
-
-    /** Fork overhead, iterations, and setup that grows with size (pattern fills; slower for pageable memory). */
-    static double predict(Preset.Timing timing, long size, boolean pageable) {
-        double setup = size / (pageable ? 1.0e9 : 20.0e9);
-        return FORK_OVERHEAD_SECONDS + timing.seconds() + setup;
+                false, skip, TimePredictor.transfer(Kind.HOST_BIDIR, p.bandwidth(), size, memory == HostMemory.PAGEABLE));
     }
 
     /** Total predicted seconds of the combinations that will run. */

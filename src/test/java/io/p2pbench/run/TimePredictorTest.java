@@ -1,0 +1,109 @@
+package io.p2pbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The calibrated predictor against measured runs: every committed run of one H200 (quick,
+ * standard and full presets, including the four quick-preset A/A reruns of 16:50Z) and the
+ * collective sweep of 17:21Z (test fixture, copied unedited). For each run the combinations it
+ * planned to run are predicted again from the manifest (kind, parameters, size, the run's
+ * timing), summed, and compared with the run's wall time (finishedAt - startedAt).
+ */
+class TimePredictorTest {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final Path COMMITTED = Path.of("results", "h200x1-single-r580");
+    private static final Path SWEEP = Path.of("src", "test", "resources", "fixtures",
+            "overhead-sweep-2026-12-02T17-21-26Z", "manifest.json");
+
+    private static Preset.Timing timing(JsonNode t) {
+        return new Preset.Timing(t.get("warmupIterations").asInt(), t.get("warmupMillis").asInt(),
+                t.get("measurementMillis").asInt());
+    }
+
+    /** Predicted seconds of the run's planned combinations, and its wall seconds. */
+    private static double[] predictedAndWall(Path manifest) throws IOException {
+        JsonNode m = MAPPER.readTree(manifest.toFile());
+        Preset.Timing bandwidth = timing(m.at("/settings/bandwidthTiming"));
+        Preset.Timing latency = timing(m.at("/settings/latencyTiming"));
+        double predicted = 0;
+        for (JsonNode e : m.get("entries")) {
+            JsonNode c = e.get("combination");
+            if (!c.path("skipReason").isNull() && !c.path("skipReason").isMissingNode()) {
+                continue;
+            }
+            Map<String, String> params = new HashMap<>();
+            c.get("params").fields().forEachRemaining(p -> params.put(p.getKey(), p.getValue().asText()));
+            predicted += TimePredictor.forEntry(c.get("kind").asText(), params, c.get("sizeBytes").asLong(),
+                    "latency".equals(c.get("metric").asText()) ? latency : bandwidth);
+        }
+        double wall = Duration.between(Instant.parse(m.get("startedAt").asText()),
+                Instant.parse(m.get("finishedAt").asText())).toMillis() / 1000.0;
+        return new double[] {predicted, wall};
+    }
+
+    private static List<Path> measuredRuns() throws IOException {
+        List<Path> runs = new ArrayList<>();
+        try (Stream<Path> s = Files.list(COMMITTED)) {
+            s.filter(p -> p.getFileName().toString().startsWith("2026-")).map(p -> p.resolve("manifest.json"))
+                    .filter(Files::isRegularFile).sorted().forEach(runs::add);
+        }
+        runs.add(SWEEP);
+        return runs;
+    }
+
+    @Test
+    void calibratedPredictionIsWithinFifteenPercentOfEveryMeasuredRun() throws IOException {
+        List<Path> runs = measuredRuns();
+        assertTrue(runs.size() >= 17, "expected the 16 committed runs and the sweep, found " + runs);
+        StringBuilder report = new StringBuilder();
+        boolean allWithin = true;
+        for (Path run : runs) {
+            double[] pw = predictedAndWall(run);
+            double error = pw[0] / pw[1] - 1;
+            report.append(String.format(Locale.ROOT, "%s: predicted %.1f s, wall %.1f s (%+.1f%%)%n",
+                    run.getParent().getFileName(), pw[0], pw[1], 100 * error));
+            allWithin &= Math.abs(error) <= 0.15;
+        }
+        assertTrue(allWithin, report.toString());
+    }
+
+    @Test
+    void theQuickPresetAaRerunsArePredictedWithinFifteenPercent() throws IOException {
+        for (String run : List.of("2026-12-02T16-50-50Z", "2026-12-02T16-52-40Z", "2026-12-02T16-54-38Z",
+                "2026-12-02T16-56-32Z")) {
+            double[] pw = predictedAndWall(COMMITTED.resolve(run).resolve("manifest.json"));
+            assertEquals(pw[1], pw[0], 0.15 * pw[1], run);
+        }
+    }
+
+    @Test
+    void theCheckTermGrowsWithElementsAndRanksAndTransfersPayOnlyTheirHostSide() {
+        Preset.Timing t = new Preset.Timing(1, 100, 300);
+        double small = TimePredictor.collective(t, 1L << 20, io.p2pbench.cuda.Nccl.DataType.FLOAT32, 4, false);
+        double large = TimePredictor.collective(t, 1L << 30, io.p2pbench.cuda.Nccl.DataType.FLOAT32, 4, false);
+        double eight = TimePredictor.collective(t, 1L << 30, io.p2pbench.cuda.Nccl.DataType.FLOAT32, 8, false);
+        assertEquals(2 * (large - small), eight - small, 0.05);
+        assertEquals(TimePredictor.NCCL_INIT_SECONDS,
+                TimePredictor.collective(t, 1L << 20, io.p2pbench.cuda.Nccl.DataType.FLOAT32, 4, true) - small, 1e-12);
+        assertEquals(TimePredictor.transfer(io.p2pbench.results.Kind.PEER, t, 4096, false),
+                TimePredictor.transfer(io.p2pbench.results.Kind.PEER, t, 1L << 30, false), 1e-12);
+        assertTrue(TimePredictor.transfer(io.p2pbench.results.Kind.HOST, t, 1L << 30, true)
+                > TimePredictor.transfer(io.p2pbench.results.Kind.HOST, t, 1L << 30, false));
+    }
+}
