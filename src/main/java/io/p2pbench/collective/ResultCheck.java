@@ -20,9 +20,19 @@ import java.util.stream.IntStream;
  * {@link #BLOCK} elements (the common fork-join pool): every element is still computed and
  * compared, only no longer on one core. The run's phases showed this check as the largest cost
  * outside measurement (docs/notes/run-overhead.md).
+ *
+ * <p>Outputs up to {@link #FULL_CHECK_BYTES} are cross-checked whole. Larger outputs are cross-checked
+ * on {@link #SAMPLED_PIECES} pieces of {@link #PIECE} bytes: the first, the last, and pieces evenly
+ * spaced between them. Every element of every output is still checked on the GPU after every
+ * iteration ({@link DeviceCheck}); this CPU reference is the independent check of that kernel's
+ * formula, and at 4 GiB over 8 ranks checking it whole would take longer than the whole measurement.
  */
-final class ResultCheck {
-    private static final long PIECE = 32L << 20;
+public final class ResultCheck {
+    static final long PIECE = 32L << 20;
+    /** Outputs up to this size are cross-checked whole. */
+    static final long FULL_CHECK_BYTES = 128L << 20;
+    /** Pieces cross-checked of a larger output. */
+    static final int SAMPLED_PIECES = 4;
     /** Elements one task computes or compares. */
     static final int BLOCK = 1 << 16;
 
@@ -43,7 +53,7 @@ final class ResultCheck {
         double[] want = new double[perPiece];
         double[] tolerance = new double[perPiece];
         try (PinnedHostBuffer host = new PinnedHostBuffer((long) perPiece * size)) {
-            for (long first = 0; first < count; first += perPiece) {
+            for (long first : pieceStarts(count, perPiece, size)) {
                 int n = (int) Math.min(perPiece, count - first);
                 computeAll(expected, first, want, tolerance, n);
                 for (int o = 0; o < outs.size(); o++) {
@@ -53,6 +63,32 @@ final class ResultCheck {
                 }
             }
         }
+    }
+
+    /**
+     * The first element of every piece the CPU cross-checks: every piece when the output is at most
+     * {@link #FULL_CHECK_BYTES}, else {@link #SAMPLED_PIECES} of them (first, last, evenly spaced between).
+     */
+    static long[] pieceStarts(long count, int perPiece, int elementBytes) {
+        long pieces = (count + perPiece - 1) / perPiece;
+        if (count * elementBytes <= FULL_CHECK_BYTES || pieces <= SAMPLED_PIECES) {
+            return java.util.stream.LongStream.range(0, pieces).map(p -> p * perPiece).toArray();
+        }
+        long[] starts = new long[SAMPLED_PIECES];
+        for (int k = 0; k < SAMPLED_PIECES; k++) {
+            starts[k] = (k * (pieces - 1) / (SAMPLED_PIECES - 1)) * perPiece;
+        }
+        return starts;
+    }
+
+    /** Elements of an output of {@code count} elements that the CPU cross-checks (for the time predictor). */
+    public static long checkedElements(long count, int elementBytes) {
+        int perPiece = (int) (Math.min(count * elementBytes, PIECE) / elementBytes);
+        long sum = 0;
+        for (long first : pieceStarts(count, perPiece, elementBytes)) {
+            sum += Math.min(perPiece, count - first);
+        }
+        return sum;
     }
 
     /** Fills want and tolerance for elements {@code first .. first + n - 1}, in parallel blocks. */

@@ -94,7 +94,7 @@ final class PartitionPlanner {
         }
         long size = spec.activationBytes();
         Preset.Timing timing = p.timing(metric);
-        double predicted = RunPlanner.FORK_OVERHEAD_SECONDS + timing.seconds() + (request ? 3.0 : 2.0);
+        double predicted = TimePredictor.partition(timing, !request && phase == Phase.PREFILL, request);
         return new Combination(id, bench.method(metric), bench.kind().label(), metric.label(), params, "partition",
                 "group", size, plan == Plan.SINGLE ? false : g.repeatsDevices(), skip, predicted);
     }

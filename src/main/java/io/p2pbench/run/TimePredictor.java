@@ -56,7 +56,7 @@ public final class TimePredictor {
 
     /** A collective fork: fixed cost, NCCL's communicators if any, iterations, and the CPU reference check. */
     public static double collective(Preset.Timing timing, long size, DataType type, int ranks, boolean nccl) {
-        double elements = (double) size / type.bytes();
+        double elements = io.p2pbench.collective.ResultCheck.checkedElements(size / type.bytes(), type.bytes());
         double check = elements * ranks * (type == DataType.FLOAT32 ? CHECK_NANOS_FLOAT32 : CHECK_NANOS_BFLOAT16) * 1e-9;
         return COLLECTIVE_FORK_SECONDS + (nccl ? NCCL_INIT_SECONDS : 0) + timing.seconds() + check;
     }
@@ -64,6 +64,16 @@ public final class TimePredictor {
     /** An activation exchange: measured like a transfer fork (no size growth seen at 32 MiB). */
     public static double exchange(Preset.Timing timing) {
         return TRANSFER_FORK_SECONDS + timing.seconds();
+    }
+
+    /**
+     * A partition-study fork: a transfer fork's fixed cost, the iterations, and what a step adds around
+     * them (weights, KV and graph setup, and the verification after each iteration). Measured on the
+     * H200 node, DENSE_8B over 0,0 at quick timing (17:27Z): decode forks 1.0-1.2 s, prefill 3.7-4.5 s
+     * (host-staged TP 7.4 s), requests 1.9-2.6 s.
+     */
+    public static double partition(Preset.Timing timing, boolean prefill, boolean request) {
+        return TRANSFER_FORK_SECONDS + timing.seconds() + (prefill ? 3.0 : 0.0) + (request ? 1.0 : 0.0);
     }
 
     /**
@@ -77,6 +87,8 @@ public final class TimePredictor {
             case ALLREDUCE_RING, NCCL -> collective(timing, size, DataType.valueOf(params.get("dtype")),
                     Group.parse(params.get("group")).size(), k == Kind.NCCL);
             case EXCHANGE -> exchange(timing);
+            case PARTITION -> partition(timing, "PREFILL".equals(params.get("phase")) && !"request".equals(params.get("metric")),
+                    false);
         };
     }
 }

@@ -98,4 +98,23 @@ class ResultCheckTest {
         assertThrows(CollectiveMismatchException.class,
                 () -> ResultCheck.requireMatch("x", poison, DataType.FLOAT32, 0, want, tol, N));
     }
+
+    @Test
+    void outputsUpTo128MiBAreCrossCheckedWholeLargerOnesOnFourPiecesIncludingFirstAndLast() {
+        int perPiece = (int) (ResultCheck.PIECE / 4);
+        long small = ResultCheck.FULL_CHECK_BYTES / 4; // float32 elements in 128 MiB
+        org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {0, perPiece, 2L * perPiece, 3L * perPiece},
+                ResultCheck.pieceStarts(small, perPiece, 4));
+        assertEquals(small, ResultCheck.checkedElements(small, 4));
+        long big = (4L << 30) / 4 + 5; // 4 GiB and a ragged last piece
+        long[] starts = ResultCheck.pieceStarts(big, perPiece, 4);
+        assertEquals(ResultCheck.SAMPLED_PIECES, starts.length);
+        assertEquals(0, starts[0]);
+        long lastPiece = (big + perPiece - 1) / perPiece - 1;
+        assertEquals(lastPiece * perPiece, starts[starts.length - 1], "the last (ragged) piece is checked");
+        for (int k = 1; k < starts.length; k++) {
+            assertTrue(starts[k] > starts[k - 1] && starts[k] % perPiece == 0);
+        }
+        assertEquals(3L * perPiece + 5, ResultCheck.checkedElements(big, 4));
+    }
 }
