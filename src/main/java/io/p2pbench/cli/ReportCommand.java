@@ -26,11 +26,27 @@ final class ReportCommand implements Callable<Integer> {
             description = "Output folder. Default: charts/<fingerprint>/.")
     Path out;
 
+    @Option(names = "--nvbandwidth", paramLabel = "FILE",
+            description = "nvbandwidth -j output from the same machine: the headline shows its figure beside ours.")
+    Path nvbandwidth;
+
+    @Option(names = "--nvbandwidth-size", paramLabel = "SIZE", converter = RunCommand.SizeConverter.class,
+            defaultValue = "512M",
+            description = "Buffer size of the --nvbandwidth run (its -b; the JSON does not record it). "
+                    + "Default: ${DEFAULT-VALUE}, nvbandwidth's default.")
+    long nvbandwidthBytes;
+
     @Override
     public Integer call() {
         Path summary;
         try {
-            summary = out == null ? Reporter.render(resultDirs) : Reporter.render(resultDirs, out);
+            if (nvbandwidth != null) {
+                Path dir = out != null ? out : Reporter.defaultOutDir(
+                        io.p2pbench.report.ResultReader.read(resultDirs.get(0)).machine());
+                summary = Reporter.render(resultDirs, nvbandwidth, nvbandwidthBytes, dir);
+            } else {
+                summary = out == null ? Reporter.render(resultDirs) : Reporter.render(resultDirs, out);
+            }
         } catch (IOException e) {
             throw new UserInputException(e.getMessage());
         }

@@ -48,19 +48,41 @@ public final class Reporter {
         return write(readAll(resultDirs), outDir);
     }
 
+    /**
+     * As {@link #render(List, Path)}, with an nvbandwidth {@code -j} output beside the runs (its buffer
+     * size {@code nvbandwidthBytes}, which its JSON does not record): the headline's nvbandwidth column
+     * shows its figure for the same copy and size. It stays a separate source (its own machine label),
+     * so it never replaces a run's figure.
+     */
+    public static Path render(List<Path> resultDirs, Path nvbandwidth, long nvbandwidthBytes, Path outDir)
+            throws IOException {
+        List<ResultData> sources = readAll(resultDirs);
+        if (nvbandwidth != null) {
+            ResultData reference = Compare.read(nvbandwidth, nvbandwidthBytes);
+            if (reference.isRun() || !reference.origin().startsWith("nvbandwidth")) {
+                throw new BadInputException("--nvbandwidth " + nvbandwidth + " is not nvbandwidth -j JSON; give the file "
+                        + "nvbandwidth -j wrote");
+            }
+            sources.add(reference);
+        }
+        return write(sources, outDir);
+    }
+
     private static Path write(List<ResultData> sources, Path outDir) throws IOException {
         Files.createDirectories(outDir);
         Merged merged = merge(sources);
         List<Measurement> measurements = merged.measurements();
         List<Charts.ChartFile> charts = new ArrayList<>();
         Map<String, ResultData> machines = new LinkedHashMap<>();
-        sources.forEach(d -> machines.putIfAbsent(d.machine(), d));
+        sources.stream().filter(ResultData::isRun).forEach(d -> machines.putIfAbsent(d.machine(), d));
         for (ResultData machine : machines.values()) {
             String prefix = machines.size() > 1 ? Charts.stem(machine.machine()) + "-" : "";
             charts.addAll(Charts.forMachine(machine,
                     measurements.stream().filter(m -> m.machine().equals(machine.machine())).toList(), outDir, prefix));
         }
-        List<String> exports = new ArrayList<>(exports(sources, measurements, outDir));
+        List<ResultData> runs = sources.stream().filter(ResultData::isRun).toList();
+        List<String> exports = new ArrayList<>(exports(runs, measurements.stream()
+                .filter(m -> runs.stream().anyMatch(d -> d.machine().equals(m.machine()))).toList(), outDir));
         ReportContent content = new ReportContent(sources, measurements, merged.superseded(), merged.runOf(),
                 HockneyFit.fitAll(measurements), charts, exports);
         SummaryWriter.Documents docs = SummaryWriter.render(content, outDir);

@@ -34,10 +34,23 @@ class ChartsUpToDateTest {
         int commands = 0;
         while (m.find()) {
             commands++;
-            List<Path> runs = Arrays.stream(m.group(1).trim().split("\\s+")).map(root::resolve).toList();
+            List<String> words = new ArrayList<>(Arrays.asList(m.group(1).trim().split("\\s+")));
+            Path nvbandwidth = null;
+            long nvbandwidthBytes = 512L << 20;
+            int at = words.indexOf("--nvbandwidth");
+            if (at >= 0) {
+                nvbandwidth = root.resolve(words.get(at + 1));
+                words.subList(at, at + 2).clear();
+            }
+            int sizeAt = words.indexOf("--nvbandwidth-size");
+            if (sizeAt >= 0) {
+                nvbandwidthBytes = io.p2pbench.transfer.Sizes.parse(words.get(sizeAt + 1));
+                words.subList(sizeAt, sizeAt + 2).clear();
+            }
+            List<Path> runs = words.stream().map(root::resolve).toList();
             Path committed = root.resolve(m.group(2));
             Path fresh = tmp.resolve("c" + commands);
-            Reporter.render(runs, fresh);
+            Reporter.render(runs, nvbandwidth, nvbandwidthBytes, fresh);
             assertEquals(files(committed), files(fresh), "files in " + committed + " (rerun: " + m.group(0) + ")");
             List<String> stale = new ArrayList<>();
             for (String f : files(fresh)) {

@@ -3,6 +3,7 @@ package io.p2pbench.report;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -41,6 +42,22 @@ class ReporterTest {
         assertEquals("N/A", row3.trim().split("\\s+")[6], row3);
         assertTrue(row3.trim().split("\\s+")[4].endsWith("*"), row3);
         assertTrue(Files.exists(out.resolve(Reporter.STATISTICS)));
+    }
+
+    @Test
+    void headlineShowsTheNvbandwidthFigureOfTheSameCopyAndNothingElseChanges() throws Exception {
+        String md = Files.readString(Reporter.render(List.of(Fixtures.X8), Fixtures.NVBANDWIDTH, 256L << 20,
+                out.resolve("with")));
+        List<String> headline = md.lines().dropWhile(l -> !l.startsWith("| link |")).skip(2)
+                .takeWhile(l -> l.startsWith("|")).toList();
+        assertTrue(headline.stream().anyMatch(l -> !l.split("\\|")[6].trim().equals("—")), String.join("\n", headline));
+        assertFalse(Files.exists(out.resolve("with/jmh/synthetic-h200x8-nvbandwidth-v0.8.json")),
+                "an imported reference is no run: nothing exported for it");
+        String plain = Files.readString(Reporter.render(List.of(Fixtures.X8), out.resolve("without")));
+        assertTrue(plain.contains("No nvbandwidth reference was given"));
+        BadInputException e = assertThrows(BadInputException.class,
+                () -> Reporter.render(List.of(Fixtures.X8), Fixtures.X1, 256L << 20, out.resolve("bad")));
+        assertTrue(e.getMessage().startsWith("--nvbandwidth " + Fixtures.X1), e.getMessage());
     }
 
     @Test
