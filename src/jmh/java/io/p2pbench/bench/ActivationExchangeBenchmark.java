@@ -58,6 +58,13 @@ public class ActivationExchangeBenchmark extends CollectiveState {
     private ActivationExchange exchange;
 
     @Override
+    protected void requireShape() {
+        Group g = Group.parse(group);
+        ActivationExchange.requireShape(pattern, g, ModelShape.named(model), boundaries == 0 ? g.size() - 1 : boundaries,
+                skew);
+    }
+
+    @Override
     protected CollectiveOperation open() {
         Group g = Group.parse(group);
         exchange = new ActivationExchange(pattern, g, ModelShape.named(model), path,

@@ -35,7 +35,18 @@ public abstract class CollectiveState {
     private boolean measuring;
     private int opsPerBatch;
 
-    /** Builds the operation from the subclass's parameters; shape problems become skips. */
+    /**
+     * Throws {@link IllegalArgumentException} naming the problem when the parameters describe a
+     * shape this operation cannot run (too few ranks, a size that does not split); such a
+     * combination is recorded as skipped.
+     */
+    protected abstract void requireShape();
+
+    /**
+     * Builds the operation from the subclass's parameters. Anything it throws, an
+     * {@link IllegalArgumentException} included, fails the benchmark: only {@link #requireShape()}
+     * and {@link BenchmarkSkipped} make skips, so a bug never reads as a skip.
+     */
     protected abstract CollectiveOperation open();
 
     /** Bytes one operation counts for algbw (nccl-tests' size). */
@@ -48,13 +59,16 @@ public abstract class CollectiveState {
     @Setup(Level.Trial)
     public void openTrial() {
         try {
+            requireShape();
+        } catch (IllegalArgumentException shape) {
+            BenchmarkRecords.writeSkip(shape.getMessage());
+            throw new BenchmarkSkipped(shape.getMessage());
+        }
+        try {
             operation = open();
         } catch (BenchmarkSkipped skipped) {
             BenchmarkRecords.writeSkip(skipped.getMessage());
             throw skipped;
-        } catch (IllegalArgumentException shape) {
-            BenchmarkRecords.writeSkip(shape.getMessage());
-            throw new BenchmarkSkipped(shape.getMessage());
         }
     }
 
