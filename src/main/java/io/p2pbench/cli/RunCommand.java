@@ -34,6 +34,9 @@ import picocli.CommandLine.Option;
         description = {"Runs the benchmark suite on this machine's GPUs and writes results/<machine>/<time>/.",
             "The plan (benchmarks, skips with reasons, predicted time) is printed first; --dry-run stops there."})
 final class RunCommand implements Callable<Integer> {
+    /** Largest --staging-chunk: one pinned chunk per staged lane is allocated whole. */
+    static final long MAX_STAGING_CHUNK = io.p2pbench.transfer.Sizes.GIB;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -102,6 +105,18 @@ final class RunCommand implements Callable<Integer> {
             pathSet = new LinkedHashSet<>();
             for (String s : paths) {
                 pathSet.add(s.trim().toUpperCase(Locale.ROOT));
+            }
+        }
+        if (stagingChunk > MAX_STAGING_CHUNK) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--staging-chunk " + Sizes.format(stagingChunk)
+                    + " is too large: host-staged copies allocate it whole in pinned memory on every path; use at most "
+                    + Sizes.format(MAX_STAGING_CHUNK));
+        }
+        if (!dryRun) {
+            // Before CUDA and before planning: a run must never measure and then find it cannot write.
+            OutputFolder.requireWritable("--out", out);
+            if (report && charts != null) {
+                OutputFolder.requireWritable("--charts", charts);
             }
         }
         Topology topology;

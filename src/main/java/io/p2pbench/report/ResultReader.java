@@ -81,7 +81,21 @@ public final class ResultReader {
         return new ResultData(dir, machine + "/" + dir.getFileName(), machine,
                 "p2pbench " + manifest.suiteVersion() + (manifest.suiteBuild() == null ? "" : " (" + manifest.suiteBuild() + ")"),
                 topology, manifest, List.copyOf(measurements),
-                List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), Files.isRegularFile(jmhResults) ? jmhResults : null);
+                List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), checkedJmhResults(jmhResults));
+    }
+
+    /**
+     * The run's jmh-results.json when it is a whole JSON array (it is copied into the export
+     * unchanged, so a truncated one must not pass), null when there is none.
+     */
+    private static Path checkedJmhResults(Path file) throws BadInputException {
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        if (!JmhJson.parse(file, "JMH JSON").isArray()) {
+            throw new BadInputException(file + " is not JMH JSON (expected an array of results)");
+        }
+        return file;
     }
 
     /** Whether this version reports the kind. */

@@ -485,7 +485,7 @@ public final class RunPlanner {
                 String what = c.params().getOrDefault("path", c.kind() + " " + c.params().getOrDefault("numa", ""));
                 String key = what.strip() + ": " + c.skipReason();
                 reasons.computeIfAbsent(key, k -> new java.util.TreeSet<>())
-                        .add(c.params().getOrDefault("pair", "GPU" + c.params().getOrDefault("device", "?")));
+                        .add(skipWhere(c));
                 counts.merge(key, 1, Integer::sum);
             }
         }
@@ -495,6 +495,21 @@ public final class RunPlanner {
                     where.size() > 4 ? where.size() + " pairs" : String.join(", ", where))));
         }
         return sb.toString();
+    }
+
+    /** Where a planned skip applies: its pair, its GPU or its group, never a placeholder. */
+    static String skipWhere(Combination c) {
+        Map<String, String> p = c.params();
+        if (p.containsKey("pair")) {
+            return p.get("pair");
+        }
+        if (p.containsKey("device")) {
+            return "GPU" + p.get("device");
+        }
+        if (p.containsKey("group")) {
+            return "group " + p.get("group");
+        }
+        return c.id();
     }
 
     /** {@code 2m05s}, {@code 1h02m}, {@code 40s}. */
