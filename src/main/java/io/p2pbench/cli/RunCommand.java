@@ -7,6 +7,7 @@ import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.run.RunPlanner;
 import io.p2pbench.run.RunExecutor;
+import io.p2pbench.run.RunLock;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
@@ -81,6 +82,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Chunk size of HOST_STAGED copies. Default: ${DEFAULT-VALUE}.")
     long stagingChunk;
 
+    @Option(names = "--wait", description = "If another p2pbench run is measuring on this machine, wait for it "
+            + "to finish instead of refusing to start.")
+    boolean waitForOtherRun;
+
     @Option(names = "--report", description = "After the run, render its report into --charts (summary.md, charts).")
     boolean report;
 
@@ -119,6 +124,22 @@ final class RunCommand implements Callable<Integer> {
                 OutputFolder.requireWritable("--charts", charts);
             }
         }
+        if (dryRun) {
+            return planAndRun(p, pathSet);
+        }
+        // Before CUDA, before planning: two runs must never measure at the same time.
+        try (RunLock lock = RunLock.acquire(RunLock.file(), commandLine(), waitForOtherRun, 1000,
+                spec.commandLine().getOut())) {
+            return planAndRun(p, pathSet);
+        } catch (RunLock.Held held) {
+            throw new UserInputException(held.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserInputException("interrupted while waiting for the other run to finish");
+        }
+    }
+
+    private Integer planAndRun(Preset p, Set<String> pathSet) throws IOException {
         Topology topology;
         if (topologyFile != null) {
             try {

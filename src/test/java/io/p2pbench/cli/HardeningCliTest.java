@@ -57,6 +57,38 @@ class HardeningCliTest {
                 "--out /proc/p2pbench-report is not writable");
     }
 
+    // ------------------------------------------------------------------ two runs at once
+
+    @Test
+    void aSecondRunIsRefusedAtTheStartWithOneLineAndWritesNothing() throws Exception {
+        Path lockFile = work.resolve("p2pbench.lock");
+        String lockBefore = System.getProperty(io.p2pbench.run.RunLock.FILE_PROPERTY);
+        String jmhBefore = System.getProperty(io.p2pbench.run.RunLock.JMH_LOCK_PROPERTY);
+        System.setProperty(io.p2pbench.run.RunLock.FILE_PROPERTY, lockFile.toString());
+        System.setProperty(io.p2pbench.run.RunLock.JMH_LOCK_PROPERTY, work.resolve("jmh.lock").toString());
+        Path results = work.resolve("results");
+        try (io.p2pbench.run.RunLock first = io.p2pbench.run.RunLock.acquire(lockFile, "p2pbench run --preset full",
+                false, 50, new java.io.PrintWriter(new java.io.StringWriter()))) {
+            assertOneLine(run("run", "--out", results.toString()),
+                    "another p2pbench run is measuring on this machine (pid " + ProcessHandle.current().pid(),
+                    "p2pbench run --preset full", "run with --wait");
+            try (var left = Files.list(results)) {
+                assertEquals(0, left.count(), "no result folder is written");
+            }
+        } finally {
+            restore(io.p2pbench.run.RunLock.FILE_PROPERTY, lockBefore);
+            restore(io.p2pbench.run.RunLock.JMH_LOCK_PROPERTY, jmhBefore);
+        }
+    }
+
+    static void restore(String property, String value) {
+        if (value == null) {
+            System.clearProperty(property);
+        } else {
+            System.setProperty(property, value);
+        }
+    }
+
     // ------------------------------------------------------------------ topology and manifest JSON
 
     private String topology(String name, String json) throws Exception {
