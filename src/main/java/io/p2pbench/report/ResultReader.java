@@ -175,11 +175,11 @@ public final class ResultReader {
             }
             return switch (c.kind()) {
                 case "peer" -> List.of(c.metric().equals(Measurement.LATENCY)
-                        ? latency("peer", p.get("path"), ONE_WAY, p.get("pair"), jmh)
+                        ? latency("peer", viaBinding(p.get("path"), p), ONE_WAY, p.get("pair"), jmh)
                         : bandwidth("peer", p.get("path"), ONE_WAY, p.get("pair"), lane(jmh, 0, "deviceGBps")));
                 case "peer-bidir" -> peerBidirectional(p, jmh);
                 case "host" -> List.of(c.metric().equals(Measurement.LATENCY)
-                        ? latency("host", hostPath(p), p.get("direction"), "GPU" + p.get("device"), jmh)
+                        ? latency("host", viaBinding(hostPath(p), p), p.get("direction"), "GPU" + p.get("device"), jmh)
                         : bandwidth("host", hostPath(p), p.get("direction"), "GPU" + p.get("device"),
                                 lane(jmh, 0, "deviceGBps")));
                 case "host-bidir" -> List.of(
@@ -190,6 +190,22 @@ public final class ResultReader {
                         bandwidth("host", hostPath(p), "H2D+D2H (sum)", "GPU" + p.get("device"), sum(jmh)));
                 default -> collective(p, jmh);
             };
+        }
+
+        /**
+         * The path, named with the Java binding when the row is the JCuda twin of a JavaCPP row
+         * (rows without a binding parameter are JavaCPP's, as every result before it was recorded).
+         */
+        private static String viaBinding(String path, Map<String, String> p) {
+            String binding = p.get("binding");
+            if (binding == null || binding.equals(io.p2pbench.cuda.Binding.JAVACPP_RUNTIME.name())) {
+                return path;
+            }
+            try {
+                return path + " via " + io.p2pbench.cuda.Binding.valueOf(binding).label();
+            } catch (IllegalArgumentException unknown) {
+                return path + " via " + binding;
+            }
         }
 
         private List<Measurement> peerBidirectional(Map<String, String> p, JmhJson jmh) throws BadInputException {

@@ -8,6 +8,7 @@ import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
 import io.p2pbench.collective.NcclCollective;
 import io.p2pbench.collective.RingAllReduce;
+import io.p2pbench.cuda.Binding;
 import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.GpuPair;
@@ -187,6 +188,7 @@ public final class RunPlanner {
         if (hostRows) {
             planHost(t, p, plan);
         }
+        planBindings(sweepPairs.get(0), t.gpus().get(0).index(), plan);
         planCollectives(t, p, r, plan);
         return new ArrayList<>(plan.values());
     }
@@ -217,6 +219,45 @@ public final class RunPlanner {
                 }
             }
         }
+    }
+
+    /** Largest size of the rows that compare the Java bindings (small copies, where the call cost shows). */
+    public static final long BINDING_MAX_BYTES = 64 * Sizes.KIB;
+
+    /**
+     * The binding comparison: for the small latency rows of the first sweep pair's CE_P2P_READ copy
+     * and of the first GPU's pinned host copies (local memory), the same copy through JCuda's driver
+     * API, planned right after its JavaCPP row (group {@code binding}).
+     */
+    private static void planBindings(GpuPair firstPair, int firstDevice, Map<String, Combination> plan) {
+        List<Combination> ordered = new ArrayList<>();
+        for (Combination c : plan.values()) {
+            ordered.add(c);
+            Map<String, String> q = c.params();
+            boolean peerRow = c.kind().equals("peer") && CopyPath.CE_P2P_READ.name().equals(q.get("path"))
+                    && firstPair.toString().equals(q.get("pair"));
+            boolean hostRow = c.kind().equals("host") && HostMemory.PINNED.name().equals(q.get("memory"))
+                    && NumaPlacement.LOCAL.name().equals(q.get("numa"))
+                    && Integer.toString(firstDevice).equals(q.get("device"));
+            if ((peerRow || hostRow) && c.metric().equals("latency") && c.sizeBytes() <= BINDING_MAX_BYTES
+                    && !c.plannedSkip() && !q.containsKey("binding")) {
+                // Right after its JavaCPP row: on a drifting VM, minutes apart is already a difference.
+                ordered.add(jcudaTwin(c));
+            }
+        }
+        plan.clear();
+        for (Combination c : ordered) {
+            add(plan, c);
+        }
+    }
+
+    /** The same latency row with its copies and waits through JCuda's driver API. */
+    static Combination jcudaTwin(Combination c) {
+        String id = c.id().replaceFirst("^(peer|host)-lat-", "$1-lat-jcuda-");
+        Map<String, String> params = new LinkedHashMap<>(c.params());
+        params.put("binding", Binding.JCUDA_DRIVER.name());
+        return new Combination(id, c.benchmark(), c.kind(), c.metric(), params, "binding", c.link(), c.sizeBytes(),
+                c.singleGpu(), null, c.predictedSeconds());
     }
 
     /** The ring's and exchanges' group: the request's, else every GPU, else four ranks on GPU 0. */
