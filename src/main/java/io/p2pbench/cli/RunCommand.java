@@ -182,7 +182,14 @@ final class RunCommand implements Callable<Integer> {
             jvmArgs.add("-Dp2pbench.test.corrupt=true");
         }
         RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c));
-        RunManifest m = executor.run(commandLine(), topology.fingerprint(), settings, plan);
+        RunManifest m;
+        try {
+            m = executor.run(commandLine(), topology.fingerprint(), settings, plan);
+        } catch (IOException e) {
+            // A full disk or a folder gone mid-run: every file already written stays as it was (atomic writes).
+            throw new UserInputException("cannot write the results to " + folder.dir() + ": " + ioReason(e)
+                    + "; the run stopped, and what finished before is kept there");
+        }
         long ok = m.entries().stream().filter(e -> e.status().equals("ok")).count();
         long failed = m.entries().stream().filter(e -> e.status().equals("failed") || e.status().equals("timeout"))
                 .count();
@@ -200,6 +207,13 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return failed > 0 ? 1 : 0;
+    }
+
+    private static String ioReason(IOException e) {
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason() + " (" + f.getFile() + ")";
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     private static void checkFreeMemory(Topology topology, List<Long> sizes) {

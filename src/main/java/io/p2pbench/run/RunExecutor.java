@@ -42,6 +42,8 @@ public final class RunExecutor {
     private static final Pattern EXCEPTION_LINE = Pattern.compile(
             "^(?:Caused by: )?([a-zA-Z_$][\\w$]*\\.)+[\\w$]*(?:Exception|Error|Skipped)(?:: .*)?$");
 
+    private static final Pattern FORK_EXIT = Pattern.compile("^<forked VM failed with exit code (\\d+)>$");
+
     private final ResultFolder folder;
     private final Preset preset;
     private final List<String> extraJvmArgs;
@@ -59,6 +61,8 @@ public final class RunExecutor {
     private volatile boolean finished;
 
     private final java.util.function.Function<Combination, Integer> numaNode;
+    private Path forkJvm;
+    private Double forkLimitSeconds;
 
     /**
      * @param numaNode the NUMA node a combination's fork must be bound to (host memory placement),
@@ -71,6 +75,18 @@ public final class RunExecutor {
         this.extraJvmArgs = List.copyOf(extraJvmArgs);
         this.out = out;
         this.numaNode = numaNode;
+    }
+
+    /** Tests: every fork is started with this launcher instead of this JVM's java (a script that misbehaves). */
+    RunExecutor forkJvm(Path launcher) {
+        this.forkJvm = launcher;
+        return this;
+    }
+
+    /** Tests: the outer timeout of every fork, instead of max(120 s, 4 x predicted). */
+    RunExecutor forkLimitSeconds(double seconds) {
+        this.forkLimitSeconds = seconds;
+        return this;
     }
 
     /** Runs the plan; returns the final manifest. */
@@ -207,12 +223,15 @@ public final class RunExecutor {
             }
             opts.jvm(wrapper.toString());
         }
-        double limit = Math.max(120, 4 * c.predictedSeconds());
+        if (forkJvm != null) {
+            opts.jvm(forkJvm.toString());
+        }
+        double limit = forkLimitSeconds != null ? forkLimitSeconds : Math.max(120, 4 * c.predictedSeconds());
         AtomicBoolean timedOut = new AtomicBoolean();
         ScheduledFuture<?> kill = watchdog.schedule(() -> {
             timedOut.set(true);
             killForks();
-        }, (long) limit, TimeUnit.SECONDS);
+        }, (long) (limit * 1000), TimeUnit.MILLISECONDS);
         long t0 = System.nanoTime();
         Collection<RunResult> results;
         String runnerError = null;
@@ -317,8 +336,13 @@ public final class RunExecutor {
             return null;
         }
         String any = null;
+        String died = null;
         for (String line : lines) {
             String l = line.strip();
+            java.util.regex.Matcher exit = FORK_EXIT.matcher(l);
+            if (exit.matches() && died == null) {
+                died = forkDeath(Integer.parseInt(exit.group(1)));
+            }
             if (EXCEPTION_LINE.matcher(l).matches()) {
                 if (l.contains("io.p2pbench.")) {
                     return l.replaceFirst("^Caused by: ", "");
@@ -328,6 +352,19 @@ public final class RunExecutor {
                 }
             }
         }
-        return any;
+        return died != null ? died : any;
+    }
+
+    /** What JMH's "forked VM failed with exit code N" means, in one line. */
+    static String forkDeath(int code) {
+        String signal = switch (code - 128) {
+            case 9 -> " (killed by SIGKILL: the out-of-memory killer, or a kill -9)";
+            case 6 -> " (SIGABRT: the JVM or a native library aborted; see the log for hs_err)";
+            case 11 -> " (SIGSEGV: a crash in native code; see the log for hs_err)";
+            case 15 -> " (SIGTERM)";
+            case 2 -> " (SIGINT)";
+            default -> "";
+        };
+        return "the fork died with exit code " + code + signal + " before it reported a result";
     }
 }
