@@ -137,9 +137,11 @@ public final class JCudaCopy implements AutoCloseable {
         }
     }
 
-    private static CUdeviceptr devicePointer(long address) {
-        // JCuda passes nativePointer + byteOffset: a null pointer offset by the address is the address.
-        return new CUdeviceptr().withByteOffset(address);
+    static CUdeviceptr devicePointer(long address) {
+        // The address as JCuda's own cuMemAlloc would have set it: nativePointer, byte offset 0.
+        CUdeviceptr p = new CUdeviceptr();
+        setHandle(p, address);
+        return p;
     }
 
     private static Pointer hostPointer(Memory host) {
@@ -154,7 +156,7 @@ public final class JCudaCopy implements AutoCloseable {
         try {
             NATIVE_POINTER.setLong(o, address);
         } catch (IllegalAccessException e) {
-            throw new IllegalStateException("cannot hand the stream to JCuda", e);
+            throw new IllegalStateException("cannot hand a JavaCPP handle to JCuda", e);
         }
     }
 
