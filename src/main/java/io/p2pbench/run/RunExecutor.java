@@ -42,6 +42,9 @@ public final class RunExecutor {
     private static final Pattern EXCEPTION_LINE = Pattern.compile(
             "^(?:Caused by: )?([a-zA-Z_$][\\w$]*\\.)+[\\w$]*(?:Exception|Error|Skipped)(?:: .*)?$");
 
+    /** What JMH's Runner says when another JMH run holds its machine-wide lock. */
+    static final String JMH_LOCK_TAKEN = "Unable to acquire the JMH lock";
+
     private static final Pattern FORK_EXIT = Pattern.compile("^<forked VM failed with exit code (\\d+)>$");
 
     private final ResultFolder folder;
@@ -118,6 +121,20 @@ public final class RunExecutor {
                 }
                 long t0 = System.nanoTime();
                 RunManifest.Entry e = runOne(i, c);
+                if (e.reason() != null && e.reason().contains(JMH_LOCK_TAKEN)) {
+                    // Another JMH run took the machine between two benchmarks: every later one would fail
+                    // the same way and measure nothing. Stop, so the folder never fills with such failures.
+                    synchronized (lock) {
+                        entries.set(i, new RunManifest.Entry(c, "interrupted", "another JMH run took JMH's lock",
+                                null, null, e.logFile(), e.seconds(), null));
+                        current = -1;
+                        finished = true;
+                        write("interrupted");
+                    }
+                    throw new RunLock.Held("another JMH run took JMH's lock (" + Path.of(
+                            System.getProperty("java.io.tmpdir"), "jmh.lock") + ") during this run, which stopped "
+                            + "rather than measure beside it; what finished before is in " + folder.dir());
+                }
                 double took = (System.nanoTime() - t0) / 1e9;
                 done++;
                 predictedDone += c.predictedSeconds();

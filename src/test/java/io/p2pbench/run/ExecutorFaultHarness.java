@@ -28,21 +28,41 @@ public final class ExecutorFaultHarness {
 
     /** Runs them; returns the result folder. */
     static ResultFolder run(Path root, Path launcher, double limitSeconds, PrintWriter out) throws Exception {
-        System.setProperty("jmh.ignoreLock", "true"); // no measurement here; other JMH runs on the build machine
+        return run(root, launcher, limitSeconds, out, false);
+    }
+
+    static ResultFolder run(Path root, Path launcher, double limitSeconds, PrintWriter out, boolean honourJmhLock)
+            throws Exception {
+        if (!honourJmhLock) {
+            System.setProperty("jmh.ignoreLock", "true"); // no measurement here; other JMH runs on the build machine
+        }
         Topology t = SyntheticTopologies.singleH200();
         ResultFolder folder = ResultFolder.create(root, t, Instant.now());
         out.println("folder " + folder.dir());
         out.flush();
-        RunExecutor e = new RunExecutor(folder, Preset.QUICK, List.of(), out, c -> null).forkJvm(launcher)
+        RunExecutor e = new RunExecutor(folder, Preset.QUICK, List.of(), out, c -> null)
                 .forkLimitSeconds(limitSeconds);
+        if (launcher != null) {
+            e.forkJvm(launcher);
+        }
         RunManifest m = e.run("p2pbench run (fault test)", t.fingerprint(), Map.of(), twoCombinations());
         out.println("state " + m.state());
         out.flush();
         return folder;
     }
 
-    /** {@code root launcher limitSeconds}. */
+    /**
+     * {@code root launcher|- limitSeconds [honour-jmh-lock]}; a run stopped by another JMH run prints
+     * {@code held: <message>} and exits 3.
+     */
     public static void main(String[] args) throws Exception {
-        run(Path.of(args[0]), Path.of(args[1]), Double.parseDouble(args[2]), new PrintWriter(System.out));
+        try {
+            run(Path.of(args[0]), args[1].equals("-") ? null : Path.of(args[1]), Double.parseDouble(args[2]),
+                    new PrintWriter(System.out), args.length > 3 && args[3].equals("honour-jmh-lock"));
+        } catch (RunLock.Held held) {
+            System.out.println("held: " + held.getMessage());
+            System.out.flush();
+            System.exit(3);
+        }
     }
 }

@@ -139,4 +139,35 @@ class ExecutorFaultTest {
             new ProcessBuilder("umount", "-l", mount.toString()).start().waitFor(30, TimeUnit.SECONDS);
         }
     }
+
+    @Test
+    void aJmhRunThatHoldsTheLockStopsTheRunInsteadOfFailingEveryBenchmark() throws Exception {
+        // JMH reads its lock path once per JVM (<java.io.tmpdir>/jmh.lock): the run goes in a JVM of its own.
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process other = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                LockHolder.class.getName(), work.resolve("jmh.lock").toString()).start();
+        try {
+            assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream(),
+                    StandardCharsets.UTF_8)).readLine());
+            Path root = work.resolve("results");
+            Process run = new ProcessBuilder(java, "-Djava.io.tmpdir=" + work, "-cp",
+                    System.getProperty("java.class.path"), ExecutorFaultHarness.class.getName(), root.toString(), "-",
+                    "60", "honour-jmh-lock").redirectErrorStream(true).start();
+            String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(run.waitFor(120, TimeUnit.SECONDS));
+            assertEquals(3, run.exitValue(), out);
+            assertTrue(out.contains("held: another JMH run took JMH's lock"), out);
+            List<Path> folders = new ArrayList<>();
+            try (var found = Files.find(root, 3, (p, a) -> p.getFileName().toString().equals("manifest.json"))) {
+                found.forEach(p -> folders.add(p.getParent()));
+            }
+            RunManifest m = manifestOnDisk(folders.get(0));
+            assertEquals("interrupted", m.state());
+            assertEquals("interrupted", m.entries().get(0).status());
+            assertEquals("pending", m.entries().get(1).status(), "the second benchmark is not tried");
+        } finally {
+            other.getOutputStream().close();
+            other.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
 }
