@@ -62,6 +62,8 @@ public final class RunExecutor {
     private RunManifest manifest;
     private int current = -1;
     private volatile boolean finished;
+    /** Set by the interrupt hook: the manifest says "interrupted" and nothing may overwrite it. */
+    private boolean interrupted;
 
     private final java.util.function.Function<Combination, Integer> numaNode;
     private Path forkJvm;
@@ -117,6 +119,9 @@ public final class RunExecutor {
                     continue;
                 }
                 synchronized (lock) {
+                    if (interrupted) {
+                        break;
+                    }
                     current = i;
                 }
                 long t0 = System.nanoTime();
@@ -142,6 +147,11 @@ public final class RunExecutor {
                 actualDone += took;
                 double eta = predictedLeft * (actualDone / Math.max(predictedDone, 1e-9));
                 synchronized (lock) {
+                    if (interrupted) {
+                        // The JVM is exiting on a signal and the hook has written "interrupted" with this
+                        // benchmark as interrupted (its fork was killed): this late result must not replace it.
+                        break;
+                    }
                     entries.set(i, e);
                     current = -1;
                     write("running");
@@ -152,8 +162,10 @@ public final class RunExecutor {
                 out.flush();
             }
             synchronized (lock) {
-                finished = true;
-                write("complete");
+                if (!interrupted) {
+                    finished = true;
+                    write("complete");
+                }
             }
         } finally {
             watchdog.shutdownNow();
@@ -182,6 +194,7 @@ public final class RunExecutor {
             if (finished) {
                 return;
             }
+            interrupted = true;
             killForks();
             if (current >= 0) {
                 RunManifest.Entry e = entries.get(current);
