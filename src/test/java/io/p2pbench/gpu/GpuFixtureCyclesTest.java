@@ -26,13 +26,15 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every fixture, opened and closed {@code -Dp2pbench.test.cycles} times (default 200), leaves the
- * GPU's free memory where it was after its first cycle (the first may load modules and grow the
- * context once). A leak of one buffer per trial would show as cycles x size.
+ * Every fixture, opened and closed {@code -Dp2pbench.test.cycles} (or environment variable
+ * P2PBENCH_TEST_CYCLES) times, default 200, leaves the GPU's free memory where it was after its
+ * first cycle (the first may load modules and grow the context once). A leak of one buffer per
+ * trial would show as cycles x size.
  */
 @RequiresGpu
 class GpuFixtureCyclesTest {
-    private static final int CYCLES = Integer.getInteger("p2pbench.test.cycles", 200);
+    private static final int CYCLES = Integer.getInteger("p2pbench.test.cycles",
+            Integer.parseInt(System.getenv().getOrDefault("P2PBENCH_TEST_CYCLES", "200")));
     private static final long SIZE = 1 << 20;
 
     private static DynamicTest cycles(String name, Supplier<AutoCloseable> open) {
