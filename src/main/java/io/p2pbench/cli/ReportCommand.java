@@ -28,6 +28,9 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (out != null) {
+            OutputFolder.requireWritable("--out", out);
+        }
         Path summary;
         try {
             summary = out == null ? Reporter.render(resultDirs) : Reporter.render(resultDirs, out);
