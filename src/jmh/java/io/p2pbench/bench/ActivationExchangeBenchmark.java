@@ -46,6 +46,13 @@ public class ActivationExchangeBenchmark extends CollectiveState {
 
     /** The pipeline crosses every stage boundary (ranks - 1); expert routing is uniform (1 / ranks to each rank). */
     @Override
+    protected void requireShape() {
+        Group g = Group.parse(group);
+        ActivationExchange.requireShape(pattern, g, model.shape(), g.size() - 1, 1.0 / g.size());
+    }
+
+    /** The same shape as {@link #requireShape()}: every stage boundary, uniform routing. */
+    @Override
     protected CollectiveOperation open() {
         Group g = Group.parse(group);
         exchange = new ActivationExchange(pattern, g, model.shape(), path, g.size() - 1, 1.0 / g.size(),

@@ -42,6 +42,11 @@ public class AllReduceBenchmark extends CollectiveState {
     public long sizeBytes;
 
     @Override
+    protected void requireShape() {
+        RingAllReduce.requireShape(Group.parse(group), dtype, sizeBytes);
+    }
+
+    @Override
     protected CollectiveOperation open() {
         return new RingAllReduce(Group.parse(group), dtype, sizeBytes, path,
                 Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK));

@@ -46,7 +46,18 @@ public abstract class CollectiveState {
     private boolean measuring;
     private int opsPerBatch;
 
-    /** Builds the operation from the subclass's parameters; shape problems become skips. */
+    /**
+     * Throws {@link IllegalArgumentException} naming the problem when the parameters describe a
+     * shape this operation cannot run (too few ranks, a size that does not split); such a
+     * combination is recorded as skipped.
+     */
+    protected abstract void requireShape();
+
+    /**
+     * Builds the operation from the subclass's parameters. Anything it throws, an
+     * {@link IllegalArgumentException} included, fails the benchmark: only {@link #requireShape()}
+     * and {@link BenchmarkSkipped} make skips, so a bug never reads as a skip.
+     */
     protected abstract CollectiveOperation open();
 
     /** Bytes one operation counts for algbw (nccl-tests' size). */
@@ -60,13 +71,18 @@ public abstract class CollectiveState {
     public void openTrial() {
         ForkPhases.mark(ForkPhases.Event.SETUP_BEGIN, false);
         try {
-            operation = open();
-        } catch (BenchmarkSkipped skipped) {
-            BenchmarkRecords.writeSkip(skipped.getMessage());
-            throw skipped;
-        } catch (IllegalArgumentException shape) {
-            BenchmarkRecords.writeSkip(shape.getMessage());
-            throw new BenchmarkSkipped(shape.getMessage());
+            try {
+                requireShape();
+            } catch (IllegalArgumentException shape) {
+                BenchmarkRecords.writeSkip(shape.getMessage());
+                throw new BenchmarkSkipped(shape.getMessage());
+            }
+            try {
+                operation = open();
+            } catch (BenchmarkSkipped skipped) {
+                BenchmarkRecords.writeSkip(skipped.getMessage());
+                throw skipped;
+            }
         } finally {
             ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
         }

@@ -1,5 +1,6 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.cuda.Binding;
 import io.p2pbench.transfer.HostDirection;
 import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.NumaBinding;
@@ -45,10 +46,17 @@ public class HostDeviceCopyBenchmark extends TransferState {
     @Param({"4", "4096", "1048576", "67108864", "268435456"})
     public long sizeBytes;
 
+    /**
+     * Which Java binding enqueues the copy and waits for it: JavaCPP's runtime API unless asked
+     * (the planner adds JCUDA_DRIVER rows for small latency sizes; see docs/hardening.md).
+     */
+    @Param({"JAVACPP_RUNTIME"})
+    public Binding binding;
+
     @Override
     protected TransferFixture open() {
         NumaBinding.require(numa, device);
-        return TransferFixture.hostDevice(device, List.of(direction), memory, sizeBytes);
+        return TransferFixture.hostDevice(device, List.of(direction), memory, sizeBytes, binding);
     }
 
     /** One batch of copies, timed on the device; see {@link DeviceBandwidth}. */

@@ -39,6 +39,11 @@ public class NcclCollectiveBenchmark extends CollectiveState {
     public long sizeBytes;
 
     @Override
+    protected void requireShape() {
+        NcclCollective.requireShape(Group.parse(group), operation, dtype, sizeBytes);
+    }
+
+    @Override
     protected CollectiveOperation open() {
         return new NcclCollective(Group.parse(group), operation, dtype, sizeBytes);
     }

@@ -1,5 +1,6 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.cuda.Binding;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.TransferFixture;
@@ -38,10 +39,17 @@ public class PeerCopyBenchmark extends TransferState {
     @Param({"4", "4096", "65536", "1048576", "16777216", "268435456"})
     public long sizeBytes;
 
+    /**
+     * Which Java binding enqueues the copy and waits for it: JavaCPP's runtime API unless asked
+     * (the planner adds JCUDA_DRIVER rows for small latency sizes; see docs/hardening.md).
+     */
+    @Param({"JAVACPP_RUNTIME"})
+    public Binding binding;
+
     @Override
     protected TransferFixture open() {
         return TransferFixture.peer(path, GpuPair.parse(pair), sizeBytes, false,
-                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK));
+                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK), binding);
     }
 
     /** One gated batch of transfers, timed on the device; see {@link DeviceBandwidth}. */

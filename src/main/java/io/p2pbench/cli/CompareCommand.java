@@ -68,9 +68,12 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!(thresholdPct >= 0 && thresholdPct < 100)) {
+        if (!(thresholdPct > 0 && thresholdPct < 100)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--threshold " + thresholdPct
-                    + " is not a percentage from 0 to 100 (exclusive), e.g. 5");
+                    + " is not a percentage above 0 and below 100, e.g. 5");
+        }
+        if (out != null) {
+            OutputFolder.requireWritable("--out", out);
         }
         Compare.Outcome outcome;
         try {

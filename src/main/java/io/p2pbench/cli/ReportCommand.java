@@ -38,6 +38,9 @@ final class ReportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        if (out != null) {
+            OutputFolder.requireWritable("--out", out);
+        }
         Path summary;
         try {
             if (nvbandwidth != null) {

@@ -8,6 +8,7 @@ import io.p2pbench.results.RunManifest;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.run.RunPlanner;
 import io.p2pbench.run.RunExecutor;
+import io.p2pbench.run.RunLock;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
@@ -36,6 +37,9 @@ import picocli.CommandLine.Option;
         description = {"Runs the benchmark suite on this machine's GPUs and writes results/<machine>/<time>/.",
             "The plan (benchmarks, skips with reasons, predicted time) is printed first; --dry-run stops there."})
 final class RunCommand implements Callable<Integer> {
+    /** Largest --staging-chunk: one pinned chunk per staged lane is allocated whole. */
+    static final long MAX_STAGING_CHUNK = io.p2pbench.transfer.Sizes.GIB;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -85,6 +89,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Chunk size of HOST_STAGED copies. Default: ${DEFAULT-VALUE}.")
     long stagingChunk;
 
+    @Option(names = "--wait", description = "If another p2pbench run is measuring on this machine, wait for it "
+            + "to finish instead of refusing to start.")
+    boolean waitForOtherRun;
+
     @Option(names = "--report", description = "After the run, render its report into --charts (summary.md, charts).")
     boolean report;
 
@@ -133,6 +141,34 @@ final class RunCommand implements Callable<Integer> {
                 pathSet.add(s.trim().toUpperCase(Locale.ROOT));
             }
         }
+        if (stagingChunk > MAX_STAGING_CHUNK) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--staging-chunk " + Sizes.format(stagingChunk)
+                    + " is too large: host-staged copies allocate it whole in pinned memory on every path; use at most "
+                    + Sizes.format(MAX_STAGING_CHUNK));
+        }
+        if (!dryRun) {
+            // Before CUDA and before planning: a run must never measure and then find it cannot write.
+            OutputFolder.requireWritable("--out", out);
+            if (report && charts != null) {
+                OutputFolder.requireWritable("--charts", charts);
+            }
+        }
+        if (dryRun) {
+            return planAndRun(p, pathSet);
+        }
+        // Before CUDA, before planning: two runs must never measure at the same time.
+        try (RunLock lock = RunLock.acquire(RunLock.file(), commandLine(), waitForOtherRun, 1000,
+                spec.commandLine().getOut())) {
+            return planAndRun(p, pathSet);
+        } catch (RunLock.Held held) {
+            throw new UserInputException(held.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UserInputException("interrupted while waiting for the other run to finish");
+        }
+    }
+
+    private Integer planAndRun(Preset p, Set<String> pathSet) throws IOException {
         Topology topology;
         if (topologyFile != null) {
             try {
@@ -176,7 +212,14 @@ final class RunCommand implements Callable<Integer> {
             jvmArgs.add("-Dp2pbench.test.corrupt=true");
         }
         RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c));
-        RunManifest m = executor.run(commandLine(), topology.fingerprint(), settings, plan);
+        RunManifest m;
+        try {
+            m = executor.run(commandLine(), topology.fingerprint(), settings, plan);
+        } catch (IOException e) {
+            // A full disk or a folder gone mid-run: every file already written stays as it was (atomic writes).
+            throw new UserInputException("cannot write the results to " + folder.dir() + ": " + ioReason(e)
+                    + "; the run stopped, and what finished before is kept there");
+        }
         long ok = m.entries().stream().filter(e -> e.status().equals("ok")).count();
         long failed = m.entries().stream().filter(e -> e.status().equals("failed") || e.status().equals("timeout"))
                 .count();
@@ -194,6 +237,13 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return failed > 0 ? 1 : 0;
+    }
+
+    private static String ioReason(IOException e) {
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason() + " (" + f.getFile() + ")";
+        }
+        return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
     }
 
     private static void checkFreeMemory(Topology topology, List<Long> sizes) {

@@ -13,7 +13,6 @@ import io.p2pbench.whatif.TrainingModel;
 import io.p2pbench.whatif.WhatIf;
 import io.p2pbench.whatif.WhatIfChart;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -121,7 +120,7 @@ final class WhatIfCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         String command = "p2pbench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         Map<Source, ResultData> read = readSources();
-        Files.createDirectories(out);
+        OutputFolder.requireWritable("--out", out); // one line, as report and compare (issue 14), not an internal error
         String md;
         Path file;
         if (validate) {

@@ -72,8 +72,16 @@ public final class Cuda {
             Loader.load(cudart.class);
             int[] driver = {0};
             int[] runtime = {0};
-            cudaDriverGetVersion(driver);
-            cudaRuntimeGetVersion(runtime);
+            int driverStatus = cudaDriverGetVersion(driver);
+            if (driverStatus != cudaSuccess) {
+                return absent("cudaDriverGetVersion failed: " + driverStatus + " " + errorName(driverStatus)
+                        + " (" + errorString(driverStatus) + ")");
+            }
+            int runtimeStatus = cudaRuntimeGetVersion(runtime);
+            if (runtimeStatus != cudaSuccess) {
+                return absent("cudaRuntimeGetVersion failed: " + runtimeStatus + " " + errorName(runtimeStatus)
+                        + " (" + errorString(runtimeStatus) + ")");
+            }
             if (driver[0] == 0) {
                 return absent("no NVIDIA driver is loaded (cudaDriverGetVersion reports 0); "
                         + "p2pbench needs an NVIDIA GPU and driver");

@@ -42,6 +42,15 @@ public final class CudaException extends RuntimeException {
         return new CudaException(reason);
     }
 
+    /**
+     * A host allocation ({@code call}: malloc) of {@code bytes} that failed: the same error name as
+     * a failed cudaMalloc ({@code cudaErrorMemoryAllocation}), so callers treat both alike.
+     */
+    public static CudaException hostOutOfMemory(String call, long bytes) {
+        return new CudaException(call, "bytes=" + bytes, 2, "cudaErrorMemoryAllocation",
+                "the host has too little free memory");
+    }
+
     /** The API call that failed, e.g. {@code cudaMemcpyPeerAsync}; empty for {@link #notAvailable}. */
     public String call() {
         return call;

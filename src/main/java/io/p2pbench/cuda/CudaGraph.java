@@ -39,7 +39,7 @@ public final class CudaGraph implements AutoCloseable {
         int status = cudaStreamEndCapture(stream.handle(), g);
         if (failed != null) {
             if (status == cudaSuccess && !g.isNull()) {
-                cudaGraphDestroy(g);
+                destroyAfterFailure(g, failed, device);
             }
             throw failed;
         }
@@ -47,10 +47,19 @@ public final class CudaGraph implements AutoCloseable {
         CUgraphExec_st e = new CUgraphExec_st();
         int inst = cudaGraphInstantiate(e, g, 0L);
         if (inst != cudaSuccess) {
-            cudaGraphDestroy(g);
-            throw Cuda.failure(inst, "cudaGraphInstantiate", "device", device);
+            CudaException instantiate = Cuda.failure(inst, "cudaGraphInstantiate", "device", device);
+            destroyAfterFailure(g, instantiate, device);
+            throw instantiate;
         }
         return new CudaGraph(device, g, e);
+    }
+
+    /** Destroys a graph while {@code cause} is being thrown; a failed destroy is kept on it as suppressed. */
+    private static void destroyAfterFailure(CUgraph_st g, RuntimeException cause, int device) {
+        int destroyed = cudaGraphDestroy(g);
+        if (destroyed != cudaSuccess) {
+            cause.addSuppressed(Cuda.failure(destroyed, "cudaGraphDestroy", "device", device));
+        }
     }
 
     /** Enqueues the whole graph on {@code stream} (on the graph's GPU). */

@@ -22,17 +22,28 @@ public final class JCudaDriverView {
                 return new View(List.of(), "JCuda cuInit failed: " + status);
             }
             int[] count = {0};
-            JCudaDriver.cuDeviceGetCount(count);
+            status = JCudaDriver.cuDeviceGetCount(count);
+            if (status != 0) {
+                return new View(List.of(), "JCuda cuDeviceGetCount failed: " + status);
+            }
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < count[0]; i++) {
                 CUdevice dev = new CUdevice();
-                JCudaDriver.cuDeviceGet(dev, i);
+                status = JCudaDriver.cuDeviceGet(dev, i);
                 String[] id = {""};
-                JCudaDriver.cuDeviceGetPCIBusId(id, 64, dev);
+                if (status == 0) {
+                    status = JCudaDriver.cuDeviceGetPCIBusId(id, 64, dev);
+                }
+                if (status != 0) {
+                    return new View(List.of(), "JCuda could not read GPU " + i + "'s PCI bus id: " + status);
+                }
                 ids.add(PciBusId.normalize(id[0]));
             }
             int[] version = {0};
-            JCudaDriver.cuDriverGetVersion(version);
+            status = JCudaDriver.cuDriverGetVersion(version);
+            if (status != 0) {
+                return new View(ids, "JCuda cuDriverGetVersion failed: " + status);
+            }
             return new View(ids, "", version[0]);
         } catch (Throwable t) {
             return new View(List.of(), "JCuda is not usable: " + Cuda.describeLoadFailure(t));

@@ -157,12 +157,19 @@ public final class Nccl implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
+            // Every communicator is destroyed even when an earlier one fails; the first failure is
+            // thrown with the others suppressed on it.
+            java.util.List<AutoCloseable> ranks = new java.util.ArrayList<>();
             for (int i = 0; i < comms.length; i++) {
-                Cuda.setDevice(devices[i]);
-                int result = ncclCommDestroy(comms[i]);
-                Cuda.forgetCurrentDevice();
-                check(result, "ncclCommDestroy", "rank", i);
+                int rank = i;
+                ranks.add(() -> {
+                    Cuda.setDevice(devices[rank]);
+                    int result = ncclCommDestroy(comms[rank]);
+                    Cuda.forgetCurrentDevice();
+                    check(result, "ncclCommDestroy", "rank", rank);
+                });
             }
+            Resources.closeEach(ranks);
         }
     }
 }

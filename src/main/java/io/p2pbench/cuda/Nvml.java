@@ -176,7 +176,10 @@ public final class Nvml implements AutoCloseable {
     public void close() {
         if (open) {
             open = false;
-            nvmlShutdown();
+            int status = nvmlShutdown();
+            if (status != NVML_SUCCESS) {
+                throw new CudaException("nvmlShutdown", "", status, "NVML_ERROR_" + status, errorString(status));
+            }
         }
     }
 }

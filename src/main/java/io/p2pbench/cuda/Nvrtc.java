@@ -92,6 +92,7 @@ public final class Nvrtc {
         check(nvrtcCreateProgram(program, new BytePointer(source, StandardCharsets.UTF_8),
                 new BytePointer(programName), 0, (PointerPointer<?>) null, (PointerPointer<?>) null),
                 "nvrtcCreateProgram", "program", programName);
+        Image image;
         try {
             PointerPointer<BytePointer> opts = new PointerPointer<>(options.length);
             BytePointer[] keep = new BytePointer[options.length];
@@ -119,11 +120,18 @@ public final class Nvrtc {
                 byte[] bytes = new byte[(int) size.get()];
                 out.get(bytes);
                 out.close();
-                return new Image(bytes, ptx, target);
+                image = new Image(bytes, ptx, target);
             }
-        } finally {
-            nvrtcDestroyProgram(program);
+        } catch (RuntimeException e) {
+            int destroyed = nvrtcDestroyProgram(program);
+            if (destroyed != NVRTC_SUCCESS) {
+                e.addSuppressed(new CudaException("nvrtcDestroyProgram", "program=" + programName, destroyed,
+                        "NVRTC_ERROR_" + destroyed, ""));
+            }
+            throw e;
         }
+        check(nvrtcDestroyProgram(program), "nvrtcDestroyProgram", "program", programName);
+        return image;
     }
 
     private static String log(_nvrtcProgram program) {
@@ -132,7 +140,9 @@ public final class Nvrtc {
                 return "";
             }
             BytePointer text = new BytePointer(size.get());
-            nvrtcGetProgramLog(program, text);
+            if (nvrtcGetProgramLog(program, text) != NVRTC_SUCCESS) {
+                return "(NVRTC could not return its log)";
+            }
             return Pointers.cString(text).strip();
         }
     }

@@ -12,7 +12,9 @@ public final class PageableHostBuffer extends Allocation {
         super(Kind.PAGEABLE_HOST, -1, bytes);
         Pointer p = Pointer.malloc(bytes);
         if (p == null || p.isNull()) {
-            throw CudaException.notAvailable("malloc of " + bytes + " bytes of pageable host memory failed");
+            // Out of host memory, not a CUDA problem: reported as an allocation failure, which the
+            // fixtures turn into a "too little memory" skip, never as "CUDA not available".
+            throw CudaException.hostOutOfMemory("malloc", bytes);
         }
         Pointer.memset(p, 0, bytes);
         own(p);

@@ -1,5 +1,6 @@
 package io.p2pbench.cuda;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /** Closing a list of resources, last made first, as every fixture does. */
@@ -8,20 +9,33 @@ public final class Resources {
 
     /**
      * Closes {@code owned} from last to first, clears it, and rethrows the first failure after
-     * trying them all, so one failing close never leaks the rest.
+     * trying them all, with every later failure added to it as suppressed, so one failing close
+     * never leaks the rest and no failure goes unreported.
      */
     public static void closeReversed(List<? extends AutoCloseable> owned) {
+        List<AutoCloseable> reversed = new ArrayList<>(owned);
+        java.util.Collections.reverse(reversed);
+        owned.clear();
+        closeEach(reversed);
+    }
+
+    /**
+     * Closes every one of {@code resources} in order, whatever the earlier ones threw; then throws
+     * the first failure with the later ones suppressed on it (a checked one wrapped).
+     */
+    public static void closeEach(List<? extends AutoCloseable> resources) {
         RuntimeException first = null;
-        for (int i = owned.size() - 1; i >= 0; i--) {
+        for (AutoCloseable r : resources) {
             try {
-                owned.get(i).close();
+                r.close();
             } catch (Exception e) {
                 if (first == null) {
                     first = e instanceof RuntimeException re ? re : new IllegalStateException(e);
+                } else if (first != e) {
+                    first.addSuppressed(e);
                 }
             }
         }
-        owned.clear();
         if (first != null) {
             throw first;
         }

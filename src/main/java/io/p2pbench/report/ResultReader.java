@@ -72,16 +72,42 @@ public final class ResultReader {
             if (!"ok".equals(e.status())) {
                 notMeasured.add(new ResultData.NotMeasured(c.id(), e.status(), e.reason(), c.singleGpu()));
             } else if (isKnown(c.kind())) {
+                // Reads (and so checks) the entry's JMH file: a truncated jmh/*.json(.gz) is one line here.
                 measurements.addAll(new EntryReader(folder, e, machine).read());
             } else {
                 unknown.merge(c.kind(), 1, Integer::sum);
+                if (!RunManifest.FORMAT_1.equals(manifest.format()) && e.jmhFile() != null) {
+                    // Format 2 exports every ok entry's JMH file, kinds this version does not read included.
+                    requireJmhArray(folder.resolve(e.jmhFile()));
+                }
             }
         }
-        Path jmhResults = dir.resolve("jmh-results.json");
+        Path jmhResults = RunManifest.FORMAT_1.equals(manifest.format())
+                ? checkedJmhResults(dir.resolve("jmh-results.json")) : null;
         return new ResultData(dir, machine + "/" + dir.getFileName(), machine,
                 "p2pbench " + manifest.suiteVersion() + (manifest.suiteBuild() == null ? "" : " (" + manifest.suiteBuild() + ")"),
                 topology, manifest, List.copyOf(measurements),
-                List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), Files.isRegularFile(jmhResults) ? jmhResults : null);
+                List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), jmhResults);
+    }
+
+    /**
+     * Format 1's jmh-results.json when it is a whole JSON array (it is copied into the export
+     * unchanged, so a truncated one must not pass), null when there is none. Format 2 has no merged
+     * file: the export merges the per-benchmark {@code jmh/*.json.gz}, each checked as it is read.
+     */
+    private static Path checkedJmhResults(Path file) throws BadInputException {
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        requireJmhArray(file);
+        return file;
+    }
+
+    /** A JMH JSON file (gzipped when named {@code .gz}) that parses whole, as an array; else one line. */
+    private static void requireJmhArray(Path file) throws BadInputException {
+        if (!JmhJson.parse(file, "JMH JSON").isArray()) {
+            throw new BadInputException(file + " is not JMH JSON (expected an array of results)");
+        }
     }
 
     /** Whether this version reports the kind. */
@@ -162,11 +188,11 @@ public final class ResultReader {
             }
             return switch (c.kind()) {
                 case "peer" -> List.of(c.metric().equals(Measurement.LATENCY)
-                        ? latency("peer", p.get("path"), ONE_WAY, p.get("pair"), jmh)
+                        ? latency("peer", viaBinding(p.get("path"), p), ONE_WAY, p.get("pair"), jmh)
                         : bandwidth("peer", p.get("path"), ONE_WAY, p.get("pair"), lane(jmh, 0, "deviceGBps")));
                 case "peer-bidir" -> peerBidirectional(p, jmh);
                 case "host" -> List.of(c.metric().equals(Measurement.LATENCY)
-                        ? latency("host", hostPath(p), p.get("direction"), "GPU" + p.get("device"), jmh)
+                        ? latency("host", viaBinding(hostPath(p), p), p.get("direction"), "GPU" + p.get("device"), jmh)
                         : bandwidth("host", hostPath(p), p.get("direction"), "GPU" + p.get("device"),
                                 lane(jmh, 0, "deviceGBps")));
                 case "host-bidir" -> List.of(
@@ -177,6 +203,22 @@ public final class ResultReader {
                         bandwidth("host", hostPath(p), "H2D+D2H (sum)", "GPU" + p.get("device"), sum(jmh)));
                 default -> collective(p, jmh);
             };
+        }
+
+        /**
+         * The path, named with the Java binding when the row is the JCuda twin of a JavaCPP row
+         * (rows without a binding parameter are JavaCPP's, as every result before it was recorded).
+         */
+        private static String viaBinding(String path, Map<String, String> p) {
+            String binding = p.get("binding");
+            if (binding == null || binding.equals(io.p2pbench.cuda.Binding.JAVACPP_RUNTIME.name())) {
+                return path;
+            }
+            try {
+                return path + " via " + io.p2pbench.cuda.Binding.valueOf(binding).label();
+            } catch (IllegalArgumentException unknown) {
+                return path + " via " + binding;
+            }
         }
 
         private List<Measurement> peerBidirectional(Map<String, String> p, JmhJson jmh) throws BadInputException {

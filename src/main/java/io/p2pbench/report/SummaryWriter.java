@@ -330,10 +330,14 @@ final class SummaryWriter {
             groups.forEach((k, list) -> {
                 String[] parts = k.split("\\|", 3);
                 boolean allLocal = list.stream().allMatch(ResultData.NotMeasured::singleGpu);
-                String ids = list.stream().limit(4).map(n -> "`" + n.id() + "`").collect(Collectors.joining(", "))
-                        + (list.size() > 4 ? " and " + (list.size() - 4) + " more" : "");
+                // The same combination skipped in several runs of one machine is one combination.
+                List<String> distinct = list.stream().map(ResultData.NotMeasured::id).distinct().toList();
+                String ids = distinct.stream().limit(4).map(id -> "`" + id + "`").collect(Collectors.joining(", "))
+                        + (distinct.size() > 4 ? " and " + (distinct.size() - 4) + " more" : "");
+                String count = distinct.size() == list.size() ? String.valueOf(list.size())
+                        : distinct.size() + " (" + list.size() + " times in these runs)";
                 rows.add(List.of(parts[0], parts[1], parts[2] + (allLocal ? " (" + Measurement.SINGLE_GPU + ")" : ""),
-                        String.valueOf(list.size()), ids));
+                        count, ids));
             });
             sb.append("## Skipped and failed combinations\n\n").append(Markdown.table(List.of("machine", "status",
                     "reason", "count", "combinations"), rows)).append('\n');

@@ -86,6 +86,9 @@ public final class ResultFolder {
             throw new IOException(file + " is not a readable p2pbench manifest: "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
         }
+        if (m == null) {
+            throw new IOException(file + " is not a p2pbench manifest (it holds JSON null, not an object)");
+        }
         if (!RunManifest.READABLE.contains(m.format())) {
             throw new IOException(file + " has result format '" + m.format() + "'; this p2pbench reads '"
                     + RunManifest.FORMAT_1 + "' and '" + RunManifest.FORMAT + "'");

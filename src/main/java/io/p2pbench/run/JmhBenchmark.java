@@ -18,13 +18,13 @@ import java.util.Set;
  */
 public enum JmhBenchmark {
     /** Peer copies in one direction. */
-    PEER_COPY(Kind.PEER, "PeerCopyBenchmark", EnumSet.allOf(Metric.class), "pair", "path", "sizeBytes"),
+    PEER_COPY(Kind.PEER, "PeerCopyBenchmark", EnumSet.allOf(Metric.class), "pair", "path", "sizeBytes", "binding"),
     /** Peer copies in both directions. */
     PEER_COPY_BIDIRECTIONAL(Kind.PEER_BIDIR, "PeerCopyBidirectionalBenchmark", EnumSet.of(Metric.BANDWIDTH),
             "pair", "path", "sizeBytes"),
     /** Host-device copies in one direction. */
     HOST_DEVICE_COPY(Kind.HOST, "HostDeviceCopyBenchmark", EnumSet.allOf(Metric.class),
-            "device", "direction", "memory", "numa", "sizeBytes"),
+            "device", "direction", "memory", "numa", "sizeBytes", "binding"),
     /** Host-device copies in both directions. */
     HOST_DEVICE_BIDIRECTIONAL(Kind.HOST_BIDIR, "HostDeviceBidirectionalBenchmark", EnumSet.of(Metric.BANDWIDTH),
             "device", "memory", "numa", "sizeBytes"),

@@ -43,6 +43,11 @@ public final class RunExecutor {
     private static final Pattern EXCEPTION_LINE = Pattern.compile(
             "^(?:Caused by: )?([a-zA-Z_$][\\w$]*\\.)+[\\w$]*(?:Exception|Error|Skipped)(?:: .*)?$");
 
+    /** What JMH's Runner says when another JMH run holds its machine-wide lock. */
+    static final String JMH_LOCK_TAKEN = "Unable to acquire the JMH lock";
+
+    private static final Pattern FORK_EXIT = Pattern.compile("^<forked VM failed with exit code (\\d+)>$");
+
     private final ResultFolder folder;
     private final Preset preset;
     private final List<String> extraJvmArgs;
@@ -59,8 +64,12 @@ public final class RunExecutor {
     private RunManifest manifest;
     private int current = -1;
     private volatile boolean finished;
+    /** Set by the interrupt hook: the manifest says "interrupted" and nothing may overwrite it. */
+    private boolean interrupted;
 
     private final java.util.function.Function<Combination, Integer> numaNode;
+    private Path forkJvm;
+    private Double forkLimitSeconds;
 
     /**
      * @param numaNode the NUMA node a combination's fork must be bound to (host memory placement),
@@ -73,6 +82,18 @@ public final class RunExecutor {
         this.extraJvmArgs = List.copyOf(extraJvmArgs);
         this.out = out;
         this.numaNode = numaNode;
+    }
+
+    /** Tests: every fork is started with this launcher instead of this JVM's java (a script that misbehaves). */
+    RunExecutor forkJvm(Path launcher) {
+        this.forkJvm = launcher;
+        return this;
+    }
+
+    /** Tests: the outer timeout of every fork, instead of max(120 s, 4 x predicted). */
+    RunExecutor forkLimitSeconds(double seconds) {
+        this.forkLimitSeconds = seconds;
+        return this;
     }
 
     /** Runs the plan; returns the final manifest. */
@@ -100,10 +121,27 @@ public final class RunExecutor {
                     continue;
                 }
                 synchronized (lock) {
+                    if (interrupted) {
+                        break;
+                    }
                     current = i;
                 }
                 long t0 = System.nanoTime();
                 RunManifest.Entry e = runOne(i, c);
+                if (e.reason() != null && e.reason().contains(JMH_LOCK_TAKEN)) {
+                    // Another JMH run took the machine between two benchmarks: every later one would fail
+                    // the same way and measure nothing. Stop, so the folder never fills with such failures.
+                    synchronized (lock) {
+                        entries.set(i, new RunManifest.Entry(c, "interrupted", "another JMH run took JMH's lock",
+                                null, null, e.logFile(), e.seconds(), null));
+                        current = -1;
+                        finished = true;
+                        write("interrupted");
+                    }
+                    throw new RunLock.Held("another JMH run took JMH's lock (" + Path.of(
+                            System.getProperty("java.io.tmpdir"), "jmh.lock") + ") during this run, which stopped "
+                            + "rather than measure beside it; what finished before is in " + folder.dir());
+                }
                 double took = (System.nanoTime() - t0) / 1e9;
                 done++;
                 predictedDone += c.predictedSeconds();
@@ -111,6 +149,11 @@ public final class RunExecutor {
                 actualDone += took;
                 double eta = predictedLeft * (actualDone / Math.max(predictedDone, 1e-9));
                 synchronized (lock) {
+                    if (interrupted) {
+                        // The JVM is exiting on a signal and the hook has written "interrupted" with this
+                        // benchmark as interrupted (its fork was killed): this late result must not replace it.
+                        break;
+                    }
                     entries.set(i, e);
                     current = -1;
                     write("running");
@@ -121,8 +164,10 @@ public final class RunExecutor {
                 out.flush();
             }
             synchronized (lock) {
-                finished = true;
-                write("complete");
+                if (!interrupted) {
+                    finished = true;
+                    write("complete");
+                }
             }
             ForkPhases.Breakdown all = phases.values().stream().reduce(ForkPhases.Breakdown.zero(),
                     ForkPhases.Breakdown::plus);
@@ -152,6 +197,7 @@ public final class RunExecutor {
             if (finished) {
                 return;
             }
+            interrupted = true;
             killForks();
             if (current >= 0) {
                 RunManifest.Entry e = entries.get(current);
@@ -212,12 +258,15 @@ public final class RunExecutor {
             }
             opts.jvm(wrapper.toString());
         }
-        double limit = Math.max(120, 4 * c.predictedSeconds());
+        if (forkJvm != null) {
+            opts.jvm(forkJvm.toString());
+        }
+        double limit = forkLimitSeconds != null ? forkLimitSeconds : Math.max(120, 4 * c.predictedSeconds());
         AtomicBoolean timedOut = new AtomicBoolean();
         ScheduledFuture<?> kill = watchdog.schedule(() -> {
             timedOut.set(true);
             killForks();
-        }, (long) limit, TimeUnit.SECONDS);
+        }, (long) (limit * 1000), TimeUnit.MILLISECONDS);
         long t0 = System.nanoTime();
         long runnerStart = ForkPhases.nowMicros();
         Collection<RunResult> results;
@@ -360,8 +409,13 @@ public final class RunExecutor {
             return null;
         }
         String any = null;
+        String died = null;
         for (String line : lines) {
             String l = line.strip();
+            java.util.regex.Matcher exit = FORK_EXIT.matcher(l);
+            if (exit.matches() && died == null) {
+                died = forkDeath(Integer.parseInt(exit.group(1)));
+            }
             if (EXCEPTION_LINE.matcher(l).matches()) {
                 if (l.contains("io.p2pbench.")) {
                     return l.replaceFirst("^Caused by: ", "");
@@ -371,6 +425,19 @@ public final class RunExecutor {
                 }
             }
         }
-        return any;
+        return died != null ? died : any;
+    }
+
+    /** What JMH's "forked VM failed with exit code N" means, in one line. */
+    static String forkDeath(int code) {
+        String signal = switch (code - 128) {
+            case 9 -> " (killed by SIGKILL: the out-of-memory killer, or a kill -9)";
+            case 6 -> " (SIGABRT: the JVM or a native library aborted; see the log for hs_err)";
+            case 11 -> " (SIGSEGV: a crash in native code; see the log for hs_err)";
+            case 15 -> " (SIGTERM)";
+            case 2 -> " (SIGINT)";
+            default -> "";
+        };
+        return "the fork died with exit code " + code + signal + " before it reported a result";
     }
 }

@@ -11,6 +11,7 @@ import io.p2pbench.collective.ModelPreset;
 import io.p2pbench.collective.ModelShape;
 import io.p2pbench.collective.NcclCollective;
 import io.p2pbench.collective.RingAllReduce;
+import io.p2pbench.cuda.Binding;
 import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.GpuPair;
@@ -195,6 +196,7 @@ public final class RunPlanner {
         if (hostRows) {
             planHost(t, p, plan);
         }
+        planBindings(sweepPairs.get(0), t.gpus().get(0).index(), plan);
         planCollectives(t, p, r, plan);
         if (r.paths() != null && r.paths().contains(PARTITION)) {
             PartitionPlanner.plan(t, p, ringGroup(t, r), r.model(), r.plans(), plan::putIfAbsent);
@@ -230,6 +232,50 @@ public final class RunPlanner {
                 }
             }
         }
+    }
+
+    /** Largest size of the rows that compare the Java bindings (small copies, where the call cost shows). */
+    public static final long BINDING_MAX_BYTES = 64 * Sizes.KIB;
+
+    /**
+     * The binding comparison: for the small latency rows of the first sweep pair's CE_P2P_READ copy
+     * and of the first GPU's pinned host copies (local memory), the same copy through JCuda's driver
+     * API, planned right after its JavaCPP row (group {@code binding}).
+     */
+    private static void planBindings(GpuPair firstPair, int firstDevice, Map<String, Combination> plan) {
+        List<Combination> ordered = new ArrayList<>();
+        for (Combination c : plan.values()) {
+            ordered.add(c);
+            Map<String, String> q = c.params();
+            boolean peerRow = Kind.PEER.label().equals(c.kind()) && CopyPath.CE_P2P_READ.name().equals(q.get("path"))
+                    && firstPair.toString().equals(q.get("pair"));
+            boolean hostRow = Kind.HOST.label().equals(c.kind()) && HostMemory.PINNED.name().equals(q.get("memory"))
+                    && NumaPlacement.LOCAL.name().equals(q.get("numa"))
+                    && Integer.toString(firstDevice).equals(q.get("device"));
+            if ((peerRow || hostRow) && Metric.LATENCY.label().equals(c.metric()) && c.sizeBytes() <= BINDING_MAX_BYTES
+                    && !c.plannedSkip() && Binding.JAVACPP_RUNTIME.name().equals(q.get("binding"))) {
+                // Right after its JavaCPP row: on a drifting VM, minutes apart is already a difference.
+                ordered.add(jcudaTwin(c));
+            }
+        }
+        plan.clear();
+        for (Combination c : ordered) {
+            add(plan, c);
+        }
+    }
+
+    /** The same latency row with its copies and waits through JCuda's driver API (only {@code binding} differs). */
+    static Combination jcudaTwin(Combination c) {
+        String tag = "-" + Metric.LATENCY.idTag() + "-";
+        String prefix = Kind.of(c.kind()).label() + tag;
+        if (!c.id().startsWith(prefix)) {
+            throw new IllegalArgumentException(c.id() + " is not a latency row of kind " + c.kind());
+        }
+        String id = Kind.of(c.kind()).label() + tag + "jcuda-" + c.id().substring(prefix.length());
+        Map<String, String> params = new LinkedHashMap<>(c.params());
+        params.put("binding", Binding.JCUDA_DRIVER.name());
+        return new Combination(id, c.benchmark(), c.kind(), c.metric(), params, "binding", c.link(), c.sizeBytes(),
+                c.singleGpu(), null, c.predictedSeconds());
     }
 
     /** The ring's and exchanges' group: the request's, else every GPU, else four ranks on GPU 0. */
@@ -400,7 +446,10 @@ public final class RunPlanner {
             }
         }
         String link = t.pair(pair.src(), pair.dst()).map(pi -> pi.link().label()).orElse("?");
-        return combination(id, bench, metric, bench.params(pair, path, size), group, link, size, pair.sameGpu(), skip,
+        // One-way copies name their Java binding (JavaCPP's; planBindings adds the JCuda twins).
+        Map<String, String> params = bidirectional ? bench.params(pair, path, size)
+                : bench.params(pair, path, size, Binding.JAVACPP_RUNTIME);
+        return combination(id, bench, metric, params, group, link, size, pair.sameGpu(), skip,
                 TimePredictor.transfer(bidirectional ? Kind.PEER_BIDIR : Kind.PEER, p.timing(metric), size, false));
     }
 
@@ -409,8 +458,9 @@ public final class RunPlanner {
         String id = "host-" + metric.idTag() + "-" + dir + "-" + memory + "-" + numa + "-gpu" + device + "-"
                 + Sizes.compact(size);
         JmhBenchmark bench = JmhBenchmark.HOST_DEVICE_COPY;
-        return combination(id, bench, metric, bench.params(device, dir, memory, numa, size), group, "host", size, false,
-                skip, TimePredictor.transfer(Kind.HOST, p.timing(metric), size, memory == HostMemory.PAGEABLE));
+        return combination(id, bench, metric, bench.params(device, dir, memory, numa, size, Binding.JAVACPP_RUNTIME),
+                group, "host", size, false, skip,
+                TimePredictor.transfer(Kind.HOST, p.timing(metric), size, memory == HostMemory.PAGEABLE));
     }
 
     private static Combination hostBidirectional(Preset p, int device, HostMemory memory, NumaPlacement numa, long size,
@@ -457,7 +507,7 @@ public final class RunPlanner {
                 String what = c.params().getOrDefault("path", c.kind() + " " + c.params().getOrDefault("numa", ""));
                 String key = what.strip() + ": " + c.skipReason();
                 reasons.computeIfAbsent(key, k -> new java.util.TreeSet<>())
-                        .add(c.params().getOrDefault("pair", "GPU" + c.params().getOrDefault("device", "?")));
+                        .add(skipWhere(c));
                 counts.merge(key, 1, Integer::sum);
             }
         }
@@ -467,6 +517,21 @@ public final class RunPlanner {
                     where.size() > 4 ? where.size() + " pairs" : String.join(", ", where))));
         }
         return sb.toString();
+    }
+
+    /** Where a planned skip applies: its pair, its GPU or its group, never a placeholder. */
+    static String skipWhere(Combination c) {
+        Map<String, String> p = c.params();
+        if (p.containsKey("pair")) {
+            return p.get("pair");
+        }
+        if (p.containsKey("device")) {
+            return "GPU" + p.get("device");
+        }
+        if (p.containsKey("group")) {
+            return "group " + p.get("group");
+        }
+        return c.id();
     }
 
     /** {@code 2m05s}, {@code 1h02m}, {@code 40s}. */

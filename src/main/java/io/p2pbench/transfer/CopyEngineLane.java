@@ -1,7 +1,9 @@
 package io.p2pbench.transfer;
 
 import io.p2pbench.cuda.Copies;
+import io.p2pbench.cuda.Binding;
 import io.p2pbench.cuda.CudaStream;
+import io.p2pbench.cuda.JCudaCopy;
 import io.p2pbench.cuda.Memory;
 import java.util.List;
 
@@ -14,12 +16,22 @@ final class CopyEngineLane extends Lane {
     private final Memory dst;
     private final CudaStream stream;
     private final boolean peer;
+    private final JCudaCopy jcuda;
 
     /**
      * @param issuer the GPU whose stream (and copy engine) issues the copy
      * @param verifyDevice the GPU that checks the destination
      */
     CopyEngineLane(String label, Memory src, Memory dst, long bytes, int issuer, int verifyDevice, int seed) {
+        this(label, src, dst, bytes, issuer, verifyDevice, seed, Binding.JAVACPP_RUNTIME);
+    }
+
+    /**
+     * @param binding which Java binding enqueues the copy and waits for it; buffers, stream, gate
+     *     and checks are the same for both
+     */
+    CopyEngineLane(String label, Memory src, Memory dst, long bytes, int issuer, int verifyDevice, int seed,
+                   Binding binding) {
         super(label, bytes, issuer, verifyDevice);
         try {
             this.src = src;
@@ -27,6 +39,7 @@ final class CopyEngineLane extends Lane {
             this.stream = own(new CudaStream(issuer));
             this.peer = src.kind() == Memory.Kind.DEVICE && dst.kind() == Memory.Kind.DEVICE
                     && src.device() != dst.device();
+            this.jcuda = binding == Binding.JCUDA_DRIVER ? own(new JCudaCopy(dst, src, bytes, stream)) : null;
             fillSource(src, seed);
             verifyDestination(dst, seed);
         } catch (RuntimeException e) {
@@ -57,10 +70,21 @@ final class CopyEngineLane extends Lane {
 
     @Override
     void enqueueTransfer() {
-        if (peer) {
+        if (jcuda != null) {
+            jcuda.enqueue();
+        } else if (peer) {
             Copies.peerAsync(dst, 0, src, 0, bytes(), stream);
         } else {
             Copies.async(dst, 0, src, 0, bytes(), stream);
+        }
+    }
+
+    @Override
+    void synchronizeWork() {
+        if (jcuda != null) {
+            jcuda.synchronize(); // cuStreamSynchronize through JCuda, on the same stream
+        } else {
+            stream.synchronize();
         }
     }
 }

@@ -145,7 +145,7 @@ abstract class Lane implements AutoCloseable {
     }
 
     /** Waits for the work streams only: what a host-observed transfer waits for. */
-    final void synchronizeWork() {
+    void synchronizeWork() {
         List<CudaStream> work = workStreams();
         for (int i = 0; i < work.size(); i++) {
             work.get(i).synchronize();

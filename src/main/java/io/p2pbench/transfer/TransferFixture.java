@@ -1,5 +1,6 @@
 package io.p2pbench.transfer;
 
+import io.p2pbench.cuda.Binding;
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.cuda.CudaException;
 import io.p2pbench.cuda.DeviceBuffer;
@@ -41,6 +42,19 @@ public final class TransferFixture implements AutoCloseable {
      */
     public static TransferFixture peer(CopyPath path, GpuPair pair, long bytes, boolean bidirectional,
                                        long stagingChunk) {
+        return peer(path, pair, bytes, bidirectional, stagingChunk, Binding.JAVACPP_RUNTIME);
+    }
+
+    /**
+     * As {@link #peer(CopyPath, GpuPair, long, boolean, long)}, with the copies enqueued and waited
+     * for through {@code binding}; JCuda covers the copy-engine paths only (the others are skipped).
+     */
+    public static TransferFixture peer(CopyPath path, GpuPair pair, long bytes, boolean bidirectional,
+                                       long stagingChunk, Binding binding) {
+        if (binding != Binding.JAVACPP_RUNTIME && !path.name().startsWith("CE_")) {
+            throw new BenchmarkSkipped(path + " has no " + binding.label() + " variant: the binding comparison covers "
+                    + "copy-engine copies (CE_P2P_READ, CE_P2P_WRITE, CE_NO_P2P) and host-device copies");
+        }
         Cuda.require();
         checkGpus(pair.src(), pair.dst());
         TransferFixture f = new TransferFixture();
@@ -54,10 +68,11 @@ public final class TransferFixture implements AutoCloseable {
                     PeerAccess.ensureDisabled(pair.dst(), pair.src());
                 }
             }
-            f.lanes.add(f.peerLane(path, pair, bytes, stagingChunk, 0x1000 + pair.src() * 16 + pair.dst()));
+            f.lanes.add(f.peerLane(path, pair, bytes, stagingChunk, 0x1000 + pair.src() * 16 + pair.dst(), binding));
             if (bidirectional) {
                 GpuPair back = pair.reversed();
-                f.lanes.add(f.peerLane(path, back, bytes, stagingChunk, 0x2000 + back.src() * 16 + back.dst()));
+                f.lanes.add(f.peerLane(path, back, bytes, stagingChunk, 0x2000 + back.src() * 16 + back.dst(),
+                        binding));
             }
             f.finish();
             return f;
@@ -73,6 +88,16 @@ public final class TransferFixture implements AutoCloseable {
      */
     public static TransferFixture hostDevice(int device, List<HostDirection> directions, HostMemory memory,
                                              long bytes) {
+        return hostDevice(device, directions, memory, bytes, Binding.JAVACPP_RUNTIME);
+    }
+
+    /** As {@link #hostDevice(int, List, HostMemory, long)}, the copies through {@code binding} (pinned memory only for JCuda). */
+    public static TransferFixture hostDevice(int device, List<HostDirection> directions, HostMemory memory,
+                                             long bytes, Binding binding) {
+        if (binding != Binding.JAVACPP_RUNTIME && memory != HostMemory.PINNED) {
+            throw new BenchmarkSkipped(memory + " host memory has no " + binding.label() + " variant: the binding "
+                    + "comparison covers pinned host memory");
+        }
         Cuda.require();
         checkGpus(device, device);
         TransferFixture f = new TransferFixture();
@@ -84,8 +109,8 @@ public final class TransferFixture implements AutoCloseable {
                 int seed = d == HostDirection.H2D ? 0x3000 + device : 0x4000 + device;
                 String label = d == HostDirection.H2D ? "host->GPU" + device : "GPU" + device + "->host";
                 f.lanes.add(d == HostDirection.H2D
-                        ? new CopyEngineLane(label, host, dev, bytes, device, device, seed)
-                        : new CopyEngineLane(label, dev, host, bytes, device, device, seed));
+                        ? new CopyEngineLane(label, host, dev, bytes, device, device, seed, binding)
+                        : new CopyEngineLane(label, dev, host, bytes, device, device, seed, binding));
             }
             f.finish();
             return f;
@@ -115,14 +140,14 @@ public final class TransferFixture implements AutoCloseable {
         return e;
     }
 
-    private Lane peerLane(CopyPath path, GpuPair p, long bytes, long stagingChunk, int seed) {
+    private Lane peerLane(CopyPath path, GpuPair p, long bytes, long stagingChunk, int seed, Binding binding) {
         Memory src = own(new DeviceBuffer(p.src(), bytes));
         Memory dst = own(new DeviceBuffer(p.dst(), bytes));
         String label = "GPU" + p.src() + "->GPU" + p.dst();
         int issuer = path.issuingDevice(p.src(), p.dst());
         return switch (path) {
             case CE_P2P_READ, CE_P2P_WRITE, CE_NO_P2P ->
-                new CopyEngineLane(label, src, dst, bytes, issuer, p.dst(), seed);
+                new CopyEngineLane(label, src, dst, bytes, issuer, p.dst(), seed, binding);
             case SM_P2P_READ, SM_P2P_WRITE -> new SmCopyLane(label, src, dst, bytes, issuer, p.dst(), seed);
             case HOST_STAGED -> new StagedLane(label, src, dst, bytes, stagingChunk, seed);
         };

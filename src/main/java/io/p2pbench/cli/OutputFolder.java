@@ -1,0 +1,45 @@
+package io.p2pbench.cli;
+
+import java.io.IOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Checks an output folder before any work is done: it is a folder (or can be made one) and a file
+ * can be written in it. A problem is one line naming the option, the path and why.
+ */
+final class OutputFolder {
+    private OutputFolder() {}
+
+    /** Makes {@code dir} if needed and proves it writable; else a {@link UserInputException}. */
+    static void requireWritable(String option, Path dir) {
+        Path abs = dir.toAbsolutePath().normalize();
+        if (Files.exists(abs) && !Files.isDirectory(abs)) {
+            throw new UserInputException(option + " " + dir + " is a file, not a folder; name a folder to write into");
+        }
+        for (Path p = abs.getParent(); p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                if (!Files.isDirectory(p)) {
+                    throw new UserInputException(option + " " + dir + " cannot be a folder: " + p
+                            + " is a file, not a folder");
+                }
+                break;
+            }
+        }
+        try {
+            Files.createDirectories(abs);
+            Path probe = Files.createTempFile(abs, ".p2pbench-write-check", ".tmp");
+            Files.delete(probe);
+        } catch (AccessDeniedException e) {
+            throw new UserInputException(option + " " + dir + " is not writable (permission denied on "
+                    + e.getFile() + ")");
+        } catch (FileSystemException e) {
+            throw new UserInputException(option + " " + dir + " is not writable: "
+                    + (e.getReason() != null ? e.getReason() : e.getClass().getSimpleName()) + " (" + e.getFile() + ")");
+        } catch (IOException e) {
+            throw new UserInputException(option + " " + dir + " is not writable: " + e);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.p2pbench.run;
+
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.ResultFolder;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.topology.SyntheticTopologies;
+import io.p2pbench.topology.Topology;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs the executor on two real combinations with a fork launcher that misbehaves, in this JVM
+ * (the tests) or as its own process (the SIGINT test): {@code root launcher limitSeconds}.
+ */
+public final class ExecutorFaultHarness {
+    private ExecutorFaultHarness() {}
+
+    /** Two runnable host-device latency rows of a one-H200 plan, 4 bytes. */
+    static List<Combination> twoCombinations() {
+        Topology t = SyntheticTopologies.singleH200();
+        List<Combination> plan = RunPlanner.plan(t, new RunPlanner.Request(Preset.QUICK, null, List.of(4L),
+                java.util.Set.of("HOST_DEVICE")));
+        return plan.stream().filter(c -> !c.plannedSkip() && c.metric().equals("latency")).limit(2).toList();
+    }
+
+    /** Runs them; returns the result folder. */
+    static ResultFolder run(Path root, Path launcher, double limitSeconds, PrintWriter out) throws Exception {
+        return run(root, launcher, limitSeconds, out, false);
+    }
+
+    static ResultFolder run(Path root, Path launcher, double limitSeconds, PrintWriter out, boolean honourJmhLock)
+            throws Exception {
+        if (!honourJmhLock) {
+            System.setProperty("jmh.ignoreLock", "true"); // no measurement here; other JMH runs on the build machine
+        }
+        Topology t = SyntheticTopologies.singleH200();
+        ResultFolder folder = ResultFolder.create(root, t, Instant.now());
+        out.println("folder " + folder.dir());
+        out.flush();
+        RunExecutor e = new RunExecutor(folder, Preset.QUICK, List.of(), out, c -> null)
+                .forkLimitSeconds(limitSeconds);
+        if (launcher != null) {
+            e.forkJvm(launcher);
+        }
+        RunManifest m = e.run("p2pbench run (fault test)", t.fingerprint(), Map.of(), twoCombinations());
+        out.println("state " + m.state());
+        out.flush();
+        return folder;
+    }
+
+    /**
+     * {@code root launcher|- limitSeconds [honour-jmh-lock]}; a run stopped by another JMH run prints
+     * {@code held: <message>} and exits 3.
+     */
+    public static void main(String[] args) throws Exception {
+        try {
+            run(Path.of(args[0]), args[1].equals("-") ? null : Path.of(args[1]), Double.parseDouble(args[2]),
+                    new PrintWriter(System.out), args.length > 3 && args[3].equals("honour-jmh-lock"));
+        } catch (RunLock.Held held) {
+            System.out.println("held: " + held.getMessage());
+            System.out.flush();
+            System.exit(3);
+        }
+    }
+}

@@ -1,0 +1,173 @@
+package io.p2pbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.p2pbench.results.ResultFolder;
+import io.p2pbench.results.RunManifest;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Faults of a benchmark's fork, made by a fork launcher script that kills itself, hangs, or fills
+ * the disk, around real JMH runs of two planned combinations (on a machine without a GPU the
+ * second one fails for want of CUDA; what matters is that it ran and was recorded).
+ */
+class ExecutorFaultTest {
+    private static final Set<String> RAN = Set.of("ok", "failed", "skipped");
+
+    @TempDir
+    Path work;
+
+    /** A launcher that does {@code action} for the first combination and runs java for the others. */
+    private Path launcher(String action) throws IOException {
+        String first = ExecutorFaultHarness.twoCombinations().get(0).id();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path script = work.resolve("java-" + Math.abs(action.hashCode()));
+        Files.writeString(script, "#!/bin/sh\n"
+                + "case \"$*\" in\n"
+                + "  *p2pbench.combination=" + first + "*) echo $$ > " + work.resolve("fork.pid") + "; " + action + " ;;\n"
+                + "esac\n"
+                + "exec " + java + " \"$@\"\n");
+        assertTrue(script.toFile().setExecutable(true));
+        return script;
+    }
+
+    private static RunManifest manifestOnDisk(Path dir) throws IOException {
+        return ResultFolder.open(dir).readManifest();
+    }
+
+    private long forkPid() throws IOException {
+        return Long.parseLong(Files.readString(work.resolve("fork.pid")).strip());
+    }
+
+    @Test
+    void aForkKilledWithSigkillIsRecordedFailedAndTheRunGoesOn() throws Exception {
+        StringWriter out = new StringWriter();
+        ResultFolder folder = ExecutorFaultHarness.run(work.resolve("results"), launcher("kill -9 $$"), 60,
+                new PrintWriter(out));
+        RunManifest m = manifestOnDisk(folder.dir());
+        assertEquals("complete", m.state(), out.toString());
+        assertEquals("failed", m.entries().get(0).status(), out.toString());
+        assertEquals("the fork died with exit code 137 (killed by SIGKILL: the out-of-memory killer, or a kill -9) "
+                + "before it reported a result", m.entries().get(0).reason());
+        assertTrue(RAN.contains(m.entries().get(1).status()), "the next benchmark ran: " + m.entries().get(1));
+        assertTrue(Files.isRegularFile(folder.resolve(m.entries().get(0).logFile())), "the killed fork's log is kept");
+    }
+
+    @Test
+    void aHungForkIsKilledByTheWatchdogAndRecordedAsTimeout() throws Exception {
+        StringWriter out = new StringWriter();
+        ResultFolder folder = ExecutorFaultHarness.run(work.resolve("results"), launcher("exec sleep 600"), 3,
+                new PrintWriter(out));
+        RunManifest m = manifestOnDisk(folder.dir());
+        assertEquals("timeout", m.entries().get(0).status(), out.toString());
+        assertTrue(m.entries().get(0).reason().startsWith("the fork did not finish within"), m.entries().get(0).reason());
+        assertTrue(RAN.contains(m.entries().get(1).status()), m.entries().get(1).toString());
+        assertFalse(ProcessHandle.of(forkPid()).map(ProcessHandle::isAlive).orElse(false), "the hung fork is gone");
+        assertEquals("complete", m.state());
+    }
+
+    @Test
+    void sigintKeepsWhatWasRecordedMarksTheRunInterruptedAndKillsTheFork() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path root = work.resolve("results");
+        Path hang = launcher("exec sleep 600");
+        Process run = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                ExecutorFaultHarness.class.getName(), root.toString(), hang.toString(), "600")
+                .redirectErrorStream(true).redirectOutput(work.resolve("harness.out").toFile()).start();
+        try {
+            for (int i = 0; i < 600 && !Files.exists(work.resolve("fork.pid")); i++) {
+                Thread.sleep(100);
+            }
+            assertTrue(Files.exists(work.resolve("fork.pid")), "the first fork never started: "
+                    + Files.readString(work.resolve("harness.out")));
+            Thread.sleep(300);
+            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start().waitFor());
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the run ends on SIGINT");
+        } finally {
+            run.destroyForcibly();
+        }
+        List<Path> folders = new ArrayList<>();
+        try (var found = Files.find(root, 3, (p, a) -> p.getFileName().toString().equals("manifest.json"))) {
+            found.forEach(p -> folders.add(p.getParent()));
+        }
+        assertEquals(1, folders.size());
+        RunManifest m = manifestOnDisk(folders.get(0));
+        assertEquals("interrupted", m.state(), Files.readString(work.resolve("harness.out"), StandardCharsets.UTF_8));
+        assertEquals("interrupted", m.entries().get(0).status());
+        assertEquals("pending", m.entries().get(1).status());
+        assertFalse(ProcessHandle.of(forkPid()).map(ProcessHandle::isAlive).orElse(false), "the fork is killed");
+    }
+
+    @Test
+    void aFullDiskStopsTheRunWithTheReasonAndKeepsTheLastGoodManifest() throws Exception {
+        Path mount = Files.createDirectories(work.resolve("small-disk"));
+        Process m = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mount.toString())
+                .redirectErrorStream(true).start();
+        assumeTrue(m.waitFor(30, TimeUnit.SECONDS) && m.exitValue() == 0,
+                "cannot mount a small tmpfs here (needs root): " + new String(m.getInputStream().readAllBytes()));
+        try {
+            // The first fork fills the disk, then dies: the executor's next write finds no space.
+            Path launcher = launcher("dd if=/dev/zero of=" + mount.resolve("filler") + " bs=4k 2>/dev/null; kill -9 $$");
+            StringWriter out = new StringWriter();
+            IOException e = assertThrows(IOException.class,
+                    () -> ExecutorFaultHarness.run(mount.resolve("results"), launcher, 60, new PrintWriter(out)));
+            assertTrue(String.valueOf(e.getMessage()).contains("No space left on device"), String.valueOf(e));
+            List<Path> manifests = new ArrayList<>();
+            try (var found = Files.find(mount.resolve("results"), 3,
+                    (p, a) -> p.getFileName().toString().equals("manifest.json"))) {
+                found.forEach(manifests::add);
+            }
+            assertEquals(1, manifests.size());
+            RunManifest kept = manifestOnDisk(manifests.get(0).getParent());
+            assertEquals(2, kept.entries().size(), "the manifest written before the disk filled is whole");
+        } finally {
+            new ProcessBuilder("umount", "-l", mount.toString()).start().waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aJmhRunThatHoldsTheLockStopsTheRunInsteadOfFailingEveryBenchmark() throws Exception {
+        // JMH reads its lock path once per JVM (<java.io.tmpdir>/jmh.lock): the run goes in a JVM of its own.
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process other = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                LockHolder.class.getName(), work.resolve("jmh.lock").toString()).start();
+        try {
+            assertEquals("locked", new java.io.BufferedReader(new java.io.InputStreamReader(other.getInputStream(),
+                    StandardCharsets.UTF_8)).readLine());
+            Path root = work.resolve("results");
+            Process run = new ProcessBuilder(java, "-Djava.io.tmpdir=" + work, "-cp",
+                    System.getProperty("java.class.path"), ExecutorFaultHarness.class.getName(), root.toString(), "-",
+                    "60", "honour-jmh-lock").redirectErrorStream(true).start();
+            String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(run.waitFor(120, TimeUnit.SECONDS));
+            assertEquals(3, run.exitValue(), out);
+            assertTrue(out.contains("held: another JMH run took JMH's lock"), out);
+            List<Path> folders = new ArrayList<>();
+            try (var found = Files.find(root, 3, (p, a) -> p.getFileName().toString().equals("manifest.json"))) {
+                found.forEach(p -> folders.add(p.getParent()));
+            }
+            RunManifest m = manifestOnDisk(folders.get(0));
+            assertEquals("interrupted", m.state());
+            assertEquals("interrupted", m.entries().get(0).status());
+            assertEquals("pending", m.entries().get(1).status(), "the second benchmark is not tried");
+        } finally {
+            other.getOutputStream().close();
+            other.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}
