@@ -12,6 +12,7 @@
 #   probe     the same loop in Java on the suite's CUDA layer, outside JMH (.carry/diag, built from
 #             tools/java-latency); probe-again repeats it
 #   lat4      p2pbench's JMH latency rows at 4 bytes, full timing; lat4-again repeats it
+#   cycles    GpuFixtureCyclesTest: 200 setup/teardown cycles of every fixture, free memory unchanged
 #   partition the partition study on group 0,0 (quick timing), then its report
 #   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes (tools/gemm-check)
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
@@ -59,6 +60,14 @@ for s in "$@"; do
         org.junit.platform.console.ConsoleLauncher execute ${TESTS_SELECT:---scan-classpath $T/test-classes} \
         --details=tree --disable-banner --reports-dir "$W/test-reports"
       grep -E "tests (successful|failed|skipped|aborted)" "$W/tests.log" | tr -s ' ' | tee -a "$SUMMARY" ;;
+    cycles)
+      # 200 setup/teardown cycles of every fixture (GPU test GpuFixtureCyclesTest, P2PBENCH_TEST_CYCLES).
+      step cycles "${CYCLES_LIMIT:-150}" "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
+        -Dorg.bytedeco.javacpp.maxphysicalbytes=0 \
+        -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$T/test-classes:$T/junit-platform-console-standalone.jar" \
+        org.junit.platform.console.ConsoleLauncher execute --select-class io.p2pbench.gpu.GpuFixtureCyclesTest \
+        --details=tree --disable-banner --reports-dir "$W/test-reports-cycles"
+      grep -E "tests (successful|failed)|moved by" "$W/cycles.log" | tr -s ' ' | tee -a "$SUMMARY" ;;
     topology)
       step topology 120 "$B/bin/p2pbench" topology
       "$B/bin/p2pbench" topology --json --out "$W/topology.json" ;;
