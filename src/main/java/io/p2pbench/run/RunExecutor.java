@@ -381,20 +381,29 @@ public final class RunExecutor {
             return String.format(Locale.ROOT, "p50 %.2f us, p99 %.2f us (host-observed, %s)", stats.getPercentile(50),
                     stats.getPercentile(99), Sizes.format(c.sizeBytes()));
         }
-        Map<String, Result> secondary = r.getSecondaryResults();
-        Result sum = secondary.get("sumGBps");
-        Result dev = secondary.get("deviceGBps");
-        Result bus = secondary.get("busGBps");
-        if (bus != null) {
+        Map<String, Double> scores = new java.util.TreeMap<>();
+        r.getSecondaryResults().forEach((k, v) -> scores.put(k, v.getScore()));
+        return bandwidthHeadline(c, scores);
+    }
+
+    /** The progress line's figure of a bandwidth-style benchmark from its secondary scores; "" when it has none. */
+    static String bandwidthHeadline(Combination c, Map<String, Double> s) {
+        String single = c.singleGpu() ? " [single GPU]" : "";
+        if (s.containsKey("stepUs") && s.containsKey("tokensPerSecond")) {
+            return String.format(Locale.ROOT, "%.1f us/step, %.0f tokens/s (compute %.1f, exposed comm %.1f, wait %.1f us; "
+                    + "device, median)%s", s.get("stepUs"), s.get("tokensPerSecond"), s.getOrDefault("computeUs", Double.NaN),
+                    s.getOrDefault("commUs", Double.NaN), s.getOrDefault("waitUs", Double.NaN), single);
+        }
+        if (s.containsKey("busGBps") && s.containsKey("algGBps") && s.containsKey("timeUs")) {
             return String.format(Locale.ROOT, "algbw %.2f GB/s, busbw %.2f GB/s, %.1f us/op (device, median)%s",
-                    secondary.get("algGBps").getScore(), bus.getScore(), secondary.get("timeUs").getScore(),
-                    c.singleGpu() ? " [single GPU]" : "");
+                    s.get("algGBps"), s.get("busGBps"), s.get("timeUs"), single);
         }
-        if (sum != null) {
+        if (s.containsKey("sumGBps") && s.containsKey("forwardGBps") && s.containsKey("reverseGBps")) {
             return String.format(Locale.ROOT, "%.2f + %.2f = %.2f GB/s (device, median)",
-                    secondary.get("forwardGBps").getScore(), secondary.get("reverseGBps").getScore(), sum.getScore());
+                    s.get("forwardGBps"), s.get("reverseGBps"), s.get("sumGBps"));
         }
-        return dev == null ? "" : String.format(Locale.ROOT, "%.2f GB/s (device, median)", dev.getScore());
+        Double dev = s.get("deviceGBps");
+        return dev == null ? "" : String.format(Locale.ROOT, "%.2f GB/s (device, median)", dev);
     }
 
     /**

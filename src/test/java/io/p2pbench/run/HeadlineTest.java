@@ -1,0 +1,32 @@
+package io.p2pbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.p2pbench.results.Combination;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The progress line's figure, from each benchmark kind's secondary scores (the counters its JMH class reports). */
+class HeadlineTest {
+    private static Combination combination(boolean singleGpu) {
+        return new Combination("x", "io.p2pbench.bench.X.bandwidth", "peer", "bandwidth", Map.of(), "sweep", "X",
+                1 << 20, singleGpu, null, 1.0);
+    }
+
+    @Test
+    void everyKindOfCountersGivesItsHeadlineAndAPartitionStepNoLongerStopsTheRun() {
+        // The partition counters have busGBps but no algGBps: on the GPU node (17:50Z) the old headline
+        // threw a NullPointerException there and ended the run after its first benchmark.
+        assertEquals("303476.1 us/step, 53988 tokens/s (compute 304813.7, exposed comm 0.0, wait 0.0 us; device, median)"
+                + " [single GPU]", RunExecutor.bandwidthHeadline(combination(true), Map.of("busGBps", 0.0, "commUs", 0.0,
+                "computeUs", 304813.69, "stepUs", 303476.07, "tokensPerSecond", 53987.78, "unaccountedUs", 19.6,
+                "waitUs", 0.0)));
+        assertEquals("algbw 1.00 GB/s, busbw 1.50 GB/s, 7.0 us/op (device, median)", RunExecutor.bandwidthHeadline(
+                combination(false), Map.of("algGBps", 1.0, "busGBps", 1.5, "timeUs", 7.0)));
+        assertEquals("1.00 + 2.00 = 3.00 GB/s (device, median)", RunExecutor.bandwidthHeadline(combination(false),
+                Map.of("forwardGBps", 1.0, "reverseGBps", 2.0, "sumGBps", 3.0)));
+        assertEquals("5.00 GB/s (device, median)", RunExecutor.bandwidthHeadline(combination(false),
+                Map.of("deviceGBps", 5.0)));
+        assertEquals("", RunExecutor.bandwidthHeadline(combination(false), Map.of("busGBps", 2.0)));
+    }
+}
