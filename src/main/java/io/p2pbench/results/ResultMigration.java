@@ -122,6 +122,7 @@ public final class ResultMigration {
             }
             obsolete.add(merged);
         }
+        compactJson(dir.resolve(PHASES));
         if (!RunManifest.FORMAT.equals(from)) {
             manifest.put("format", RunManifest.FORMAT);
             AtomicFiles.write(manifestFile, MAPPER.writeValueAsString(manifest) + "\n");
@@ -133,6 +134,25 @@ public final class ResultMigration {
             deleteIfEmpty(dir.resolve(sub));
         }
         return new Outcome(dir, from, before, size(dir));
+    }
+
+    /** Where a run records where each benchmark's seconds went (written by the executor). */
+    public static final String PHASES = "phases.json";
+
+    /** Rewrites a pretty-printed JSON file (phases.json of runs before 18:10Z) without whitespace; same values. */
+    private static void compactJson(Path file) throws IOException {
+        if (!Files.isRegularFile(file)) {
+            return;
+        }
+        JsonNode tree = MAPPER.readTree(file.toFile());
+        String compact = MAPPER.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                .writeValueAsString(tree) + "\n";
+        if (!compact.equals(Files.readString(file))) {
+            if (!MAPPER.readTree(compact).equals(tree)) {
+                throw new IOException(file + " did not survive compaction unchanged; left as it was");
+            }
+            AtomicFiles.write(file, compact);
+        }
     }
 
     /** {@code jmh/NNN-ID.json} to {@code .json.gz}, byte for byte (already done when only the .gz is there). */

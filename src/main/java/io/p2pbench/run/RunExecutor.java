@@ -345,8 +345,9 @@ public final class RunExecutor {
             doc.put("total", all);
             doc.put("overheadFraction", all.total() > 0 ? all.overhead() / all.total() : 0);
             doc.put("benchmarks", phases);
-            io.p2pbench.results.AtomicFiles.write(folder.resolve("phases.json"),
-                    ResultFolder.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(doc));
+            io.p2pbench.results.AtomicFiles.write(folder.resolve(io.p2pbench.results.ResultMigration.PHASES),
+                    ResultFolder.mapper().writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                            .writeValueAsString(doc) + "\n");
         } catch (IOException e) {
             out.println("note: could not record the phases of " + c.id() + ": " + e.getMessage());
         }

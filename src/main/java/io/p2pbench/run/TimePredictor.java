@@ -18,9 +18,9 @@ import java.util.Map;
  *   <li>collectives: about 1.05 s per fork, 0.65 s more for NCCL's communicators, and the CPU
  *       reference check at the end of the trial, which grows with elements x ranks.</li>
  * </ul>
- * The check's constants were measured with the check on one core; the check now runs on every
- * core, so collectives will come in below this prediction until a run of the new check
- * recalibrates {@link #CHECK_NANOS_FLOAT32} and {@link #CHECK_NANOS_BFLOAT16}.
+ * The check's constants are those of the check on every core (16 on the node) over at most 128 MiB
+ * per output, fitted to the collective sweep of 2026-12-02T17:50Z (committed; 101.5 s wall, teardown
+ * 33.1 s against 57.0 s in the single-core sweep of 17:21Z).
  */
 public final class TimePredictor {
     /** Fixed seconds of a transfer fork beyond its iterations (0.85 s median at small sizes; 0.9 centres the quick reruns). */
@@ -37,10 +37,10 @@ public final class TimePredictor {
     static final double PINNED_BIDIR_SECONDS_PER_BYTE = 2.0e-9;
     /** Host-device rows in both directions, pageable. */
     static final double PAGEABLE_BIDIR_SECONDS_PER_BYTE = 6.8e-9;
-    /** CPU reference check, nanoseconds per element and rank, float32 (one core, ring 64-256 MiB). */
-    static final double CHECK_NANOS_FLOAT32 = 8.0;
-    /** CPU reference check, nanoseconds per element and rank, bfloat16 (one core, ring 256 MiB). */
-    static final double CHECK_NANOS_BFLOAT16 = 15.0;
+    /** CPU reference check, nanoseconds per checked element and rank, float32 (all cores; sweep of 17:50Z). */
+    static final double CHECK_NANOS_FLOAT32 = 3.0;
+    /** CPU reference check, nanoseconds per checked element and rank, bfloat16 (all cores; sweep of 17:50Z). */
+    static final double CHECK_NANOS_BFLOAT16 = 6.0;
 
     private TimePredictor() {}
 

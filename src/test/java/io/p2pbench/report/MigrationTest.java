@@ -80,6 +80,16 @@ class MigrationTest {
     }
 
     @Test
+    void prettyPhasesAreWrittenCompactWithTheSameValues() throws Exception {
+        Path dir = Fixtures.copy(Fixtures.X1, work.resolve("x1"));
+        String pretty = "{\n  \"about\" : \"x\",\n  \"total\" : {\n    \"total\" : 1.5,\n    \"measured\" : 0.25\n  }\n}\n";
+        Files.writeString(dir.resolve(io.p2pbench.results.ResultMigration.PHASES), pretty);
+        io.p2pbench.results.ResultMigration.migrate(dir);
+        String compact = Files.readString(dir.resolve(io.p2pbench.results.ResultMigration.PHASES));
+        assertEquals("{\"about\":\"x\",\"total\":{\"total\":1.5,\"measured\":0.25}}\n", compact);
+    }
+
+    @Test
     void aMergedFileThatDisagreesStopsTheMigration() throws Exception {
         Path dir = Fixtures.copy(Fixtures.X1, work.resolve("x1"));
         Files.writeString(dir.resolve("jmh-results.json"), "[]\n");

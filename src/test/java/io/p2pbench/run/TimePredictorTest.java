@@ -21,15 +21,14 @@ import org.junit.jupiter.api.Test;
 /**
  * The calibrated predictor against measured runs: every committed run of one H200 (quick,
  * standard and full presets, including the four quick-preset A/A reruns of 16:50Z) and the
- * collective sweep of 17:21Z (test fixture, copied unedited). For each run the combinations it
+ * collective sweep of 17:50Z with the check on every core (the sweep of 17:21Z measured the single-core
+ * whole-buffer check, which no longer exists; its phases stay in docs/notes/run-overhead.md). For each run the combinations it
  * planned to run are predicted again from the manifest (kind, parameters, size, the run's
  * timing), summed, and compared with the run's wall time (finishedAt - startedAt).
  */
 class TimePredictorTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Path COMMITTED = Path.of("results", "h200x1-single-r580");
-    private static final Path SWEEP = Path.of("src", "test", "resources", "fixtures",
-            "overhead-sweep-2026-12-02T17-21-26Z", "manifest.json");
 
     private static Preset.Timing timing(JsonNode t) {
         return new Preset.Timing(t.get("warmupIterations").asInt(), t.get("warmupMillis").asInt(),
@@ -63,14 +62,13 @@ class TimePredictorTest {
             s.filter(p -> p.getFileName().toString().startsWith("2026-")).map(p -> p.resolve("manifest.json"))
                     .filter(Files::isRegularFile).sorted().forEach(runs::add);
         }
-        runs.add(SWEEP);
         return runs;
     }
 
     @Test
     void calibratedPredictionIsWithinFifteenPercentOfEveryMeasuredRun() throws IOException {
         List<Path> runs = measuredRuns();
-        assertTrue(runs.size() >= 17, "expected the 16 committed runs and the sweep, found " + runs);
+        assertTrue(runs.size() >= 19, "expected the 19 committed runs, found " + runs);
         StringBuilder report = new StringBuilder();
         boolean allWithin = true;
         for (Path run : runs) {
