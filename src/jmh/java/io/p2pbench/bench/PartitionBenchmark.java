@@ -10,6 +10,7 @@ import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.StepBreakdown;
 import io.p2pbench.partition.Transport;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.run.ForkPhases;
 import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
@@ -28,6 +29,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 
 /**
  * An inference step of a transformer split over {@code group} ({@link PartitionStep}): SINGLE, TP,
@@ -92,6 +95,25 @@ public class PartitionBenchmark {
     /** Builds the step (and, for {@code request}, the prefill and decode steps); impossible plans are skips. */
     @Setup(Level.Trial)
     public void open(BenchmarkParams params) {
+        ForkPhases.mark(ForkPhases.Event.SETUP_BEGIN, false);
+        try {
+            openSteps(params);
+        } finally {
+            ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
+        }
+    }
+
+    private boolean measuring;
+
+    /** Marks the iteration's start for the run's phase record (docs/notes/run-overhead.md). */
+    @Setup(Level.Iteration)
+    public void beginIteration(IterationParams iteration) {
+        measuring = iteration.getType() == IterationType.MEASUREMENT;
+        ForkPhases.mark(ForkPhases.Event.ITERATION_BEGIN, measuring);
+        ForkPhases.mark(ForkPhases.Event.TIMED_BEGIN, measuring);
+    }
+
+    private void openSteps(BenchmarkParams params) {
         Group g = Group.parse(group);
         int ranks = plan == Plan.SINGLE ? 1 : g.size();
         boolean request = params.getBenchmark().endsWith(".request");
@@ -174,19 +196,26 @@ public class PartitionBenchmark {
      */
     @TearDown(Level.Iteration)
     public void verifyIteration() {
+        ForkPhases.mark(ForkPhases.Event.TIMED_END, measuring);
         step.verify();
         if (decode != null) {
             decode.verify();
         }
+        ForkPhases.mark(ForkPhases.Event.ITERATION_END, measuring);
     }
 
     /** Records the bytes verified over the trial, then frees every rank's buffers, graphs and handles. */
     @TearDown(Level.Trial)
     public void closeTrial() {
-        if (step != null) {
-            BenchmarkRecords.writeVerified(step.bytesVerified() + (decode != null ? decode.bytesVerified() : 0));
+        ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
+        try {
+            if (step != null) {
+                BenchmarkRecords.writeVerified(step.bytesVerified() + (decode != null ? decode.bytesVerified() : 0));
+            }
+            close();
+        } finally {
+            ForkPhases.mark(ForkPhases.Event.TEARDOWN_END, false);
         }
-        close();
     }
 
     private void close() {
