@@ -42,11 +42,8 @@ final class CompareCommand implements Callable<Integer> {
             description = "Where compare.md and the overlay charts go. Default: charts/<fingerprint>/compare/.")
     Path out;
 
-    @Option(names = "--nvbandwidth-size", paramLabel = "SIZE", converter = RunCommand.SizeConverter.class,
-            defaultValue = "512M",
-            description = "Buffer size of an nvbandwidth baseline (its -b; the JSON does not record it). "
-                    + "Default: ${DEFAULT-VALUE}, nvbandwidth's default.")
-    long nvbandwidthBytes;
+    @CommandLine.Mixin
+    NvbandwidthSizeOption nvbandwidthSize;
 
     @Option(names = "--nccl-tests-op", paramLabel = "OP",
             description = "Collective of an nccl-tests printed-output baseline that does not name its program: "
@@ -78,7 +75,7 @@ final class CompareCommand implements Callable<Integer> {
         Compare.Outcome outcome;
         try {
             outcome = Compare.run(runs(baseline), candidates.stream().map(this::runs).toList(),
-                    thresholdPct, nvbandwidthBytes, ncclTestsOperation, out);
+                    thresholdPct, nvbandwidthSize.bytes, ncclTestsOperation, out);
         } catch (IOException e) {
             throw new UserInputException(e.getMessage());
         }

@@ -30,11 +30,8 @@ final class ReportCommand implements Callable<Integer> {
             description = "nvbandwidth -j output from the same machine: the headline shows its figure beside ours.")
     Path nvbandwidth;
 
-    @Option(names = "--nvbandwidth-size", paramLabel = "SIZE", converter = RunCommand.SizeConverter.class,
-            defaultValue = "512M",
-            description = "Buffer size of the --nvbandwidth run (its -b; the JSON does not record it). "
-                    + "Default: ${DEFAULT-VALUE}, nvbandwidth's default.")
-    long nvbandwidthBytes;
+    @CommandLine.Mixin
+    NvbandwidthSizeOption nvbandwidthSize;
 
     @Override
     public Integer call() {
@@ -46,7 +43,7 @@ final class ReportCommand implements Callable<Integer> {
             if (nvbandwidth != null) {
                 Path dir = out != null ? out : Reporter.defaultOutDir(
                         io.p2pbench.report.ResultReader.read(resultDirs.get(0)).machine());
-                summary = Reporter.render(resultDirs, nvbandwidth, nvbandwidthBytes, dir);
+                summary = Reporter.render(resultDirs, nvbandwidth, nvbandwidthSize.bytes, dir);
             } else {
                 summary = out == null ? Reporter.render(resultDirs) : Reporter.render(resultDirs, out);
             }

@@ -108,9 +108,8 @@ final class WhatIfCommand implements Callable<Integer> {
             description = "Where whatif.md and the chart go. Default: ${DEFAULT-VALUE}.")
     Path out;
 
-    @Option(names = "--nvbandwidth-size", paramLabel = "SIZE", converter = RunCommand.SizeConverter.class,
-            defaultValue = "512M", description = "Buffer size of an nvbandwidth source (its -b). Default: ${DEFAULT-VALUE}.")
-    long nvbandwidthBytes;
+    @CommandLine.Mixin
+    NvbandwidthSizeOption nvbandwidthSize;
 
     @Option(names = "--nccl-tests-op", paramLabel = "OP",
             description = "Collective of nccl-tests printed output that does not name its program.")
@@ -155,7 +154,7 @@ final class WhatIfCommand implements Callable<Integer> {
         Map<Source, ResultData> read = new LinkedHashMap<>();
         for (Path p : sources) {
             try {
-                ResultData d = Compare.read(p, nvbandwidthBytes, ncclTestsOperation);
+                ResultData d = Compare.read(p, nvbandwidthSize.bytes, ncclTestsOperation);
                 read.put(Source.of(d), d);
             } catch (BadInputException e) {
                 throw new UserInputException(e.getMessage());
