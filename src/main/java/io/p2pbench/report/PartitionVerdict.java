@@ -1,10 +1,13 @@
 package io.p2pbench.report;
 
+import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.topology.LinkClass;
 import io.p2pbench.topology.PairInfo;
 import io.p2pbench.topology.Topology;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -136,8 +139,8 @@ public final class PartitionVerdict {
                     + (bestPairs.isEmpty() ? "" : ", or the best-linked pairs " + bestPairs);
         }
         return share + String.format(Locale.ROOT, " (%.0f GB/s bus)", f.busGBps())
-                + (bestPairs.isEmpty() ? "" : ": try a placement on the best-linked pairs " + bestPairs)
-                + ", or fewer crossings (PP instead of TP)";
+                + (bestPairs.isEmpty() ? ": try fewer partition crossings (PP instead of TP)"
+                : ": try a placement on the best-linked pairs " + bestPairs + ", or fewer crossings (PP instead of TP)");
     }
 
     private static int runs(Figure f) {
@@ -215,43 +218,126 @@ public final class PartitionVerdict {
         return sb.toString();
     }
 
+    /** The series name of SINGLE, which has no exchanges and so no transport. */
+    static final String NO_EXCHANGES = "SINGLE: no exchanges";
+    private static final List<String> PLAN_ORDER = List.of("SINGLE", "TP", "PP", "EP");
+    private static final List<String> TRANSPORT_ORDER = List.of("P2P", "P2P_OFF", "HOST_STAGED");
+
     /**
-     * Tokens/s (or p99 request latency) per plan, transports side by side, one chart per scenario
-     * that has figures: SVG text.
+     * One chart of the section.
+     *
+     * @param file file name, {@code partition-tokens-<scenario>.svg} or {@code partition-p99-<scenario>.svg}
+     * @param title the chart's title, also the image's alt text
+     * @param svg the SVG text
      */
-    public static Map<String, String> charts(List<Figure> figures, String machine) {
-        Map<String, String> out = new LinkedHashMap<>();
+    public record Chart(String file, String title, String svg) {}
+
+    /**
+     * Tokens/s and p99 request latency per plan, transports side by side (SINGLE, which exchanges
+     * nothing, as its own bar), one chart per scenario that has figures; charts over a group that
+     * repeats a GPU say {@link #SINGLE_GPU} in their subtitle.
+     */
+    public static List<Chart> charts(List<Figure> figures, String machine) {
+        List<Chart> out = new ArrayList<>();
         Map<String, List<Figure>> byScenario = figures.stream().filter(f -> f.skipReason() == null)
                 .collect(Collectors.groupingBy(Figure::scenario, LinkedHashMap::new, Collectors.toList()));
         for (Map.Entry<String, List<Figure>> e : byScenario.entrySet()) {
             List<Figure> fs = e.getValue();
-            List<String> plans = new ArrayList<>(new TreeSet<>(fs.stream().map(Figure::plan).toList()));
-            List<String> transports = new ArrayList<>(new TreeSet<>(fs.stream().map(Figure::transport).toList()));
+            List<String> plans = ordered(fs.stream().map(Figure::plan).toList(), PLAN_ORDER);
+            List<String> transports = ordered(fs.stream().map(PartitionVerdict::series).toList(),
+                    concat(List.of(NO_EXCHANGES), TRANSPORT_ORDER));
             boolean oneGpu = fs.stream().anyMatch(Figure::singleGpu);
-            List<String> notes = oneGpu ? List.of(SINGLE_GPU) : List.of();
-            String slug = e.getKey().toLowerCase(Locale.ROOT).replace(' ', '-');
-            out.put("partition-tokens-" + slug + ".svg", SvgChart.bars("Tokens/s per plan: " + e.getKey(), machine, notes,
-                    "tokens/s", plans, transports, values(fs, plans, transports, false),
-                    zeros(transports.size(), plans.size()), "%.0f"));
+            List<String> parts = new ArrayList<>();
+            if (!machine.isEmpty()) {
+                parts.add("on " + machine);
+            }
+            if (oneGpu) {
+                parts.add(SINGLE_GPU);
+            }
+            String subtitle = String.join("; ", parts);
+            int runs = fs.stream().mapToInt(PartitionVerdict::runs).max().orElse(0);
+            List<String> skipped = figures.stream().filter(f -> f.skipReason() != null && f.scenario().equals(e.getKey()))
+                    .map(Figure::plan).distinct().toList();
+            String notMeasured = skipped.isEmpty() ? "" : "; not measured: " + String.join(", ", skipped)
+                    + " (see the table)";
+            List<String> labels = plans.stream().map(plan -> fs.stream().filter(f -> f.plan().equals(plan))
+                    .map(f -> plan.equals("SINGLE") ? plan : plan + " over GPUs " + f.group()).findFirst().orElse(plan))
+                    .toList();
+            String slug = Charts.stem(e.getKey().toLowerCase(Locale.ROOT));
+            String tokensTitle = "Tokens/s per plan, P2P on vs off: " + e.getKey();
+            out.add(new Chart("partition-tokens-" + slug + ".svg", tokensTitle, SvgChart.bars(tokensTitle, subtitle,
+                    List.of("Step benchmark's tokens/s, " + runsText(runs)
+                            + "; higher is better" + notMeasured),
+                    "tokens/s", labels, transports, values(fs, plans, transports, false),
+                    zeros(transports.size(), plans.size()), "%.0f")));
             if (fs.stream().anyMatch(f -> !f.p99RequestUs().isEmpty())) {
-                out.put("partition-p99-" + slug + ".svg", SvgChart.bars("p99 request latency per plan: " + e.getKey(),
-                        machine, notes, "p99 request latency (ms)", plans, transports, values(fs, plans, transports, true),
-                        zeros(transports.size(), plans.size()), "%.1f"));
+                String p99Title = "p99 request latency per plan, P2P on vs off: " + e.getKey();
+                out.add(new Chart("partition-p99-" + slug + ".svg", p99Title, SvgChart.bars(p99Title, subtitle,
+                        List.of("A request: prefill of the prompt + the decode steps, host clock; p99 by "
+                                + Statistics.PERCENTILE_ESTIMATOR + ", "
+                                + runsText(fs.stream().mapToInt(f -> f.p99RequestUs().size()).max().orElse(0))
+                                + "; lower is better" + notMeasured),
+                        "p99 request latency (ms)", labels, transports, values(fs, plans, transports, true),
+                        zeros(transports.size(), plans.size()), "%.1f")));
             }
         }
         return out;
     }
 
-    /** {@code [transport][plan]}, NaN where a plan has no figure for a transport. */
-    static double[][] values(List<Figure> fs, List<String> plans, List<String> transports, boolean p99) {
-        double[][] v = new double[transports.size()][plans.size()];
+    /** Writes {@link #charts} into {@code dir}; the files written, in order. */
+    static List<Charts.ChartFile> writeCharts(List<Figure> figures, String machine, Path dir) throws IOException {
+        List<Charts.ChartFile> out = new ArrayList<>();
+        for (Chart c : charts(figures, machine)) {
+            Path file = dir.resolve(c.file());
+            AtomicFiles.write(file, c.svg());
+            out.add(new Charts.ChartFile(c.title(), file));
+        }
+        return out;
+    }
+
+    /** Whether {@code c} is one of this section's charts. */
+    static boolean isChart(Charts.ChartFile c) {
+        return c.svg().getFileName().toString().startsWith("partition-");
+    }
+
+    private static String runsText(int runs) {
+        return runs == 1 ? "1 run" : "median of " + runs + " runs";
+    }
+
+    private static String series(Figure f) {
+        return f.plan().equals("SINGLE") ? NO_EXCHANGES : f.transport();
+    }
+
+    /** The distinct {@code names}, those in {@code order} first in that order, then the rest sorted. */
+    private static List<String> ordered(List<String> names, List<String> order) {
+        TreeSet<String> rest = new TreeSet<>(names);
+        List<String> out = new ArrayList<>();
+        for (String o : order) {
+            if (rest.remove(o)) {
+                out.add(o);
+            }
+        }
+        out.addAll(rest);
+        return out;
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    /** {@code [series][plan]}, NaN where a plan has no figure for a series (a transport, or SINGLE's own). */
+    static double[][] values(List<Figure> fs, List<String> plans, List<String> series, boolean p99) {
+        double[][] v = new double[series.size()][plans.size()];
         for (double[] row : v) {
             Arrays.fill(row, Double.NaN);
         }
         for (Figure f : fs) {
             List<Double> x = p99 ? f.p99RequestUs() : f.tokensPerSecond();
-            if (!x.isEmpty()) {
-                v[transports.indexOf(f.transport())][plans.indexOf(f.plan())] = p99 ? median(x) / 1000 : median(x);
+            int i = series.indexOf(series(f));
+            if (!x.isEmpty() && i >= 0) {
+                v[i][plans.indexOf(f.plan())] = p99 ? median(x) / 1000 : median(x);
             }
         }
         return v;

@@ -81,6 +81,8 @@ public final class Reporter {
                     measurements.stream().filter(m -> m.machine().equals(machine.machine())).toList(), outDir, prefix));
         }
         List<ResultData> runs = sources.stream().filter(ResultData::isRun).toList();
+        charts.addAll(PartitionVerdict.writeCharts(PartitionVerdict.figures(sources), String.join(", ",
+                machines.values().stream().map(ResultData::machineDescription).toList()), outDir));
         List<String> exports = new ArrayList<>(exports(runs, measurements.stream()
                 .filter(m -> runs.stream().anyMatch(d -> d.machine().equals(m.machine()))).toList(), outDir));
         ReportContent content = new ReportContent(sources, measurements, merged.superseded(), merged.runOf(),

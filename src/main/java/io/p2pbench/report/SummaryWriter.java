@@ -46,7 +46,8 @@ final class SummaryWriter {
         for (ResultData machine : machines(r)) {
             head.append(machine(machine, r.measurementsOf(machine.machine()), r));
         }
-        head.append(fits(r)).append(partition(r)).append(charts(r.charts(), outDir)).append(notMeasured(r)).append(method(r));
+        head.append(fits(r)).append(partition(r, outDir))
+                .append(charts(r.charts().stream().filter(c -> !PartitionVerdict.isChart(c)).toList(), outDir)).append(notMeasured(r)).append(method(r));
         head.append("Per-size statistics (median, mean, interval, CV, n, efficiency; latency percentiles) of every "
                 + "figure: see `" + Reporter.STATISTICS + "` next to this file.\n");
         String statistics = "# p2pbench statistics per size\n\n" + method(r) + statistics(r);
@@ -63,8 +64,8 @@ final class SummaryWriter {
      * the link's theoretical rate (and an imported nvbandwidth figure where one was given), the collectives at
      * their largest size, and warnings; every figure names its run.
      */
-    /** "Does splitting pay?" ({@link PartitionVerdict}); empty without partition figures. */
-    private static String partition(ReportContent r) {
+    /** "Does splitting pay?" ({@link PartitionVerdict}) with its charts; empty without partition figures. */
+    private static String partition(ReportContent r, Path outDir) {
         double fastestPeer = r.measurements().stream()
                 .filter(m -> !m.singleGpu() && m.key().kind().equals("peer") && m.key().metric().equals(Measurement.BANDWIDTH)
                         && m.samples().length > 0)
@@ -73,7 +74,17 @@ final class SummaryWriter {
         String best = r.sources().stream().filter(d -> d.topology() != null).map(d -> PartitionVerdict.bestPairs(d.topology()))
                 .filter(b -> !b.isEmpty()).findFirst().orElse("");
         try {
-            return PartitionVerdict.section(PartitionVerdict.figures(r.sources()), fastestPeer, best);
+            String section = PartitionVerdict.section(PartitionVerdict.figures(r.sources()), fastestPeer, best);
+            List<Charts.ChartFile> charts = r.charts().stream().filter(PartitionVerdict::isChart).toList();
+            if (section.isEmpty() || charts.isEmpty()) {
+                return section;
+            }
+            StringBuilder sb = new StringBuilder(section).append("Tokens/s and p99 request latency per plan, P2P on "
+                    + "vs off side by side (SVG in this folder):\n\n");
+            for (Charts.ChartFile c : charts) {
+                sb.append("![").append(c.title()).append("](").append(relative(outDir, c.svg())).append(")\n\n");
+            }
+            return sb.toString();
         } catch (BadInputException e) {
             throw new IllegalStateException(e.getMessage(), e);
         }

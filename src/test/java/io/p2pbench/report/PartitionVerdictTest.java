@@ -1,12 +1,17 @@
 package io.p2pbench.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.report.PartitionVerdict.Figure;
 import io.p2pbench.report.PartitionVerdict.Row;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The keep/reject logic of "Does splitting pay?" on fixture figures. */
 class PartitionVerdictTest {
@@ -78,16 +83,74 @@ class PartitionVerdictTest {
     }
 
     @Test
-    void chartsPutTransportsSideBySidePerPlan() {
+    void chartsPutTransportsSideBySidePerPlanAndSingleAsItsOwnBar() {
         List<Figure> fs = List.of(fig("SINGLE", "P2P", false, List.of(1000.0), List.of(400e3), 0, 0, null),
                 fig("TP", "P2P", false, List.of(1500.0), List.of(300e3), 0.2, 300, null),
-                fig("TP", "P2P_OFF", false, List.of(1100.0), List.of(350e3), 0.4, 20, null));
-        double[][] v = PartitionVerdict.values(fs, List.of("SINGLE", "TP"), List.of("P2P", "P2P_OFF"), false);
+                fig("TP", "P2P_OFF", false, List.of(1100.0), List.of(350e3), 0.4, 20, null),
+                fig("EP", "P2P", false, List.of(), List.of(), 0, 0, "plan EP needs experts"));
+        List<String> series = List.of(PartitionVerdict.NO_EXCHANGES, "P2P", "P2P_OFF");
+        double[][] v = PartitionVerdict.values(fs, List.of("SINGLE", "TP"), series, false);
         assertEquals(1000.0, v[0][0]);
-        assertTrue(Double.isNaN(v[1][0]));
-        assertEquals(1100.0, v[1][1]);
-        var charts = PartitionVerdict.charts(fs, "h200x8");
-        assertEquals(2, charts.size(), charts.keySet().toString());
-        assertTrue(charts.values().iterator().next().startsWith("<svg") || charts.values().iterator().next().contains("<svg"));
+        assertTrue(Double.isNaN(v[1][0]), "SINGLE exchanges nothing: no P2P bar");
+        assertEquals(1500.0, v[1][1]);
+        assertEquals(1100.0, v[2][1]);
+        assertEquals(300.0, PartitionVerdict.values(fs, List.of("SINGLE", "TP"), series, true)[1][1]);
+        List<PartitionVerdict.Chart> charts = PartitionVerdict.charts(fs, "h200x8");
+        assertEquals(List.of("partition-tokens-dense_8b-decode-batch-8-graph.svg",
+                "partition-p99-dense_8b-decode-batch-8-graph.svg"), charts.stream().map(PartitionVerdict.Chart::file).toList());
+        for (PartitionVerdict.Chart c : charts) {
+            assertTrue(c.svg().startsWith("<svg"), c.file());
+            for (String text : List.of("on h200x8", "TP over GPUs 0,1", ">P2P_OFF<", "not measured: EP")) {
+                assertTrue(c.svg().contains(text), c.file() + " lacks " + text);
+            }
+            assertFalse(c.svg().contains(PartitionVerdict.SINGLE_GPU), c.file() + ": GPUs 0,1 are two GPUs");
+        }
+    }
+
+    @Test
+    void chartsOfARepeatedGpuSaySoAndAreWrittenAsFiles(@TempDir Path dir) throws Exception {
+        List<Figure> fs = List.of(fig("SINGLE", "P2P", true, List.of(1000.0), List.of(), 0, 0, null),
+                fig("TP", "P2P", true, List.of(900.0), List.of(), 0.1, 100, null),
+                fig("TP", "P2P_OFF", true, List.of(800.0), List.of(), 0.1, 100, null));
+        List<Charts.ChartFile> files = PartitionVerdict.writeCharts(fs, "h200x1", dir);
+        assertEquals(1, files.size(), "no p99 figures: no p99 chart");
+        String svg = Files.readString(files.get(0).svg());
+        assertEquals(dir.resolve("partition-tokens-dense_8b-decode-batch-8-graph.svg"), files.get(0).svg());
+        assertTrue(svg.contains("on h200x1; " + PartitionVerdict.SINGLE_GPU), svg);
+        assertTrue(PartitionVerdict.isChart(files.get(0)));
+        assertTrue(PartitionVerdict.writeCharts(List.of(), "h200x1", dir.resolve("none")).isEmpty());
+    }
+
+    /** The committed one-GPU partition run: its charts are written, linked from the section and inlined in report.html. */
+    @Test
+    void reportOfTheCommittedPartitionRunWritesLinksAndInlinesTheCharts(@TempDir Path out) throws Exception {
+        Path run = Path.of("results/h200x1-single-r580/2026-12-02T18-05-20Z");
+        Assumptions.assumeTrue(Files.isDirectory(run), run + " is not committed here");
+        String md = Files.readString(Reporter.render(List.of(run), out));
+        String section = md.substring(md.indexOf("## Does splitting pay?"));
+        section = section.substring(0, section.indexOf("\n## ", 1));
+        List<String> links = section.lines().filter(l -> l.startsWith("![")).toList();
+        assertEquals(5, links.size(), "tokens/s of 4 scenarios + p99 of the decode graph requests: " + links);
+        try (var files = Files.list(out)) {
+            assertEquals(5, files.filter(f -> f.getFileName().toString().startsWith("partition-")).count());
+        }
+        String html = Files.readString(out.resolve(HtmlReport.FILE));
+        for (String link : links) {
+            String file = link.substring(link.indexOf("](") + 2, link.length() - 1);
+            String svg = Files.readString(out.resolve(file));
+            assertTrue(svg.contains(PartitionVerdict.SINGLE_GPU), file);
+            assertTrue(html.contains(svg), file + " is not inline in report.html");
+            assertEquals(1, md.split(java.util.regex.Pattern.quote("](" + file + ")"), -1).length - 1,
+                    file + " is linked once, from its section");
+        }
+    }
+
+    @Test
+    void aReportWithoutPartitionFiguresWritesNoPartitionChart(@TempDir Path out) throws Exception {
+        String md = Files.readString(Reporter.render(List.of(Fixtures.X8), out));
+        assertFalse(md.contains("partition-"));
+        try (var files = Files.list(out)) {
+            assertEquals(0, files.filter(f -> f.getFileName().toString().startsWith("partition-")).count());
+        }
     }
 }
