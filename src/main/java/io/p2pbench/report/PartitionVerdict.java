@@ -15,13 +15,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
 /**
- * The report section "Does splitting pay?": per model, phase and batch, each partition plan against
- * {@code SINGLE} (same model, phase, batch and eager/graph), for every transport (P2P on, off,
- * host-staged). A plan is kept only if its tokens/s or its p99 request latency improves on SINGLE's
+ * The report section "Does splitting pay?": per machine (fingerprint) one table, and per model,
+ * phase and batch each partition plan against {@code SINGLE} of the same machine (same model, phase,
+ * batch and eager/graph), for every transport (P2P on, off, host-staged). Figures of two machines are
+ * never merged or compared; each machine gets its own charts, named after it when a report has more
+ * than one. A plan is kept only if its tokens/s or its p99 request latency improves on SINGLE's
  * by more than the noise floor, or if SINGLE does not fit one GPU; otherwise it is rejected.
  *
  * <p>Noise model: a run is the unit of evidence (as in {@code docs/compare.md}). The partition
@@ -52,31 +56,62 @@ public final class PartitionVerdict {
     private PartitionVerdict() {}
 
     /**
-     * The figures of one configuration, one value per run.
+     * The figures of one configuration on one machine, one value per run.
      *
+     * @param machine the machine's fingerprint ({@link ResultData#machine()}): figures of two machines are
+     *     never merged nor compared
      * @param tokensPerSecond per run (step benchmark)
      * @param p99RequestUs per run (request benchmark; empty when it did not run)
      * @param commShare exposed communication / step time, median over runs (0 for SINGLE)
      * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
      * @param skipReason why it did not run (does not divide, does not fit), or null
      */
-    public record Figure(String model, String phase, int batch, boolean graph, String plan, String transport,
+    public record Figure(String machine, String model, String phase, int batch, boolean graph, String plan, String transport,
                          String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> p99RequestUs,
                          double commShare, double busGBps, String skipReason) {
         String scenario() {
             return model + " " + phase + " batch " + batch + (graph ? " graph" : " eager");
         }
+
+        /** The scenario on its machine: what a plan is judged against SINGLE within. */
+        String machineScenario() {
+            return machine + "|" + scenario();
+        }
+    }
+
+    /**
+     * What the verdict knows of one machine.
+     *
+     * @param description the machine as headings and subtitles name it ({@link ResultData#machineDescription()})
+     * @param fastestPeerGBps the fastest peer copy measured on this machine, decimal GB/s (NaN if none)
+     * @param bestPairs {@link #bestPairs} of this machine's topology (empty if unknown)
+     */
+    public record Machine(String description, double fastestPeerGBps, String bestPairs) {
+        /** A machine known only by its fingerprint. */
+        static Machine unknown(String fingerprint) {
+            return new Machine(fingerprint, Double.NaN, "");
+        }
+    }
+
+    /** The machines of {@code figures}, in order of first appearance. */
+    public static List<String> machines(List<Figure> figures) {
+        return figures.stream().map(Figure::machine).distinct().toList();
+    }
+
+    /** The figures of one machine. */
+    static List<Figure> of(List<Figure> figures, String machine) {
+        return figures.stream().filter(f -> f.machine().equals(machine)).toList();
     }
 
     /** One row of the verdict table. */
     public record Row(Figure plan, Figure single, String verdict, String why) {}
 
-    /** Keep or reject every non-SINGLE figure against its scenario's SINGLE. */
+    /** Keep or reject every non-SINGLE figure against its scenario's SINGLE on the same machine. */
     public static List<Row> judge(List<Figure> figures, double fastestPeerGBps, String bestPairs) {
         Map<String, Figure> singles = new LinkedHashMap<>();
         for (Figure f : figures) {
             if (f.plan().equals("SINGLE")) {
-                singles.put(f.scenario(), f);
+                singles.put(f.machineScenario(), f);
             }
         }
         List<Row> rows = new ArrayList<>();
@@ -84,7 +119,7 @@ public final class PartitionVerdict {
             if (f.plan().equals("SINGLE")) {
                 continue;
             }
-            Figure s = singles.get(f.scenario());
+            Figure s = singles.get(f.machineScenario());
             rows.add(judge(f, s, fastestPeerGBps, bestPairs));
         }
         return rows;
@@ -186,25 +221,55 @@ public final class PartitionVerdict {
         return best == null ? "" : String.join(", ", pairs) + " (" + best + ")";
     }
 
-    /** The markdown section; empty when there are no partition figures. */
-    public static String section(List<Figure> figures, double fastestPeerGBps, String bestPairs) {
+    /**
+     * The markdown section, one table per machine under a heading naming it, each followed by links to
+     * that machine's charts among {@code charts}; empty when there are no partition figures. A plan is
+     * only ever judged against SINGLE of its own machine.
+     *
+     * @param machines per fingerprint what is known of the machine; a machine missing here is named by its fingerprint
+     * @param charts the charts written (others than this section's are ignored)
+     * @param link the link text of a chart file, relative to the report
+     */
+    public static String section(List<Figure> figures, Map<String, Machine> machines, List<Charts.ChartFile> charts,
+                                 Function<Path, String> link) {
         if (figures.isEmpty()) {
             return "";
         }
-        List<Row> rows = judge(figures, fastestPeerGBps, bestPairs);
         StringBuilder sb = new StringBuilder("## Does splitting pay?\n\n");
+        sb.append(String.format(Locale.ROOT, "Each plan against SINGLE (same machine, model, phase, batch, eager/graph). "
+                + "Keep only if tokens/s or p99 request latency improves by more than the noise floor, or if SINGLE does "
+                + "not fit. Floors: tokens/s %.0f%%, p99 %.0f%% (documented defaults: no partition reruns yet), raised "
+                + "to the spread between runs of either side; with one run per side they are assumed (n too small). "
+                + "Communication-bound: exposed communication >= %.0f%% of the step.%n%n", 100 * TOKENS_FLOOR,
+                100 * P99_FLOOR, 100 * COMM_BOUND_SHARE));
+        List<String> names = machines(figures);
+        for (String name : names) {
+            Machine m = machines.getOrDefault(name, Machine.unknown(name));
+            List<Figure> own = of(figures, name);
+            sb.append("### Does splitting pay on ").append(m.description()).append("?\n\n");
+            sb.append(table(own, m));
+            List<Charts.ChartFile> mine = charts.stream().filter(c -> isChartOf(c, name, names.size())).toList();
+            if (!mine.isEmpty()) {
+                sb.append("Tokens/s and p99 request latency per plan on ").append(m.description())
+                        .append(", P2P on vs off side by side (SVG in this folder):\n\n");
+                for (Charts.ChartFile c : mine) {
+                    sb.append("![").append(c.title()).append("](").append(link.apply(c.svg())).append(")\n\n");
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The verdict table of one machine's figures, with a note when every plan ran over a repeated GPU. */
+    static String table(List<Figure> figures, Machine machine) {
+        List<Row> rows = judge(figures, machine.fastestPeerGBps(), machine.bestPairs());
+        StringBuilder sb = new StringBuilder();
         boolean oneGpu = figures.stream().filter(f -> !f.plan().equals("SINGLE") && f.skipReason() == null)
                 .allMatch(Figure::singleGpu);
         if (oneGpu) {
             sb.append("Every multi-rank plan here ran over a group that repeats a GPU (").append(SINGLE_GPU)
                     .append("): the code paths ran, but this machine cannot judge whether splitting pays.\n\n");
         }
-        sb.append(String.format(Locale.ROOT, "Each plan against SINGLE (same model, phase, batch, eager/graph). Keep only "
-                + "if tokens/s or p99 request latency improves by more than the noise floor, or if SINGLE does not fit. "
-                + "Floors: tokens/s %.0f%%, p99 %.0f%% (documented defaults: no partition reruns yet), raised to the "
-                + "spread between runs of either side; with one run per side they are assumed (n too small). "
-                + "Communication-bound: exposed communication >= %.0f%% of the step.%n%n", 100 * TOKENS_FLOOR,
-                100 * P99_FLOOR, 100 * COMM_BOUND_SHARE));
         List<List<String>> table = new ArrayList<>();
         for (Row r : rows) {
             Figure f = r.plan();
@@ -226,19 +291,39 @@ public final class PartitionVerdict {
     /**
      * One chart of the section.
      *
-     * @param file file name, {@code partition-tokens-<scenario>.svg} or {@code partition-p99-<scenario>.svg}
+     * @param machine the fingerprint of the machine it shows
+     * @param file file name, {@code partition-tokens-<scenario>.svg} or {@code partition-p99-<scenario>.svg}, after
+     *     {@link #prefix} of its machine when the report has more than one
      * @param title the chart's title, also the image's alt text
      * @param svg the SVG text
      */
-    public record Chart(String file, String title, String svg) {}
+    public record Chart(String machine, String file, String title, String svg) {}
+
+    /** What the file names of {@code machine}'s charts start with, as {@code Reporter} names the other charts. */
+    static String prefix(String machine, int machines) {
+        return machines > 1 ? Charts.stem(machine) + "-" : "";
+    }
 
     /**
      * Tokens/s and p99 request latency per plan, transports side by side (SINGLE, which exchanges
-     * nothing, as its own bar), one chart per scenario that has figures; charts over a group that
-     * repeats a GPU say {@link #SINGLE_GPU} in their subtitle.
+     * nothing, as its own bar), one chart per machine and scenario that has figures; the subtitle names
+     * the machine, and charts over a group that repeats a GPU say {@link #SINGLE_GPU} there too.
+     *
+     * @param descriptions per fingerprint the machine as the subtitle names it (the fingerprint if missing)
      */
-    public static List<Chart> charts(List<Figure> figures, String machine) {
+    public static List<Chart> charts(List<Figure> figures, Map<String, String> descriptions) {
         List<Chart> out = new ArrayList<>();
+        List<String> names = machines(figures);
+        for (String name : names) {
+            out.addAll(charts(of(figures, name), name, descriptions.getOrDefault(name, name), names.size()));
+        }
+        return out;
+    }
+
+    private static List<Chart> charts(List<Figure> figures, String name, String machine, int machines) {
+        List<Chart> out = new ArrayList<>();
+        String prefix = prefix(name, machines);
+        String onMachine = machines > 1 ? " on " + name : "";
         Map<String, List<Figure>> byScenario = figures.stream().filter(f -> f.skipReason() == null)
                 .collect(Collectors.groupingBy(Figure::scenario, LinkedHashMap::new, Collectors.toList()));
         for (Map.Entry<String, List<Figure>> e : byScenario.entrySet()) {
@@ -264,16 +349,16 @@ public final class PartitionVerdict {
                     .map(f -> plan.equals("SINGLE") ? plan : plan + " over GPUs " + f.group()).findFirst().orElse(plan))
                     .toList();
             String slug = Charts.stem(e.getKey().toLowerCase(Locale.ROOT));
-            String tokensTitle = "Tokens/s per plan, P2P on vs off: " + e.getKey();
-            out.add(new Chart("partition-tokens-" + slug + ".svg", tokensTitle, SvgChart.bars(tokensTitle, subtitle,
-                    List.of("Step benchmark's tokens/s, " + runsText(runs)
+            String tokensTitle = "Tokens/s per plan, P2P on vs off: " + e.getKey() + onMachine;
+            out.add(new Chart(name, prefix + "partition-tokens-" + slug + ".svg", tokensTitle, SvgChart.bars(tokensTitle,
+                    subtitle, List.of("Step benchmark's tokens/s, " + runsText(runs)
                             + "; higher is better" + notMeasured),
                     "tokens/s", labels, transports, values(fs, plans, transports, false),
                     zeros(transports.size(), plans.size()), "%.0f")));
             if (fs.stream().anyMatch(f -> !f.p99RequestUs().isEmpty())) {
-                String p99Title = "p99 request latency per plan, P2P on vs off: " + e.getKey();
-                out.add(new Chart("partition-p99-" + slug + ".svg", p99Title, SvgChart.bars(p99Title, subtitle,
-                        List.of("A request: prefill of the prompt + the decode steps, host clock; p99 by "
+                String p99Title = "p99 request latency per plan, P2P on vs off: " + e.getKey() + onMachine;
+                out.add(new Chart(name, prefix + "partition-p99-" + slug + ".svg", p99Title, SvgChart.bars(p99Title,
+                        subtitle, List.of("A request: prefill of the prompt + the decode steps, host clock; p99 by "
                                 + Statistics.PERCENTILE_ESTIMATOR + ", "
                                 + runsText(fs.stream().mapToInt(f -> f.p99RequestUs().size()).max().orElse(0))
                                 + "; lower is better" + notMeasured),
@@ -285,9 +370,10 @@ public final class PartitionVerdict {
     }
 
     /** Writes {@link #charts} into {@code dir}; the files written, in order. */
-    static List<Charts.ChartFile> writeCharts(List<Figure> figures, String machine, Path dir) throws IOException {
+    static List<Charts.ChartFile> writeCharts(List<Figure> figures, Map<String, String> descriptions, Path dir)
+            throws IOException {
         List<Charts.ChartFile> out = new ArrayList<>();
-        for (Chart c : charts(figures, machine)) {
+        for (Chart c : charts(figures, descriptions)) {
             Path file = dir.resolve(c.file());
             AtomicFiles.write(file, c.svg());
             out.add(new Charts.ChartFile(c.title(), file));
@@ -295,9 +381,17 @@ public final class PartitionVerdict {
         return out;
     }
 
+    private static final Pattern CHART = Pattern.compile("(.+-)?partition-(tokens|p99)-.+\\.svg");
+
     /** Whether {@code c} is one of this section's charts. */
     static boolean isChart(Charts.ChartFile c) {
-        return c.svg().getFileName().toString().startsWith("partition-");
+        return CHART.matcher(c.svg().getFileName().toString()).matches();
+    }
+
+    /** Whether {@code c} is one of this section's charts of {@code machine}, in a report over {@code machines} machines. */
+    static boolean isChartOf(Charts.ChartFile c, String machine, int machines) {
+        String name = c.svg().getFileName().toString();
+        return isChart(c) && name.startsWith(prefix(machine, machines) + "partition-");
     }
 
     private static String runsText(int runs) {
@@ -351,7 +445,8 @@ public final class PartitionVerdict {
      * The partition figures of the runs: step benchmarks give tokens/s, exposed communication share
      * and bus bandwidth (JMH secondary metrics, median over the iteration); request benchmarks give p99
      * of JMH's SampleTime histogram (Commons Math R-7, numpy's default). Runs of the same
-     * configuration are merged, one value per run; skipped plans keep their reason.
+     * configuration on the same machine (fingerprint) are merged, one value per run; runs of two
+     * machines never are. Skipped plans keep their reason.
      */
     public static List<Figure> figures(List<ResultData> runs) throws BadInputException {
         Map<String, Builder> byKey = new LinkedHashMap<>();
@@ -368,9 +463,9 @@ public final class PartitionVerdict {
                 boolean request = "latency".equals(c.metric());
                 String phase = request ? "DECODE" : p.get("phase");
                 boolean graph = request || Boolean.parseBoolean(p.get("graph"));
-                String key = String.join("|", p.get("model"), phase, p.get("batch"), Boolean.toString(graph), p.get("plan"),
+                String key = String.join("|", d.machine(), p.get("model"), phase, p.get("batch"), Boolean.toString(graph), p.get("plan"),
                         p.get("transport"));
-                Builder b = byKey.computeIfAbsent(key, k -> new Builder(p.get("model"), phase,
+                Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p.get("model"), phase,
                         Integer.parseInt(p.get("batch")), graph, p.get("plan"), p.get("transport"), p.get("group"),
                         c.singleGpu()));
                 if ("skipped".equals(e.status()) && b.skip == null) {
@@ -410,6 +505,7 @@ public final class PartitionVerdict {
     }
 
     private static final class Builder {
+        final String machine;
         final String model;
         final String phase;
         final int batch;
@@ -424,8 +520,9 @@ public final class PartitionVerdict {
         final List<Double> bus = new ArrayList<>();
         String skip;
 
-        Builder(String model, String phase, int batch, boolean graph, String plan, String transport, String group,
-                boolean singleGpu) {
+        Builder(String machine, String model, String phase, int batch, boolean graph, String plan, String transport,
+                String group, boolean singleGpu) {
+            this.machine = machine;
             this.model = model;
             this.phase = phase;
             this.batch = batch;
@@ -437,7 +534,7 @@ public final class PartitionVerdict {
         }
 
         Figure build() {
-            return new Figure(model, phase, batch, graph, plan, transport, group, singleGpu, List.copyOf(tokens),
+            return new Figure(machine, model, phase, batch, graph, plan, transport, group, singleGpu, List.copyOf(tokens),
                     List.copyOf(p99), commShare.isEmpty() ? 0 : median(commShare), bus.isEmpty() ? 0 : median(bus),
                     tokens.isEmpty() && p99.isEmpty() ? skip : null);
         }

@@ -81,12 +81,14 @@ public final class Reporter {
                     measurements.stream().filter(m -> m.machine().equals(machine.machine())).toList(), outDir, prefix));
         }
         List<ResultData> runs = sources.stream().filter(ResultData::isRun).toList();
-        charts.addAll(PartitionVerdict.writeCharts(PartitionVerdict.figures(sources), String.join(", ",
-                machines.values().stream().map(ResultData::machineDescription).toList()), outDir));
+        List<PartitionVerdict.Figure> partition = PartitionVerdict.figures(sources);
+        Map<String, String> descriptions = new LinkedHashMap<>();
+        machines.values().forEach(d -> descriptions.put(d.machine(), d.machineDescription()));
+        charts.addAll(PartitionVerdict.writeCharts(partition, descriptions, outDir));
         List<String> exports = new ArrayList<>(exports(runs, measurements.stream()
                 .filter(m -> runs.stream().anyMatch(d -> d.machine().equals(m.machine()))).toList(), outDir));
         ReportContent content = new ReportContent(sources, measurements, merged.superseded(), merged.runOf(),
-                HockneyFit.fitAll(measurements), charts, exports);
+                HockneyFit.fitAll(measurements), charts, exports, partition);
         SummaryWriter.Documents docs = SummaryWriter.render(content, outDir);
         AtomicFiles.write(outDir.resolve(STATISTICS), docs.statistics());
         Path summary = outDir.resolve(SUMMARY);

@@ -60,36 +60,29 @@ final class SummaryWriter {
     }
 
     /**
+     * "Does splitting pay?" ({@link PartitionVerdict}): per machine its table and charts, judged with that
+     * machine's fastest peer copy and best-linked pairs; empty without partition figures.
+     */
+    private static String partition(ReportContent r, Path outDir) {
+        Map<String, PartitionVerdict.Machine> machines = new LinkedHashMap<>();
+        for (ResultData d : machines(r)) {
+            double fastestPeer = r.measurementsOf(d.machine()).stream()
+                    .filter(m -> !m.singleGpu() && m.key().kind().equals("peer")
+                            && m.key().metric().equals(Measurement.BANDWIDTH) && m.samples().length > 0)
+                    .mapToDouble(m -> PartitionVerdict.median(java.util.Arrays.stream(m.samples()).boxed().toList()))
+                    .max().orElse(Double.NaN);
+            String best = r.sources().stream().filter(s -> s.machine().equals(d.machine()) && s.topology() != null)
+                    .map(s -> PartitionVerdict.bestPairs(s.topology())).filter(b -> !b.isEmpty()).findFirst().orElse("");
+            machines.put(d.machine(), new PartitionVerdict.Machine(d.machineDescription(), fastestPeer, best));
+        }
+        return PartitionVerdict.section(r.partition(), machines, r.charts(), svg -> relative(outDir, svg));
+    }
+
+    /**
      * What fits on one screen: the machine, per link class the bandwidth at the largest size measured against
      * the link's theoretical rate (and an imported nvbandwidth figure where one was given), the collectives at
      * their largest size, and warnings; every figure names its run.
      */
-    /** "Does splitting pay?" ({@link PartitionVerdict}) with its charts; empty without partition figures. */
-    private static String partition(ReportContent r, Path outDir) {
-        double fastestPeer = r.measurements().stream()
-                .filter(m -> !m.singleGpu() && m.key().kind().equals("peer") && m.key().metric().equals(Measurement.BANDWIDTH)
-                        && m.samples().length > 0)
-                .mapToDouble(m -> PartitionVerdict.median(java.util.Arrays.stream(m.samples()).boxed().toList()))
-                .max().orElse(Double.NaN);
-        String best = r.sources().stream().filter(d -> d.topology() != null).map(d -> PartitionVerdict.bestPairs(d.topology()))
-                .filter(b -> !b.isEmpty()).findFirst().orElse("");
-        try {
-            String section = PartitionVerdict.section(PartitionVerdict.figures(r.sources()), fastestPeer, best);
-            List<Charts.ChartFile> charts = r.charts().stream().filter(PartitionVerdict::isChart).toList();
-            if (section.isEmpty() || charts.isEmpty()) {
-                return section;
-            }
-            StringBuilder sb = new StringBuilder(section).append("Tokens/s and p99 request latency per plan, P2P on "
-                    + "vs off side by side (SVG in this folder):\n\n");
-            for (Charts.ChartFile c : charts) {
-                sb.append("![").append(c.title()).append("](").append(relative(outDir, c.svg())).append(")\n\n");
-            }
-            return sb.toString();
-        } catch (BadInputException e) {
-            throw new IllegalStateException(e.getMessage(), e);
-        }
-    }
-
     private static String headline(ReportContent r) {
         StringBuilder sb = new StringBuilder("## Headline\n\n");
         for (ResultData d : machines(r)) {
