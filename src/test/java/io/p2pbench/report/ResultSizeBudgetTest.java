@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -111,13 +110,7 @@ class ResultSizeBudgetTest {
         }
 
         private static long bytes(Path p) throws Exception {
-            try (Stream<Path> walk = Files.walk(p)) {
-                long total = 0;
-                for (Path f : walk.filter(Files::isRegularFile).toList()) {
-                    total += Files.size(f);
-                }
-                return total;
-            }
+            return io.p2pbench.results.ResultMigration.size(p);
         }
     }
 }
