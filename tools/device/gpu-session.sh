@@ -18,9 +18,9 @@
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
 #   chartsnode p2pbench report of the newest run on the node itself (charts drawn there, no fonts needed)
 # Usage: tools/device/gpu-session.sh STEP... ; everything lands in $OUT/session.tar.gz, a table last.
-# Size: the device tool carries at most 64 MiB: the tracked files (about 38 MiB on 2026-12-02, mostly
-# results/) plus what `carry` names. The bundle (24 MiB) fits beside them; the bundle and .carry/tests
-# (6 MiB) together did not, and neither did the bundle with .carry/tests-gpu (3.3 MiB) on that day.
+# Size: the device tool carries at most 64 MiB: the tracked files (9.6 MiB on 2026-12-02 18:20Z, after the
+# compact result format) plus what `carry` names: the bundle (27 MiB), .carry/tests (4 MiB, GPU test classes
+# and the JUnit console jar) and .carry/native (1 MiB) fit together.
 set -u
 OUT="${OUT:-/tmp/p2pbench-out}"
 W="$OUT/work"
