@@ -67,7 +67,7 @@ for s in "$@"; do
         -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$T/test-classes:$T/junit-platform-console-standalone.jar" \
         org.junit.platform.console.ConsoleLauncher execute --select-class io.p2pbench.gpu.GpuFixtureCyclesTest \
         --details=tree --disable-banner --reports-dir "$W/test-reports-cycles"
-      grep -E "tests (successful|failed)|moved by" "$W/cycles.log" | tr -s ' ' | tee -a "$SUMMARY" ;;
+      grep -E "tests (successful|failed)|^cycles " "$W/cycles.log" | tr -s ' ' | tee -a "$SUMMARY" ;;
     topology)
       step topology 120 "$B/bin/p2pbench" topology
       "$B/bin/p2pbench" topology --json --out "$W/topology.json" ;;

@@ -42,11 +42,17 @@ class GpuFixtureCyclesTest {
             open.get().close(); // warm-up: modules, context growth, NCCL's first init
             Cuda.synchronize(0);
             long before = Cuda.memInfo(0)[0];
+            long t0 = System.nanoTime();
             for (int i = 0; i < CYCLES; i++) {
                 open.get().close();
             }
             Cuda.synchronize(0);
             long after = Cuda.memInfo(0)[0];
+            // Printed as each fixture finishes (JUnit's tree comes only at the end), so a run stopped by a time
+            // limit still tells which fixtures were done and how long each took.
+            System.out.printf(java.util.Locale.ROOT, "cycles %-40s %d cycles, %.1f s, free memory moved by %d bytes%n",
+                    name, CYCLES, (System.nanoTime() - t0) / 1e9, after - before);
+            System.out.flush();
             assertEquals(before, after, name + ": free memory of GPU 0 after " + CYCLES + " cycles moved by "
                     + (after - before) + " bytes");
         });
