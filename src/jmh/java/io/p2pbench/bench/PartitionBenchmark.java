@@ -41,7 +41,8 @@ import org.openjdk.jmh.runner.IterationType;
  * (context fixed at {@code context}); JMH's SampleTime gives its percentiles. A plan that does not
  * divide the model, or whose whole model does not fit the GPU's memory, is recorded as skipped.
  *
- * <p>Run: {@code p2pbench run --paths PARTITION --group 0,1 --model DENSE_8B}.
+ * <p>Run: {@code p2pbench run --paths PARTITION --group 0,1 --model DENSE_8B}; expert parallel:
+ * {@code p2pbench run --paths PARTITION --group 0,1 --model MOE_8X_TOP2 --plans SINGLE,EP}.
  */
 @Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
     ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
