@@ -13,7 +13,8 @@
 #             tools/java-latency); probe-again repeats it
 #   lat4      p2pbench's JMH latency rows at 4 bytes, full timing; lat4-again repeats it
 #   cycles    GpuFixtureCyclesTest: 200 setup/teardown cycles of every fixture, free memory unchanged
-#   partition the partition study on group 0,0 (quick timing), then its report
+#   partition the partition study on group 0,0 (quick timing), then its report; PART_ARGS adds run options
+#             (e.g. PART_ARGS="--model MOE_8X_TOP2 --plans SINGLE,EP")
 #   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes (tools/gemm-check)
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
 #   chartsnode p2pbench report of the newest run on the node itself (charts drawn there, no fonts needed)
@@ -114,7 +115,7 @@ PY
       ;;
     partition)
       step partition "${PART_LIMIT:-200}" "$B/bin/p2pbench" run --preset quick --paths PARTITION --group 0,0 \
-        --out "$W/results-partition"
+        ${PART_ARGS:-} --out "$W/results-partition"
       tail -2 "$W/partition.log" | tee -a "$SUMMARY"
       step partition-report 60 "$B/bin/p2pbench" report "$W"/results-partition/*/* --out "$W/report-partition"
       grep -A40 -i "does splitting pay" "$W/report-partition/summary.md" | head -40 | tee -a "$SUMMARY" ;;

@@ -34,14 +34,15 @@ import org.openjdk.jmh.runner.IterationType;
 
 /**
  * An inference step of a transformer split over {@code group} ({@link PartitionStep}): SINGLE, TP,
- * PP over the group, P2P on, off or host-staged, prefill or decode, eager or as CUDA graphs.
+ * PP or EP (mixtures of experts) over the group, P2P on, off or host-staged, prefill or decode, eager or as CUDA graphs.
  * {@code step}: device time of back-to-back steps, tokens/s, and one instrumented step's compute,
  * exposed communication and wait ({@link PartitionCounters}). {@code request}: host-clock time of
  * one request, a prefill of {@code prompt} tokens per sequence then {@code decodeSteps} decode steps
  * (context fixed at {@code context}); JMH's SampleTime gives its percentiles. A plan that does not
  * divide the model, or whose whole model does not fit the GPU's memory, is recorded as skipped.
  *
- * <p>Run: {@code p2pbench run --paths PARTITION --group 0,1 --model DENSE_8B}.
+ * <p>Run: {@code p2pbench run --paths PARTITION --group 0,1 --model DENSE_8B}; expert parallel:
+ * {@code p2pbench run --paths PARTITION --group 0,1 --model MOE_8X_TOP2 --plans SINGLE,EP}.
  */
 @Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
     ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
@@ -58,7 +59,7 @@ public class PartitionBenchmark {
     public String model;
 
     /** How the model is split. */
-    @Param({"SINGLE", "TP", "PP"})
+    @Param({"SINGLE", "TP", "PP", "EP"})
     public Plan plan;
 
     /** How activations move between ranks. */
@@ -118,14 +119,11 @@ public class PartitionBenchmark {
         int ranks = plan == Plan.SINGLE ? 1 : g.size();
         boolean request = params.getBenchmark().endsWith(".request");
         long chunk = Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK);
-        // Only the shape checks (the plan divides the model, it fits the GPUs, it is implemented) make a
+        // Only the shape checks (the plan divides the model, it fits the GPUs) make a
         // skip; anything the step's construction throws is a failure, so a bug cannot read as a skip.
         PartitionSpec first;
         PartitionSpec second = null;
         try {
-            if (plan == Plan.EP) {
-                throw new IllegalArgumentException("plan EP is not implemented in the partition step yet");
-            }
             first = spec(request ? Phase.PREFILL : phase, ranks);
             requireFits(first, g);
             if (request) {

@@ -67,19 +67,30 @@ public record ModelShape(String name, int hidden, int sequence, int microBatch, 
     /**
      * Tokens each of {@code ranks} ranks sends to each rank in an expert-parallel dispatch: rank r's
      * {@code tokens * topK} routed tokens go to the experts' ranks, a fraction {@code skew} to the
-     * hot rank 0 and the rest spread evenly (remainders to the lowest ranks). Combine sends the same
-     * counts back. {@code skew} = 1/ranks is uniform routing.
+     * hot rank 0 and the rest spread evenly over the others (sender s's remainders to ranks s+1,
+     * s+2, ... of them, wrapping). Combine sends the same counts back. {@code skew} = 1/ranks is
+     * uniform routing.
      *
      * @return counts[src][dst]
      */
     public long[][] routedTokens(int ranks, double skew) {
+        return routedTokens(tokens(), ranks, skew);
+    }
+
+    /**
+     * As {@link #routedTokens(int, double)}, for {@code tokensPerRank} tokens on each rank instead of
+     * one micro-batch (the partition step's data-parallel attention share).
+     *
+     * @return counts[src][dst]
+     */
+    public long[][] routedTokens(long tokensPerRank, int ranks, double skew) {
         if (experts == 0) {
             throw new IllegalArgumentException(name + " has no experts to route to");
         }
         if (skew < 0 || skew > 1) {
             throw new IllegalArgumentException("skew " + skew + " is not a fraction between 0 and 1");
         }
-        long routed = tokens() * topK;
+        long routed = tokensPerRank * topK;
         long[][] counts = new long[ranks][ranks];
         for (int src = 0; src < ranks; src++) {
             long hot = Math.round(routed * skew);
@@ -92,7 +103,8 @@ public record ModelShape(String name, int hidden, int sequence, int microBatch, 
             long each = rest / (ranks - 1);
             long extra = rest % (ranks - 1);
             for (int dst = 1; dst < ranks; dst++) {
-                counts[src][dst] = each + (dst - 1 < extra ? 1 : 0);
+                // remainders go to the next ranks after the sender's turn, so they spread over the ranks
+                counts[src][dst] = each + (Math.floorMod(dst - 1 - src, ranks - 1) < extra ? 1 : 0);
             }
         }
         return counts;

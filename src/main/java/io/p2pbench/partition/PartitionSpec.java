@@ -214,16 +214,72 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
         };
     }
 
-    /** Routed-token bytes a rank sends to the other ranks in one dispatch (even routing). */
+    /**
+     * Tokens each rank sends to each rank in one EP dispatch (combine sends the same counts back):
+     * the rank's {@link #rankTokens()} each routed to {@code topK} experts, spread uniformly over the
+     * ranks by {@link ModelShape#routedTokens(long, int, double)} (the activation exchange's routing
+     * with skew 1/ranks). {@code counts[r][r]} stay on their rank and do not cross.
+     *
+     * @return counts[src][dst]; empty for a dense model
+     */
+    public long[][] routedTokens() {
+        if (model.experts() == 0) {
+            return new long[0][0];
+        }
+        return model.routedTokens(rankTokens(), ep(), 1.0 / ep());
+    }
+
+    /** Routed-token bytes the busiest sender sends to the other ranks in one dispatch (uniform routing). */
     public long dispatchBytesPerRank() {
         if (ep() == 1) {
             return 0;
         }
-        long routed = (long) rankTokens() * model.topK();
-        return ceilDiv(routed * (ep() - 1), ep()) * model.hidden() * BF16;
+        long[][] counts = routedTokens();
+        long most = 0;
+        for (int s = 0; s < counts.length; s++) {
+            long sent = 0;
+            for (int d = 0; d < counts.length; d++) {
+                sent += d == s ? 0 : counts[s][d];
+            }
+            most = Math.max(most, sent);
+        }
+        return most * model.hidden() * BF16;
     }
 
-    /** Device memory the step's working buffers take on a rank (activations, attention scratch, cuBLAS workspace). */
+    /**
+     * Rows of a rank's EP receive buffer: every token routed to it (its own included, which stay in
+     * place) and at least what its local experts' GEMMs read ({@link #tokensPerExpert()} rows).
+     */
+    public long receiveRows() {
+        if (plan != Plan.EP) {
+            return 0;
+        }
+        long[][] counts = routedTokens();
+        long most = 0;
+        for (int d = 0; d < counts.length; d++) {
+            long in = 0;
+            for (long[] from : counts) {
+                in += from[d];
+            }
+            most = Math.max(most, in);
+        }
+        return Math.max(most, tokensPerExpert());
+    }
+
+    /**
+     * Device bytes of a rank's EP exchange buffers: what it dispatches and what combine brings back
+     * ({@code rankTokens x topK} rows each), what it receives and what its experts return
+     * ({@link #receiveRows()} each); 0 for the other plans.
+     */
+    public long exchangeBufferBytes() {
+        if (plan != Plan.EP) {
+            return 0;
+        }
+        long sendRows = (long) rankTokens() * model.topK();
+        return 2 * (sendRows + receiveRows()) * model.hidden() * BF16;
+    }
+
+    /** Device memory the step's working buffers take on a rank (activations, attention scratch, EP exchange buffers, cuBLAS workspace). */
     public long workspaceBytes() {
         long h = model.hidden();
         long rows = rankTokens();
@@ -232,7 +288,7 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
             biggest = Math.max(biggest, (long) g.rows() * g.cols() * g.count());
         }
         long acts = (3 * rows * h + 2 * biggest) * BF16;
-        return acts + (32L << 20);
+        return acts + exchangeBufferBytes() + (32L << 20);
     }
 
     /**

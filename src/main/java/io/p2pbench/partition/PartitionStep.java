@@ -28,20 +28,36 @@ import java.util.Map;
  * One inference step of a model split over a group of GPUs, doing each rank's real work: its share
  * of every layer's GEMMs through cuBLAS (bf16, tensor cores), the attention stand-in reading its KV
  * bytes, the plan's exchanges at their boundaries (TP: the suite's ring all-reduce twice per layer;
- * PP: the activation copied across each stage boundary, peer copy or host-staged) and the
- * synchronisation a framework needs (a consumer's stream waits on its producer's event).
+ * PP: the activation copied across each stage boundary, peer copy or host-staged; EP: a dispatch and
+ * a combine exchange per layer) and the synchronisation a framework needs (a consumer's stream waits
+ * on its producer's event).
+ *
+ * <p>EP (expert parallel over n ranks, mixtures of experts only): attention is data parallel, as
+ * serving engines run it: each rank holds every attention weight and runs attention on its
+ * 1/n share of the batch ({@link PartitionSpec#rankTokens()}, KV for {@link
+ * PartitionSpec#rankSequences()} sequences). Each rank holds experts/n experts. Per layer: the
+ * rank's attention; the dispatch, in which every rank's routed tokens ({@code rankTokens x topK},
+ * spread uniformly over the ranks by the activation exchange's routing, {@link
+ * PartitionSpec#routedTokens()}) go to the ranks holding their experts; the rank's expert GEMMs
+ * ({@link PartitionSpec#tokensPerExpert()} rows per local expert); the combine, which sends the same
+ * counts back. Both exchanges start when every rank's producer is done (the wait) and move each
+ * pair's tokens by the step's transport: peer copies with peer access on or off, or through pinned
+ * host memory ({@link StagedCopy}), one pair after another in a fixed order. Tokens routed to their
+ * own rank do not move. Not run, as small elementwise kernels: the router, the permutation of
+ * tokens into the send buffer, and the top-k weighted sum after combine; every local expert's GEMMs
+ * read the first rows of the receive buffer.
  *
  * <p>Weights are not the whole model: each rank cycles through a few copies of one layer's weights
  * (enough that consecutive layers never find them in L2, at least 256 MiB or every layer), and
  * likewise for the KV cache, so a step's time does not depend on the model fitting on the GPU.
  * With {@code graph}, each rank's compute between two exchanges is captured once as a CUDA graph
  * and launched as one call (SINGLE and PP: a stage's whole stack of layers; TP: the attention and
- * MLP halves of a layer); the exchanges themselves stay eagerly enqueued (the ring's multi-stream,
- * multi-GPU schedule is not captured). EP is not implemented yet.
+ * MLP halves of a layer; EP: the attention and expert halves); the exchanges themselves stay
+ * eagerly enqueued (the ring's multi-stream, multi-GPU schedule is not captured).
  *
  * <p>The timed steps check nothing; {@link #verify}, called between timed iterations, checks the
- * step's GEMMs against a host reference, its PP boundary copies word by word and its ring
- * all-reduce element by element.
+ * step's GEMMs against a host reference, its PP boundary copies and EP dispatch and combine copies
+ * word by word, and its ring all-reduce element by element.
  */
 public final class PartitionStep implements AutoCloseable {
     private static final long ROTATION_BYTES = 256L << 20;
@@ -62,11 +78,19 @@ public final class PartitionStep implements AutoCloseable {
     private final CudaEvent start;
     private final CudaEvent stop;
     private final StagedCopy[] staged;
+    /** EP, host-staged: one staged copy per ordered pair of ranks, [from][to]. */
+    private final StagedCopy[][] pairs;
+    /** EP: the moves of one dispatch and of one combine, in the order they are enqueued. */
+    private final List<Move> dispatch = new ArrayList<>();
+    private final List<Move> combine = new ArrayList<>();
     private RingAllReduce ring;
     private final List<List<CudaEvent>> marks = new ArrayList<>();
     private final List<List<Kind>> kinds = new ArrayList<>();
     private final CudaGraph[][] graphs;
     private boolean instrumented;
+
+    /** One pair's share of an EP exchange: {@code bytes} from rank {@code from}'s {@code src} to rank {@code to}'s {@code dst}. */
+    private record Move(int from, DeviceBuffer src, long srcOffset, int to, DeviceBuffer dst, long dstOffset, long bytes) {}
 
     /** A rank's buffers. */
     private final class Rank {
@@ -81,6 +105,12 @@ public final class PartitionStep implements AutoCloseable {
         final DeviceBuffer scores;
         final DeviceBuffer kT;
         final DeviceBuffer v;
+        /** EP: routed tokens to dispatch, and what combine brings back ([rankTokens x topK] rows each). */
+        final DeviceBuffer send;
+        final DeviceBuffer back;
+        /** EP: tokens dispatched to this rank's experts, and its experts' outputs ({@link PartitionSpec#receiveRows()} rows each). */
+        final DeviceBuffer recv;
+        final DeviceBuffer expertOut;
         final DeviceBuffer[][][] weights; // [set][gemm][expert]
         final Kernel.Launch[] kvRead;
 
@@ -109,6 +139,18 @@ public final class PartitionStep implements AutoCloseable {
                 scores = null;
                 kT = null;
                 v = null;
+            }
+            if (spec.plan() == Plan.EP) {
+                long sendRows = (long) rows * spec.model().topK();
+                send = buffer(sendRows * h);
+                back = buffer(sendRows * h);
+                recv = buffer(spec.receiveRows() * h);
+                expertOut = buffer(spec.receiveRows() * h);
+            } else {
+                send = null;
+                back = null;
+                recv = null;
+                expertOut = null;
             }
             int sets = (int) Math.max(1, Math.min(layers, PartitionSpec.ceilDiv(ROTATION_BYTES, spec.weightBytesPerLayer())));
             weights = new DeviceBuffer[sets][gemms.size()][];
@@ -161,9 +203,6 @@ public final class PartitionStep implements AutoCloseable {
     public PartitionStep(PartitionSpec spec, Group group, Transport transport, boolean graph, long stagingChunk) {
         Cuda.require();
         spec.requireDivides();
-        if (spec.plan() == Plan.EP) {
-            throw new UnsupportedOperationException("plan EP is not implemented in the partition step yet");
-        }
         Group used = spec.plan() == Plan.SINGLE ? new Group(List.of(group.device(0))) : group;
         if (used.size() != spec.ranks()) {
             throw new IllegalArgumentException("plan " + spec.plan() + " over " + spec.ranks() + " ranks does not match group '"
@@ -180,6 +219,7 @@ public final class PartitionStep implements AutoCloseable {
         handoff = new CudaEvent[n];
         done = new CudaEvent[n];
         staged = new StagedCopy[n];
+        pairs = new StagedCopy[n][n];
         graphs = new CudaGraph[n][];
         try {
             for (int r = 0; r < n; r++) {
@@ -196,6 +236,9 @@ public final class PartitionStep implements AutoCloseable {
             setUpLinks(stagingChunk);
             for (int r = 0; r < n; r++) {
                 rank[r] = new Rank(r);
+            }
+            if (spec.plan() == Plan.EP) {
+                setUpExpertMoves();
             }
             if (spec.plan() == Plan.TP && n > 1) {
                 CollectivePath path = transport == Transport.HOST_STAGED ? CollectivePath.HOST_STAGED : CollectivePath.P2P;
@@ -231,6 +274,53 @@ public final class PartitionStep implements AutoCloseable {
                 staged[s] = own(new StagedCopy(group.device(s - 1), group.device(s), stagingChunk));
             }
         }
+        if (spec.plan() == Plan.EP && transport == Transport.HOST_STAGED) {
+            for (int from = 0; from < n; from++) {
+                for (int to = 0; to < n; to++) {
+                    if (from != to) {
+                        pairs[from][to] = own(new StagedCopy(group.device(from), group.device(to), stagingChunk));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Lays out the EP exchanges: rank s's send buffer holds its routed tokens grouped by destination
+     * rank, rank d's receive buffer holds what it receives grouped by source rank; combine moves each
+     * region back from the expert outputs (same layout as the receive buffer) into the sender's back
+     * buffer (same layout as its send buffer). Regions of tokens that stay on their rank are reserved
+     * but not moved.
+     */
+    private void setUpExpertMoves() {
+        long[][] counts = spec.routedTokens();
+        long tokenBytes = (long) spec.model().hidden() * PartitionSpec.BF16;
+        long[][] sendAt = new long[n][n];
+        long[][] recvAt = new long[n][n];
+        for (int s = 0; s < n; s++) {
+            long off = 0;
+            for (int d = 0; d < n; d++) {
+                sendAt[s][d] = off;
+                off += counts[s][d] * tokenBytes;
+            }
+        }
+        for (int d = 0; d < n; d++) {
+            long off = 0;
+            for (int s = 0; s < n; s++) {
+                recvAt[s][d] = off;
+                off += counts[s][d] * tokenBytes;
+            }
+        }
+        for (int s = 0; s < n; s++) {
+            for (int d = 0; d < n; d++) {
+                long bytes = counts[s][d] * tokenBytes;
+                if (s == d || bytes == 0) {
+                    continue;
+                }
+                dispatch.add(new Move(s, rank[s].send, sendAt[s][d], d, rank[d].recv, recvAt[s][d], bytes));
+                combine.add(new Move(d, rank[d].expertOut, recvAt[s][d], s, rank[s].back, sendAt[s][d], bytes));
+            }
+        }
     }
 
     private <T extends AutoCloseable> T own(T resource) {
@@ -241,7 +331,7 @@ public final class PartitionStep implements AutoCloseable {
     private void captureGraphs() {
         for (int r = 0; r < n; r++) {
             int rr = r;
-            if (spec.plan() == Plan.TP) {
+            if (spec.plan() == Plan.TP || spec.plan() == Plan.EP) {
                 // one graph per half-layer and rotation slot, so graphs cycle through weights and KV as eager steps do
                 int slots = rotation(r);
                 graphs[r] = new CudaGraph[2 * slots];
@@ -293,12 +383,22 @@ public final class PartitionStep implements AutoCloseable {
         int g = gemms.size() - 2;
         GemmShape up = gemms.get(g);
         GemmShape down = gemms.get(g + 1);
-        DeviceBuffer in = ring != null ? ring.output(r) : k.y;
-        DeviceBuffer out = ring != null ? ring.input(r) : k.x;
+        DeviceBuffer in = mlpIn(r);
+        DeviceBuffer out = mlpOut(r);
         for (int e = 0; e < up.count(); e++) {
             blas[r].matmulBf16(in, w[g][e], k.mid, up.rows(), up.inner(), up.cols());
             blas[r].matmulBf16(k.mid, w[g + 1][e], out, down.rows(), down.inner(), down.cols());
         }
+    }
+
+    /** The MLP's input: the all-reduced attention output (TP), the dispatched tokens (EP), else the attention output. */
+    private DeviceBuffer mlpIn(int r) {
+        return ring != null ? ring.output(r) : spec.plan() == Plan.EP ? rank[r].recv : rank[r].y;
+    }
+
+    /** The MLP's output: the next all-reduce's input (TP), what combine sends back (EP), else the next layer's input. */
+    private DeviceBuffer mlpOut(int r) {
+        return ring != null ? ring.input(r) : spec.plan() == Plan.EP ? rank[r].expertOut : rank[r].x;
     }
 
     // ---------------------------------------------------------------- the step
@@ -335,7 +435,7 @@ public final class PartitionStep implements AutoCloseable {
         }
         switch (spec.plan()) {
             case SINGLE, PP -> enqueueStages();
-            case TP -> enqueueTensorParallel();
+            case TP, EP -> enqueueLayerByLayer();
             default -> throw new IllegalStateException(spec.plan().toString());
         }
         for (int r = 1; r < n; r++) {
@@ -381,7 +481,8 @@ public final class PartitionStep implements AutoCloseable {
         }
     }
 
-    private void enqueueTensorParallel() {
+    /** TP and EP: per layer, attention, an exchange (all-reduce or dispatch), the MLP, an exchange (all-reduce or combine). */
+    private void enqueueLayerByLayer() {
         for (int l = 0; l < spec.model().layers(); l++) {
             for (int half = 0; half < 2; half++) {
                 for (int r = 0; r < n; r++) {
@@ -395,8 +496,8 @@ public final class PartitionStep implements AutoCloseable {
                     mark(r, Kind.COMPUTE);
                     handoff[r].record(main[r]);
                 }
-                if (ring == null) {
-                    continue; // TP over one rank: nothing to exchange
+                if (n == 1) {
+                    continue; // one rank: nothing to exchange
                 }
                 for (int r = 0; r < n; r++) {
                     for (int q = 0; q < n; q++) {
@@ -406,12 +507,41 @@ public final class PartitionStep implements AutoCloseable {
                     }
                     mark(r, Kind.WAIT);
                 }
-                ring.enqueueAfter(handoff);
-                for (int r = 0; r < n; r++) {
-                    ring.waitForResult(r, main[r]);
-                    mark(r, Kind.COMM);
+                if (ring != null) {
+                    ring.enqueueAfter(handoff);
+                    for (int r = 0; r < n; r++) {
+                        ring.waitForResult(r, main[r]);
+                        mark(r, Kind.COMM);
+                    }
+                } else {
+                    for (Move m : half == 0 ? dispatch : combine) {
+                        move(m);
+                    }
+                    for (int r = 0; r < n; r++) {
+                        mark(r, Kind.COMM);
+                    }
                 }
             }
+        }
+    }
+
+    /**
+     * Enqueues one EP move by the step's transport, ending on the receiver's stream. Host-staged, the
+     * device-to-host legs run on the sender's stream (the receiver's on one GPU, as a PP boundary
+     * there). Moves are enqueued one whole move after another in one order on every stream, so the
+     * staged copies' cross-stream waits cannot form a cycle.
+     */
+    private void move(Move m) {
+        int from = m.from();
+        int to = m.to();
+        boolean oneGpu = group.device(from) == group.device(to);
+        if (transport == Transport.HOST_STAGED) {
+            pairs[from][to].enqueue(m.src(), m.srcOffset(), m.dst(), m.dstOffset(), m.bytes(),
+                    oneGpu ? main[to] : main[from], main[to]);
+        } else if (oneGpu) {
+            Copies.async(m.dst(), m.dstOffset(), m.src(), m.srcOffset(), m.bytes(), main[to]);
+        } else {
+            Copies.peerAsync(m.dst(), m.dstOffset(), m.src(), m.srcOffset(), m.bytes(), main[to]);
         }
     }
 
@@ -477,7 +607,11 @@ public final class PartitionStep implements AutoCloseable {
     private static final String CORRUPT_PROPERTY = "p2pbench.test.corrupt";
     private static final int BOUNDARY_SEED = 0x0B0D;
     private static final int GEMM_SEED = 0x7E57;
+    private static final int DISPATCH_SEED = 0xD15;
+    private static final int COMBINE_SEED = 0xC0B;
     private final Map<Integer, Verifier> boundaryCheck = new HashMap<>();
+    private final List<Verifier> dispatchChecks = new ArrayList<>();
+    private final List<Verifier> combineChecks = new ArrayList<>();
     private long bytesVerified;
 
     /** The three operands of one GEMM of a rank's layer, as the step passes them to cuBLAS. */
@@ -495,6 +629,8 @@ public final class PartitionStep implements AutoCloseable {
      *       separately;
      *   <li>PP: every stage boundary's copy by the step's own transport, pattern in, poison out,
      *       every word checked on the receiving GPU ({@link Verifier});
+     *   <li>EP: every pair's region of the dispatch and of the combine, moved by the step's own
+     *       transport, pattern in, poison out, every word checked on the receiving GPU;
      *   <li>TP: the step's ring all-reduce, refilled with its reference inputs, outputs poisoned,
      *       run once and checked element by element on each GPU.
      * </ul>
@@ -519,6 +655,10 @@ public final class PartitionStep implements AutoCloseable {
                 verifyBoundary(s);
             }
         }
+        if (spec.plan() == Plan.EP) {
+            verifyExchange("dispatch", dispatch, dispatchChecks, DISPATCH_SEED);
+            verifyExchange("combine", combine, combineChecks, COMBINE_SEED);
+        }
         if (ring != null) {
             long ringBefore = ring.bytesVerified();
             ring.refill();
@@ -541,8 +681,8 @@ public final class PartitionStep implements AutoCloseable {
         List<GemmShape> gemms = spec.layerGemms();
         DeviceBuffer[][] w = k.weights[0];
         DeviceBuffer attentionOut = ring != null ? ring.input(r) : k.y;
-        DeviceBuffer mlpIn = ring != null ? ring.output(r) : k.y;
-        DeviceBuffer mlpOut = ring != null ? ring.input(r) : k.x;
+        DeviceBuffer mlpIn = mlpIn(r);
+        DeviceBuffer mlpOut = mlpOut(r);
         List<Operands> out = new ArrayList<>();
         for (int g = 0; g < gemms.size(); g++) {
             GemmShape shape = gemms.get(g);
@@ -611,6 +751,34 @@ public final class PartitionStep implements AutoCloseable {
         main[s].synchronize();
         check.requireIntact(main[s]);
         bytesVerified += bytes;
+    }
+
+    /** Checks one EP exchange: every move's source filled with its pattern, destination poisoned, moved, checked. */
+    private void verifyExchange(String what, List<Move> moves, List<Verifier> checks, int seed) {
+        for (int i = checks.size(); i < moves.size(); i++) {
+            Move m = moves.get(i);
+            checks.add(own(new Verifier("EP " + what + " rank " + m.from() + " (GPU" + group.device(m.from())
+                    + ") -> rank " + m.to() + " (GPU" + group.device(m.to()) + "), " + transport, m.dst(),
+                    m.dstOffset(), m.bytes(), seed + i, group.device(m.to()))));
+        }
+        for (int i = 0; i < moves.size(); i++) {
+            Move m = moves.get(i);
+            Verifier.fill(m.src(), m.srcOffset(), m.bytes(), seed + i, main[m.from()]);
+            checks.get(i).poison(main[m.to()]);
+        }
+        synchronize();
+        for (Move m : moves) {
+            move(m);
+        }
+        synchronize();
+        for (int i = 0; i < moves.size(); i++) {
+            checks.get(i).enqueueCheck(main[moves.get(i).to()]);
+        }
+        synchronize();
+        for (int i = 0; i < moves.size(); i++) {
+            checks.get(i).requireIntact(main[moves.get(i).to()]);
+            bytesVerified += moves.get(i).bytes();
+        }
     }
 
     /** The plan this step runs. */

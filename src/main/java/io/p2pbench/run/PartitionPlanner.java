@@ -19,8 +19,8 @@ import java.util.function.BiConsumer;
 /**
  * The partition study's benchmarks for {@code --paths PARTITION}: every plan over the group
  * (SINGLE on its first GPU), every transport, decode and prefill, eager and CUDA graph steps, and
- * one request benchmark per plan and transport (graphs). A plan that does not divide the model,
- * does not fit the GPUs' memory, or is not implemented is a planned skip with its reason.
+ * one request benchmark per plan and transport (graphs). A plan that does not divide the model or
+ * does not fit the GPUs' memory is a planned skip with its reason.
  */
 final class PartitionPlanner {
     static final int BATCH = 8;
@@ -82,9 +82,6 @@ final class PartitionPlanner {
             spec.requireDivides();
         } catch (IllegalArgumentException e) {
             skip = e.getMessage();
-        }
-        if (skip == null && plan == Plan.EP) {
-            skip = "plan EP is not implemented in the partition step yet";
         }
         if (skip == null) {
             skip = doesNotFit(t, g, spec);

@@ -32,6 +32,10 @@ class PartitionCliTest {
         assertEquals(0, r.code(), r.err());
         // PP only: 3 transports x (2 phases x eager/graph + 1 request)
         assertTrue(r.out().contains("15 benchmarks to run, 0 skipped"), r.out());
+        CliTest.Result ep = run("run", "--dry-run", "--topology", EIGHT, "--paths", "PARTITION", "--group", "0,1,2,3",
+                "--model", "MOE_8X_TOP2", "--plans", "EP");
+        assertEquals(0, ep.code(), ep.err());
+        assertTrue(ep.out().contains("15 benchmarks to run, 0 skipped"), ep.out());
     }
 
     @Test

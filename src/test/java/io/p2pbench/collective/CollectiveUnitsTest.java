@@ -114,6 +114,26 @@ class CollectiveUnitsTest {
     }
 
     @Test
+    void routingOfAFewTokensSpreadsTheRemaindersOverTheRanks() {
+        // one decode token per rank, top-2, 8 ranks: round(2/8) = 0 to rank 0, two remainders per sender
+        long[][] few = ModelShape.MOE_8X_TOP2.routedTokens(1, 8, 1.0 / 8);
+        assertArrayEquals(new long[] {0, 1, 1, 0, 0, 0, 0, 0}, few[0]);
+        assertArrayEquals(new long[] {0, 0, 1, 1, 0, 0, 0, 0}, few[1]);
+        assertArrayEquals(new long[] {0, 1, 0, 0, 0, 0, 0, 1}, few[6]);
+        assertArrayEquals(new long[] {0, 1, 1, 0, 0, 0, 0, 0}, few[7]);
+        long[] received = new long[8];
+        for (long[] row : few) {
+            assertEquals(2, java.util.Arrays.stream(row).sum());
+            for (int d = 0; d < 8; d++) {
+                received[d] += row[d];
+            }
+        }
+        for (int d = 1; d < 8; d++) {
+            assertTrue(received[d] >= 2 && received[d] <= 3, "rank " + d + " receives " + received[d]);
+        }
+    }
+
+    @Test
     void groupsParseRepeatAndNameWhatIsWrong() {
         Group g = Group.parse("0,0,0,0");
         assertEquals(4, g.size());

@@ -20,11 +20,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * One small step per plan on the group 0,0 (every code path on one GPU), eager and as CUDA graphs,
- * P2P and host-staged: it runs, and its compute + exposed communication + wait account for the
- * instrumented step's device time within 5%; its check ({@link PartitionStep#verify}) passes and
- * counts every GEMM sample, boundary copy and all-reduce output; with the corruption hook a wrong
- * GEMM output fails it. Figures are not judged.
+ * One small step per plan on the group 0,0 (every code path on one GPU; EP on MOE_8X_TOP2, the
+ * others on DENSE_8B), eager and as CUDA graphs, P2P and host-staged: it runs, and its compute +
+ * exposed communication + wait account for the instrumented step's device time within 5%; its check
+ * ({@link PartitionStep#verify}) passes and counts every GEMM sample, boundary copy, all-reduce
+ * output and EP dispatch and combine word; with the corruption hook a wrong GEMM output fails it.
+ * Figures are not judged.
  */
 @RequiresGpu
 class GpuPartitionTest {
@@ -34,12 +35,13 @@ class GpuPartitionTest {
     List<DynamicTest> everyPlanAccountsForItsStep() {
         Group group = Group.parse("0,0");
         List<DynamicTest> tests = new ArrayList<>();
-        for (Plan plan : new Plan[] {Plan.SINGLE, Plan.TP, Plan.PP}) {
+        for (Plan plan : new Plan[] {Plan.SINGLE, Plan.TP, Plan.PP, Plan.EP}) {
+            ModelShape model = plan == Plan.EP ? ModelShape.MOE_8X_TOP2 : ModelShape.DENSE_8B;
             for (Phase phase : Phase.values()) {
                 for (Transport transport : new Transport[] {Transport.P2P, Transport.HOST_STAGED}) {
                     for (boolean graph : new boolean[] {false, true}) {
                         int ranks = plan == Plan.SINGLE ? 1 : 2;
-                        PartitionSpec spec = new PartitionSpec(ModelShape.DENSE_8B, plan, ranks, phase, 2, 256, 512);
+                        PartitionSpec spec = new PartitionSpec(model, plan, ranks, phase, 2, 256, 512);
                         tests.add(DynamicTest.dynamicTest(spec.label() + " " + transport + (graph ? " graph" : " eager"),
                                 () -> check(spec, group, transport, graph)));
                     }
@@ -77,18 +79,34 @@ class GpuPartitionTest {
             assertTrue(b.stepUs() > 0 && plain > 0, what);
             assertTrue(Math.abs(b.unaccountedUs()) <= 0.05 * b.stepUs(), "compute + comm + wait do not account for the step: "
                     + what);
-            if (spec.plan() == Plan.TP || spec.plan() == Plan.PP) {
+            if (spec.plan() != Plan.SINGLE) {
                 assertTrue(b.commUs() > 0, "no communication measured: " + what);
             }
             long host = step.hostNanosPerStep();
             assertTrue(host > 0, what);
             long verified = step.verify();
             long gemmBytes = (long) spec.layerGemms().size() * spec.ranks() * PartitionStep.GEMM_SAMPLES * 2;
-            long exchanged = spec.plan() == Plan.PP ? (spec.ranks() - 1) * spec.activationBytes()
-                    : spec.plan() == Plan.TP ? spec.ranks() * spec.activationBytes() : 0;
+            long exchanged = switch (spec.plan()) {
+                case PP -> (spec.ranks() - 1) * spec.activationBytes();
+                case TP -> spec.ranks() * spec.activationBytes();
+                case EP -> 2 * crossingTokens(spec) * spec.model().hidden() * 2; // dispatch and combine
+                case SINGLE -> 0;
+            };
             assertEquals(gemmBytes + exchanged, verified, "bytes verified: " + what);
             step.deviceMicrosPerStep(1); // the step still runs after its buffers were checked
             assertEquals(2 * verified, verified + step.verify(), "second check: " + what);
         }
+    }
+
+    /** Routed tokens that leave their rank in one EP dispatch. */
+    private static long crossingTokens(PartitionSpec spec) {
+        long[][] counts = spec.routedTokens();
+        long crossing = 0;
+        for (int s = 0; s < counts.length; s++) {
+            for (int d = 0; d < counts.length; d++) {
+                crossing += s == d ? 0 : counts[s][d];
+            }
+        }
+        return crossing;
     }
 }

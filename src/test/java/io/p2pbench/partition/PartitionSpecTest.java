@@ -88,6 +88,32 @@ class PartitionSpecTest {
     }
 
     @Test
+    void expertParallelRoutesEveryTokenAndSizesItsExchangeBuffers() {
+        // prefill, batch 2 x 256 tokens over 2 ranks: 256 tokens per rank, 512 routed, half stay, half cross
+        PartitionSpec ep = new PartitionSpec(ModelShape.MOE_8X_TOP2, Plan.EP, 2, Phase.PREFILL, 2, 256, 512);
+        long[][] counts = ep.routedTokens();
+        assertEquals(256, ep.rankTokens());
+        assertEquals(256, counts[0][1]);
+        assertEquals(256, counts[1][0]);
+        assertEquals(256L * 4096 * 2, ep.dispatchBytesPerRank());
+        assertEquals(128, ep.tokensPerExpert()); // 512 tokens x top-2 over 8 experts
+        assertEquals(512, ep.receiveRows());
+        assertEquals(2L * (512 + 512) * 4096 * 2, ep.exchangeBufferBytes());
+        assertEquals("[qkv 256x4096x6144, scores 256x4096x128, context 256x128x4096, out 256x4096x4096, "
+                + "gate_up 128x4096x28672 (x4), down 128x14336x4096 (x4)]", ep.layerGemms().toString());
+        // the exchange buffers count towards the memory per GPU
+        PartitionSpec single = new PartitionSpec(ModelShape.MOE_8X_TOP2, Plan.SINGLE, 1, Phase.PREFILL, 2, 256, 512);
+        assertEquals(0, single.exchangeBufferBytes());
+        assertEquals(0, single.receiveRows());
+        // decode over 8 ranks: one token each, the experts' GEMMs still read ceil(8 x 2 / 8) rows
+        PartitionSpec wide = decode(ModelShape.MOE_8X_TOP2, Plan.EP, 8, 8);
+        assertEquals(3, wide.receiveRows());
+        assertEquals(2, wide.tokensPerExpert());
+        assertEquals(2L * 4096 * 2, wide.dispatchBytesPerRank()); // both routed tokens of rank 0 cross
+        assertEquals(0, decode(ModelShape.MOE_8X_TOP2, Plan.EP, 1, 8).dispatchBytesPerRank());
+    }
+
+    @Test
     void tensorParallelSplitsEveryGemmsColumnsOrInner() {
         PartitionSpec s = decode(ModelShape.DENSE_8B, Plan.TP, 2, 4);
         assertEquals("[qkv 4x4096x3072, out 4x2048x4096, gate_up 4x4096x14336, down 4x7168x4096]",

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.collective.Group;
+import io.p2pbench.partition.Transport;
 import io.p2pbench.results.Combination;
 import io.p2pbench.topology.SyntheticTopologies;
 import io.p2pbench.topology.Topology;
@@ -37,6 +38,19 @@ class PartitionPlannerTest {
         assertTrue(single.skipReason().startsWith("does not fit: DENSE_70B SINGLE over 1 GPU needs"), single.skipReason());
         Combination ep = find(plan, "part-step-DENSE_70B-EP-P2P-DECODE-eager-g0.1.2.3.4.5.6.7");
         assertTrue(ep.skipReason().startsWith("plan EP needs experts, but DENSE_70B is dense"), ep.skipReason());
+    }
+
+    @Test
+    void expertParallelRunsOnAMixtureOfExpertsAndSkipsWhereItDoesNotDivide() {
+        List<Combination> plan = plan(SyntheticTopologies.nvswitch8(), null, "MOE_8X_TOP2");
+        for (Transport transport : Transport.values()) {
+            Combination ep = find(plan, "part-step-MOE_8X_TOP2-EP-" + transport + "-PREFILL-graph-g0.1.2.3.4.5.6.7");
+            assertNull(ep.skipReason(), ep.skipReason());
+        }
+        assertNull(find(plan, "part-request-MOE_8X_TOP2-EP-P2P-REQUEST-graph-g0.1.2.3.4.5.6.7").skipReason());
+        List<Combination> three = plan(SyntheticTopologies.nvswitch8(), Group.parse("0,1,2"), "MOE_8X_TOP2");
+        assertEquals("plan EP over 3 ranks does not divide MOE_8X_TOP2's 8 experts; use an EP degree that divides "
+                + "them: 1, 2, 4, 8", find(three, "part-step-MOE_8X_TOP2-EP-P2P-DECODE-eager-g0.1.2").skipReason());
     }
 
     @Test
