@@ -155,15 +155,26 @@ public final class ResultMigration {
         }
     }
 
+    /**
+     * Whether {@code plain} was already converted (only its .gz is there); throws when neither is, since the
+     * manifest names a file the folder lacks.
+     */
+    private static boolean alreadyDone(Path dir, String plain, Path src, Path dst) throws IOException {
+        if (Files.isRegularFile(src)) {
+            return false;
+        }
+        if (Files.isRegularFile(dst)) {
+            return true;
+        }
+        throw new IOException(dir.resolve("manifest.json") + " names " + plain + ", which is missing");
+    }
+
     /** {@code jmh/NNN-ID.json} to {@code .json.gz}, byte for byte (already done when only the .gz is there). */
     private static void migrateJmh(Path dir, String plain, String gz) throws IOException {
         Path src = dir.resolve(plain);
         Path dst = dir.resolve(gz);
-        if (!Files.isRegularFile(src)) {
-            if (Files.isRegularFile(dst)) {
-                return;
-            }
-            throw new IOException(dir.resolve("manifest.json") + " names " + plain + ", which is missing");
+        if (alreadyDone(dir, plain, src, dst)) {
+            return;
         }
         byte[] bytes = Files.readAllBytes(src);
         AtomicFiles.writeGzip(dst, bytes);
@@ -176,11 +187,8 @@ public final class ResultMigration {
     private static void migrateSamples(Path dir, String plain, String gz) throws IOException {
         Path src = dir.resolve(plain);
         Path dst = dir.resolve(gz);
-        if (!Files.isRegularFile(src)) {
-            if (Files.isRegularFile(dst)) {
-                return;
-            }
-            throw new IOException(dir.resolve("manifest.json") + " names " + plain + ", which is missing");
+        if (alreadyDone(dir, plain, src, dst)) {
+            return;
         }
         BatchSamples samples = BenchmarkRecords.readSamples(src);
         AtomicFiles.writeGzip(dst, BenchmarkRecords.samplesJson(samples));
