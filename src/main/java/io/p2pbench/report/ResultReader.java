@@ -75,7 +75,10 @@ public final class ResultReader {
                 // Reads (and so checks) the entry's JMH file: a truncated jmh/*.json(.gz) is one line here.
                 measurements.addAll(new EntryReader(folder, e, machine).read());
             } else {
-                unknown.merge(c.kind(), 1, Integer::sum);
+                if (!io.p2pbench.results.Kind.PARTITION.label().equals(c.kind())) {
+                    // Partition figures are read by PartitionVerdict ("Does splitting pay?"), not here.
+                    unknown.merge(c.kind(), 1, Integer::sum);
+                }
                 if (!RunManifest.FORMAT_1.equals(manifest.format()) && e.jmhFile() != null) {
                     // Format 2 exports every ok entry's JMH file, kinds this version does not read included.
                     requireJmhArray(folder.resolve(e.jmhFile()));

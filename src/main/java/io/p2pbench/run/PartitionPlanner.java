@@ -91,7 +91,8 @@ final class PartitionPlanner {
         }
         long size = spec.activationBytes();
         Preset.Timing timing = p.timing(metric);
-        double predicted = TimePredictor.partition(timing, !request && phase == Phase.PREFILL, request);
+        double predicted = TimePredictor.partition(timing, TimePredictor.partitionOperationSeconds(spec,
+                plan == Plan.SINGLE ? 1 : g.distinctDevices().length, request, DECODE_STEPS));
         return new Combination(id, bench.method(metric), bench.kind().label(), metric.label(), params, "partition",
                 "group", size, plan == Plan.SINGLE ? false : g.repeatsDevices(), skip, predicted);
     }

@@ -66,29 +66,95 @@ public final class TimePredictor {
         return TRANSFER_FORK_SECONDS + timing.seconds();
     }
 
+    /** Partition steps: bf16 GEMM rate of cuBLAS on the H200 node (780-880 TFLOP/s measured; the low end). */
+    static final double PARTITION_FLOPS_PER_SECOND = 780e12;
+    /** Partition steps: HBM bytes per second a step's weight and KV reads reach (decode steps on the H200 node). */
+    static final double PARTITION_BYTES_PER_SECOND = 4.0e12;
+    /** Steps per {@code step} operation: four timed back-to-back plus one instrumented (PartitionBenchmark.step). */
+    static final int STEPS_PER_OPERATION = 5;
+    /** The per-iteration verification of a partition fork (GEMM samples, boundary words), seconds. */
+    static final double PARTITION_CHECK_SECONDS = 0.06;
+
     /**
-     * A partition-study fork: a transfer fork's fixed cost, the iterations, and what a step adds around
-     * them (weights, KV and graph setup, and the verification after each iteration). Measured on the
-     * H200 node, DENSE_8B over 0,0 at quick timing (17:27Z): decode forks 1.0-1.2 s, prefill 3.7-4.5 s
-     * (host-staged TP 7.4 s), requests 1.9-2.6 s.
+     * Estimated device seconds of one step of {@code spec} over {@code distinctGpus} GPUs: per rank and
+     * layer, its GEMM FLOPs at {@link #PARTITION_FLOPS_PER_SECOND} plus its weight and KV bytes at
+     * {@link #PARTITION_BYTES_PER_SECOND}. Pipeline stages run one after another (no micro-batches);
+     * other plans run their ranks at once, ranks sharing a GPU one after another. Communication is
+     * left out: on one GPU it is small against the compute (committed runs), and no multi-GPU run
+     * exists to calibrate it. Checked against DENSE_8B and MOE_8X_TOP2 on the H200 node: prefill
+     * 0.30 s and 0.54 s per step measured, estimated 0.30 s and 0.54 s.
      */
-    public static double partition(Preset.Timing timing, boolean prefill, boolean request) {
-        return TRANSFER_FORK_SECONDS + timing.seconds() + (prefill ? 3.0 : 0.0) + (request ? 1.0 : 0.0);
+    public static double partitionStepSeconds(io.p2pbench.partition.PartitionSpec spec, int distinctGpus) {
+        double flops = 0;
+        for (io.p2pbench.partition.GemmShape g : spec.layerGemms()) {
+            flops += g.flops();
+        }
+        double perLayer = flops / PARTITION_FLOPS_PER_SECOND
+                + (spec.weightBytesPerLayer() + spec.kvBytesPerLayer()) / PARTITION_BYTES_PER_SECOND;
+        double perRank = perLayer * spec.maxLayersPerRank();
+        int ranks = spec.ranks();
+        int sequential = spec.plan() == io.p2pbench.partition.Plan.PP ? ranks
+                : (ranks + Math.max(1, distinctGpus) - 1) / Math.max(1, distinctGpus);
+        return perRank * sequential;
+    }
+
+    /**
+     * A partition-study fork: a transfer fork's fixed cost, then each iteration at least its time and
+     * at least one operation (a {@code step} operation is {@link #STEPS_PER_OPERATION} steps; a request is
+     * a prefill and {@code decodeSteps} decode steps, whose estimate is {@code operationSeconds}), and
+     * the verification after each iteration. Prefill steps of 0.3-0.6 s make the operation, not the
+     * preset's iteration time, set a fork's length (MOE_8X_TOP2 at quick timing: 6.2-8.3 s per prefill fork).
+     */
+    public static double partition(Preset.Timing timing, double operationSeconds) {
+        int iterations = timing.warmupIterations() + 1;
+        double warm = timing.warmupIterations() * iteration(timing.warmupMillis() / 1000.0, operationSeconds);
+        double measure = iteration(timing.measurementMillis() / 1000.0, operationSeconds);
+        return TRANSFER_FORK_SECONDS + warm + measure + iterations * PARTITION_CHECK_SECONDS;
+    }
+
+    /** JMH ends an iteration at the first operation to finish after its time: whole operations. */
+    private static double iteration(double seconds, double operation) {
+        return operation <= 0 ? seconds : Math.max(1, Math.ceil(seconds / operation)) * operation;
+    }
+
+    /** The seconds of one operation of a partition benchmark: 5 steps, or a whole request. */
+    public static double partitionOperationSeconds(io.p2pbench.partition.PartitionSpec spec, int distinctGpus,
+                                                   boolean request, int decodeSteps) {
+        if (!request) {
+            return STEPS_PER_OPERATION * partitionStepSeconds(spec, distinctGpus);
+        }
+        io.p2pbench.partition.PartitionSpec prefill = new io.p2pbench.partition.PartitionSpec(spec.model(), spec.plan(),
+                spec.ranks(), io.p2pbench.partition.Phase.PREFILL, spec.batch(), spec.prompt(), spec.context());
+        io.p2pbench.partition.PartitionSpec decode = new io.p2pbench.partition.PartitionSpec(spec.model(), spec.plan(),
+                spec.ranks(), io.p2pbench.partition.Phase.DECODE, spec.batch(), spec.prompt(), spec.context());
+        return partitionStepSeconds(prefill, distinctGpus) + decodeSteps * partitionStepSeconds(decode, distinctGpus);
     }
 
     /**
      * The prediction for a planned combination as a manifest records it ({@code kind} label,
      * {@code params}, size), for checking the predictor against measured runs.
      */
-    public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing) {
+    public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing,
+                                  boolean latency) {
         Kind k = Kind.of(kind);
         return switch (k) {
             case PEER, PEER_BIDIR, HOST, HOST_BIDIR -> transfer(k, timing, size, "PAGEABLE".equals(params.get("memory")));
             case ALLREDUCE_RING, NCCL -> collective(timing, size, DataType.valueOf(params.get("dtype")),
                     Group.parse(params.get("group")).size(), k == Kind.NCCL);
             case EXCHANGE -> exchange(timing);
-            case PARTITION -> partition(timing, "PREFILL".equals(params.get("phase")) && !"request".equals(params.get("metric")),
-                    false);
+            case PARTITION -> {
+                Group g = Group.parse(params.get("group"));
+                io.p2pbench.partition.Plan plan = io.p2pbench.partition.Plan.valueOf(params.get("plan"));
+                boolean request = latency;
+                io.p2pbench.partition.PartitionSpec spec = new io.p2pbench.partition.PartitionSpec(
+                        io.p2pbench.collective.ModelShape.named(params.get("model")), plan,
+                        plan == io.p2pbench.partition.Plan.SINGLE ? 1 : g.size(),
+                        io.p2pbench.partition.Phase.valueOf(params.get("phase")), Integer.parseInt(params.get("batch")),
+                        Integer.parseInt(params.get("prompt")), Integer.parseInt(params.get("context")));
+                int distinct = plan == io.p2pbench.partition.Plan.SINGLE ? 1 : g.distinctDevices().length;
+                yield partition(timing, partitionOperationSeconds(spec, distinct, request,
+                        Integer.parseInt(params.get("decodeSteps"))));
+            }
         };
     }
 }

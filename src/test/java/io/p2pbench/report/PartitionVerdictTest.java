@@ -135,6 +135,8 @@ class PartitionVerdictTest {
         section = section.substring(0, section.indexOf("\n## ", 1));
         List<String> links = section.lines().filter(l -> l.startsWith("![")).toList();
         assertEquals(5, links.size(), "tokens/s of 4 scenarios + p99 of the decode graph requests: " + links);
+        assertFalse(md.contains("`partition` in"), "partition figures are reported, so not listed as a kind the "
+                + "report does not know");
         try (var files = Files.list(out)) {
             assertEquals(5, files.filter(f -> f.getFileName().toString().startsWith("partition-")).count());
         }
