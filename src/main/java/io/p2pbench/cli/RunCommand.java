@@ -7,6 +7,7 @@ import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.run.RunPlanner;
+import io.p2pbench.run.ForkGroups;
 import io.p2pbench.run.RunExecutor;
 import io.p2pbench.run.RunLock;
 import io.p2pbench.topology.GpuPair;
@@ -92,6 +93,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--wait", description = "If another p2pbench run is measuring on this machine, wait for it "
             + "to finish instead of refusing to start.")
     boolean waitForOtherRun;
+
+    @Option(names = "--fork-per-benchmark", description = "One JVM per benchmark, as before fork groups (slower: "
+            + "every benchmark pays a JVM and CUDA start). Default: one JVM per curve, each benchmark its own trial.")
+    boolean forkPerBenchmark;
 
     @Option(names = "--report", description = "After the run, render its report into --charts (summary.md, charts).")
     boolean report;
@@ -192,7 +197,8 @@ final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter w = spec.commandLine().getOut();
-        w.print(RunPlanner.describe(topology, p, plan));
+        ForkGroups.Mode forkMode = forkPerBenchmark ? ForkGroups.Mode.PER_BENCHMARK : ForkGroups.Mode.GROUPED;
+        w.print(RunPlanner.describe(topology, p, plan, forkMode));
         w.flush();
         if (dryRun) {
             return 0;
@@ -206,12 +212,16 @@ final class RunCommand implements Callable<Integer> {
         settings.put("latencyTiming", p.latency());
         settings.put("stagingChunkBytes", stagingChunk);
         settings.put("forkOverheadSecondsAssumed", RunPlanner.FORK_OVERHEAD_SECONDS);
+        settings.put("forkMode", forkMode.name());
+        settings.put("forks", forkMode.describe());
+        settings.put("crossCheckFullBytes", io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES);
+        settings.put("crossCheckPieceBytes", io.p2pbench.collective.ResultCheck.PIECE);
         List<String> jvmArgs = new ArrayList<>(io.p2pbench.run.ForkSettings.all());
         jvmArgs.add("-Dp2pbench.stagingChunk=" + stagingChunk);
         if (Boolean.getBoolean("p2pbench.test.corrupt")) {
             jvmArgs.add("-Dp2pbench.test.corrupt=true");
         }
-        RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c));
+        RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c)).mode(forkMode);
         RunManifest m;
         try {
             m = executor.run(commandLine(), topology.fingerprint(), settings, plan);

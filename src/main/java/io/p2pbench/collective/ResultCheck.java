@@ -28,9 +28,13 @@ import java.util.stream.IntStream;
  * formula, and at 4 GiB over 8 ranks checking it whole would take longer than the whole measurement.
  */
 public final class ResultCheck {
-    static final long PIECE = 32L << 20;
-    /** Outputs up to this size are cross-checked whole. */
-    static final long FULL_CHECK_BYTES = 128L << 20;
+    /** Bytes of one cross-checked piece of a larger output. */
+    public static final long PIECE = 2L << 20;
+    /**
+     * Outputs up to this size are cross-checked whole (8 MiB since the fork groups of issue 10: at 128 MiB the
+     * cross-check of an 8-rank bfloat16 row took about as long as its measurement).
+     */
+    public static final long FULL_CHECK_BYTES = 8L << 20;
     /** Pieces cross-checked of a larger output. */
     static final int SAMPLED_PIECES = 4;
     /** Elements one task computes or compares. */
@@ -74,18 +78,35 @@ public final class ResultCheck {
         if (count * elementBytes <= FULL_CHECK_BYTES || pieces <= SAMPLED_PIECES) {
             return java.util.stream.LongStream.range(0, pieces).map(p -> p * perPiece).toArray();
         }
-        long[] starts = new long[SAMPLED_PIECES];
-        for (int k = 0; k < SAMPLED_PIECES; k++) {
-            starts[k] = (k * (pieces - 1) / (SAMPLED_PIECES - 1)) * perPiece;
+        return pieceStarts(count, perPiece, elementBytes, SAMPLED_PIECES);
+    }
+
+    private static long[] pieceStarts(long count, int perPiece, int elementBytes, int sampled) {
+        long pieces = (count + perPiece - 1) / perPiece;
+        long[] starts = new long[sampled];
+        for (int k = 0; k < sampled; k++) {
+            starts[k] = (k * (pieces - 1) / (sampled - 1)) * perPiece;
         }
         return starts;
     }
 
     /** Elements of an output of {@code count} elements that the CPU cross-checks (for the time predictor). */
     public static long checkedElements(long count, int elementBytes) {
-        int perPiece = (int) (Math.min(count * elementBytes, PIECE) / elementBytes);
+        return checkedElements(count, elementBytes, FULL_CHECK_BYTES, PIECE);
+    }
+
+    /**
+     * The same for a cross-check whole up to {@code fullBytes} and on pieces of {@code pieceBytes} above
+     * (runs of earlier versions: 128 MiB and 32 MiB).
+     */
+    public static long checkedElements(long count, int elementBytes, long fullBytes, long pieceBytes) {
+        int perPiece = (int) (Math.min(count * elementBytes, pieceBytes) / elementBytes);
         long sum = 0;
-        for (long first : pieceStarts(count, perPiece, elementBytes)) {
+        long pieces = (count + perPiece - 1) / perPiece;
+        long[] starts = count * elementBytes <= fullBytes || pieces <= SAMPLED_PIECES
+                ? java.util.stream.LongStream.range(0, pieces).map(q -> q * perPiece).toArray()
+                : pieceStarts(count, perPiece, elementBytes, SAMPLED_PIECES);
+        for (long first : starts) {
             sum += Math.min(perPiece, count - first);
         }
         return sum;

@@ -177,7 +177,9 @@ public final class ForkPhases {
             }
         }
         double total = seconds(runnerStartMicros, runnerEndMicros);
-        double launch = jvmStart >= 0 ? seconds(runnerStartMicros, jvmStart) : 0;
+        // A later combination of a fork group finds its JVM running: until its setup is the runner's start.
+        double launch = jvmStart >= 0 ? seconds(runnerStartMicros, jvmStart)
+                : setupBegin >= 0 ? seconds(runnerStartMicros, setupBegin) : 0;
         double jvm = jvmStart >= 0 && setupBegin >= 0 ? seconds(jvmStart, setupBegin) : 0;
         double setup = setupBegin >= 0 && setupEnd >= 0 ? seconds(setupBegin, setupEnd) : 0;
         double teardown = teardownBegin >= 0 && teardownEnd >= 0 ? seconds(teardownBegin, teardownEnd) : 0;

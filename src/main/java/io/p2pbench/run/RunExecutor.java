@@ -70,6 +70,13 @@ public final class RunExecutor {
     private final java.util.function.Function<Combination, Integer> numaNode;
     private Path forkJvm;
     private Double forkLimitSeconds;
+    private ForkGroups.Mode mode = ForkGroups.Mode.GROUPED;
+    private double predictedLeft;
+    private double[] predictedOf;
+    private double predictedDone;
+    private double actualDone;
+    private int toRun;
+    private int done;
 
     /**
      * @param numaNode the NUMA node a combination's fork must be bound to (host memory placement),
@@ -87,6 +94,12 @@ public final class RunExecutor {
     /** Tests: every fork is started with this launcher instead of this JVM's java (a script that misbehaves). */
     RunExecutor forkJvm(Path launcher) {
         this.forkJvm = launcher;
+        return this;
+    }
+
+    /** How combinations are spread over JVMs ({@link ForkGroups.Mode#GROUPED} unless told). */
+    public RunExecutor mode(ForkGroups.Mode mode) {
+        this.mode = mode;
         return this;
     }
 
@@ -109,59 +122,29 @@ public final class RunExecutor {
         folder.writeManifest(manifest);
         Thread hook = new Thread(this::onInterrupt, "p2pbench-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
-        double predictedLeft = RunPlanner.predictedSeconds(plan);
-        double predictedDone = 0;
-        double actualDone = 0;
-        int toRun = (int) plan.stream().filter(c -> !c.plannedSkip()).count();
-        int done = 0;
+        predictedOf = TimePredictor.perCombination(plan, preset, TimePredictor.RunShape.CURRENT.with(mode), numaNode);
+        predictedLeft = java.util.Arrays.stream(predictedOf).sum();
+        toRun = (int) plan.stream().filter(c -> !c.plannedSkip()).count();
         try {
-            for (int i = 0; i < plan.size(); i++) {
-                Combination c = plan.get(i);
-                if (c.plannedSkip()) {
-                    continue;
-                }
+            for (List<Integer> fork : ForkGroups.of(plan, mode, numaNode)) {
                 synchronized (lock) {
                     if (interrupted) {
                         break;
                     }
-                    current = i;
                 }
-                long t0 = System.nanoTime();
-                RunManifest.Entry e = runOne(i, c);
-                if (e.reason() != null && e.reason().contains(JMH_LOCK_TAKEN)) {
-                    // Another JMH run took the machine between two benchmarks: every later one would fail
-                    // the same way and measure nothing. Stop, so the folder never fills with such failures.
+                if (mode == ForkGroups.Mode.PER_BENCHMARK) {
+                    int i = fork.get(0);
                     synchronized (lock) {
-                        entries.set(i, new RunManifest.Entry(c, "interrupted", "another JMH run took JMH's lock",
-                                null, null, e.logFile(), e.seconds(), null));
-                        current = -1;
-                        finished = true;
-                        write("interrupted");
+                        current = i;
                     }
-                    throw new RunLock.Held("another JMH run took JMH's lock (" + Path.of(
-                            System.getProperty("java.io.tmpdir"), "jmh.lock") + ") during this run, which stopped "
-                            + "rather than measure beside it; what finished before is in " + folder.dir());
-                }
-                double took = (System.nanoTime() - t0) / 1e9;
-                done++;
-                predictedDone += c.predictedSeconds();
-                predictedLeft -= c.predictedSeconds();
-                actualDone += took;
-                double eta = predictedLeft * (actualDone / Math.max(predictedDone, 1e-9));
-                synchronized (lock) {
-                    if (interrupted) {
-                        // The JVM is exiting on a signal and the hook has written "interrupted" with this
-                        // benchmark as interrupted (its fork was killed): this late result must not replace it.
+                    long t0 = System.nanoTime();
+                    RunManifest.Entry e = runOne(i, plan.get(i));
+                    if (!record(i, plan.get(i), e, (System.nanoTime() - t0) / 1e9)) {
                         break;
                     }
-                    entries.set(i, e);
-                    current = -1;
-                    write("running");
+                } else if (!runGroup(fork, plan)) {
+                    break;
                 }
-                out.printf(Locale.ROOT, "[%3d/%d] %-7s %-48s %s  (%.1fs, ETA %s)%n", done, toRun, e.status(), c.id(),
-                        e.headline() != null ? e.headline() + verifiedNote(e) : e.reason() == null ? "" : e.reason(), took,
-                        RunPlanner.formatDuration(eta));
-                out.flush();
             }
             synchronized (lock) {
                 if (!interrupted) {
@@ -182,6 +165,48 @@ public final class RunExecutor {
             }
         }
         return manifest;
+    }
+
+    /**
+     * Records one finished combination, prints its progress line; false when the run must stop (an
+     * interruption). Throws {@link RunLock.Held} when another JMH run took JMH's lock.
+     */
+    private boolean record(int i, Combination c, RunManifest.Entry e, double took) throws IOException {
+        if (e.reason() != null && e.reason().contains(JMH_LOCK_TAKEN)) {
+            // Another JMH run took the machine between two benchmarks: every later one would fail
+            // the same way and measure nothing. Stop, so the folder never fills with such failures.
+            synchronized (lock) {
+                entries.set(i, new RunManifest.Entry(c, "interrupted", "another JMH run took JMH's lock",
+                        null, null, e.logFile(), e.seconds(), null));
+                current = -1;
+                finished = true;
+                write("interrupted");
+            }
+            killForks();
+            throw new RunLock.Held("another JMH run took JMH's lock (" + Path.of(
+                    System.getProperty("java.io.tmpdir"), "jmh.lock") + ") during this run, which stopped "
+                    + "rather than measure beside it; what finished before is in " + folder.dir());
+        }
+        done++;
+        predictedDone += predictedOf[i];
+        predictedLeft -= predictedOf[i];
+        actualDone += took;
+        double eta = predictedLeft * (actualDone / Math.max(predictedDone, 1e-9));
+        synchronized (lock) {
+            if (interrupted) {
+                // The JVM is exiting on a signal and the hook has written "interrupted" with this
+                // benchmark as interrupted (its fork was killed): this late result must not replace it.
+                return false;
+            }
+            entries.set(i, e);
+            current = -1;
+            write("running");
+        }
+        out.printf(Locale.ROOT, "[%3d/%d] %-7s %-48s %s  (%.1fs, ETA %s)%n", done, toRun, e.status(), c.id(),
+                e.headline() != null ? e.headline() + verifiedNote(e) : e.reason() == null ? "" : e.reason(), took,
+                RunPlanner.formatDuration(eta));
+        out.flush();
+        return true;
     }
 
     private void write(String state) throws IOException {
@@ -281,8 +306,207 @@ public final class RunExecutor {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         recordPhases(c, phaseFile, runnerStart, ForkPhases.nowMicros());
+        return conclude(c, tmpJson, stem, logRel, !results.isEmpty(), runnerError, timedOut.get(), limit, seconds);
+    }
+
+    /** One combination's files while its fork group runs. */
+    private record Slot(int index, Combination c, String stem, String logRel, Path tmpJson, Path phaseFile,
+                        double limit, StringBuilder stray) {}
+
+    /**
+     * Runs one fork group ({@link ForkGroups}) in one JVM ({@link ForkGroupMain}); when that JVM dies or is
+     * killed by the watchdog, the running combination is recorded failed or timed out and a new JVM runs
+     * the rest. False when the run must stop.
+     */
+    private boolean runGroup(List<Integer> group, List<Combination> plan) throws IOException {
+        List<Integer> remaining = new ArrayList<>(group);
+        while (!remaining.isEmpty()) {
+            Map<Integer, Slot> slots = new java.util.LinkedHashMap<>();
+            List<ForkGroupMain.Task> tasks = new ArrayList<>();
+            for (int k = 0; k < remaining.size(); k++) {
+                int i = remaining.get(k);
+                Combination c = plan.get(i);
+                String stem = String.format(Locale.ROOT, "%03d-%s", i + 1, c.id());
+                String logRel = "logs/" + stem + ".log";
+                Path tmpJson = folder.resolve("jmh/." + stem + ".json.partial");
+                Files.createDirectories(tmpJson.getParent());
+                Files.createDirectories(folder.resolve("logs"));
+                Files.deleteIfExists(tmpJson);
+                Files.deleteIfExists(folder.resolve(logRel));
+                Path phaseFile = Files.createTempFile("p2pbench-phases-", ".txt");
+                Preset.Timing full = preset.timing(Metric.of(c.metric()));
+                // The first combination of a JVM warms it up; later ones find the JIT and the GPU warm.
+                Preset.Timing timing = k == 0 ? full : ForkGroups.warm(full);
+                double limit = forkLimitSeconds != null ? forkLimitSeconds : Math.max(120, 4 * c.predictedSeconds());
+                slots.put(i, new Slot(i, c, stem, logRel, tmpJson, phaseFile, limit, new StringBuilder()));
+                tasks.add(new ForkGroupMain.Task(i, c.id(), c.benchmark(), c.params(), timing.warmupIterations(),
+                        timing.warmupMillis(), timing.measurementMillis(), tmpJson.toString(),
+                        folder.resolve(logRel).toString(), phaseFile.toString()));
+            }
+            Path taskFile = Files.createTempFile("p2pbench-fork-group-", ".json");
+            try {
+                Files.writeString(taskFile, ResultFolder.mapper().writeValueAsString(tasks));
+                Slot first = slots.get(remaining.get(0));
+                Integer node = numaNode.apply(first.c());
+                String launcher;
+                if (forkJvm != null) {
+                    launcher = forkJvm.toString();
+                } else if (node != null) {
+                    Path wrapper = numaWrapper(node);
+                    if (wrapper == null) {
+                        for (int i : List.copyOf(remaining)) {
+                            Slot sl = slots.get(i);
+                            RunManifest.Entry e = new RunManifest.Entry(sl.c(), "skipped", "host memory placement "
+                                    + "needs numactl, which is not installed", null, null, null, 0.0, null);
+                            remaining.remove(Integer.valueOf(i));
+                            if (!record(i, sl.c(), e, 0)) {
+                                return false;
+                            }
+                        }
+                        return true;
+                    }
+                    launcher = wrapper.toString();
+                } else {
+                    launcher = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+                }
+                List<String> cmd = new ArrayList<>();
+                cmd.add(launcher);
+                cmd.addAll(extraJvmArgs);
+                cmd.add("-D" + BenchmarkRecords.RUN_DIR + "=" + folder.dir().toAbsolutePath());
+                // The first combination's id on the command line names the JVM in process listings.
+                cmd.add("-D" + BenchmarkRecords.COMBINATION + "=" + first.c().id());
+                cmd.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
+                if (System.getProperty("jmh.ignoreLock") != null) {
+                    cmd.add("-Djmh.ignoreLock=" + System.getProperty("jmh.ignoreLock"));
+                }
+                cmd.addAll(archive.jvmArgs());
+                cmd.add("-cp");
+                cmd.add(System.getProperty("java.class.path"));
+                cmd.add(ForkGroupMain.class.getName());
+                cmd.add(taskFile.toString());
+                if (!runGroupJvm(cmd, remaining, slots)) {
+                    return false;
+                }
+            } finally {
+                Files.deleteIfExists(taskFile);
+                for (Slot sl : slots.values()) {
+                    Files.deleteIfExists(sl.phaseFile());
+                }
+            }
+        }
+        return true;
+    }
+
+    /** One JVM of a fork group: reads its progress lines, records each combination as it ends. */
+    private boolean runGroupJvm(List<String> cmd, List<Integer> remaining, Map<Integer, Slot> slots) throws IOException {
+        AtomicBoolean timedOut = new AtomicBoolean();
+        long startMicros = ForkPhases.nowMicros();
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Slot cur = slots.get(remaining.get(0));
+        long curStart = startMicros;
+        synchronized (lock) {
+            if (interrupted) {
+                killForks();
+                return false;
+            }
+            current = cur.index();
+        }
+        ScheduledFuture<?> kill = watchdog(cur, timedOut);
+        try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.startsWith(ForkGroupMain.START + " ")) {
+                    continue;
+                }
+                if (!line.startsWith(ForkGroupMain.DONE + " ")) {
+                    cur.stray().append(line).append('\n');
+                    continue;
+                }
+                kill.cancel(false);
+                String[] f = line.split(" ", 5);
+                long doneMicros = Long.parseLong(f[2]);
+                String error = f[3].equals("ok") ? null : f.length > 4 ? f[4] : "the benchmark failed";
+                double seconds = Math.max(0, doneMicros - curStart) / 1e6;
+                recordPhases(cur.c(), cur.phaseFile(), curStart, doneMicros);
+                appendStray(cur);
+                RunManifest.Entry e = conclude(cur.c(), cur.tmpJson(), cur.stem(), cur.logRel(), error == null, error,
+                        false, cur.limit(), seconds);
+                remaining.remove(Integer.valueOf(cur.index()));
+                if (!record(cur.index(), cur.c(), e, seconds)) {
+                    killForks();
+                    return false;
+                }
+                if (remaining.isEmpty()) {
+                    break;
+                }
+                cur = slots.get(remaining.get(0));
+                curStart = doneMicros;
+                synchronized (lock) {
+                    current = cur.index();
+                }
+                kill = watchdog(cur, timedOut);
+            }
+        } finally {
+            kill.cancel(false);
+        }
+        int exit;
+        try {
+            if (!p.waitFor(30, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+            exit = p.waitFor();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            return false;
+        }
+        if (remaining.isEmpty()) {
+            return true;
+        }
+        synchronized (lock) {
+            if (interrupted) {
+                return false;
+            }
+        }
+        // The JVM ended while cur was running: a crash, a kill, or the watchdog. The rest go to a new JVM.
+        long now = ForkPhases.nowMicros();
+        double seconds = Math.max(0, now - curStart) / 1e6;
+        recordPhases(cur.c(), cur.phaseFile(), curStart, now);
+        cur.stray().append("<the fork JVM ended with exit code ").append(exit).append(timedOut.get()
+                ? ", killed by the watchdog" : "").append(">\n");
+        appendStray(cur);
+        RunManifest.Entry e = conclude(cur.c(), cur.tmpJson(), cur.stem(), cur.logRel(), false,
+                exit == 0 ? "the fork ended before it reported a result" : forkDeath(exit), timedOut.get(),
+                cur.limit(), seconds);
+        remaining.remove(Integer.valueOf(cur.index()));
+        return record(cur.index(), cur.c(), e, seconds);
+    }
+
+    private ScheduledFuture<?> watchdog(Slot slot, AtomicBoolean timedOut) {
+        return watchdog.schedule(() -> {
+            timedOut.set(true);
+            killForks();
+        }, (long) (slot.limit() * 1000), TimeUnit.MILLISECONDS);
+    }
+
+    /** What the fork JVM printed outside JMH during this combination, appended to its log. */
+    private void appendStray(Slot slot) throws IOException {
+        if (slot.stray().length() == 0) {
+            return;
+        }
+        Path log = folder.resolve(slot.logRel());
+        Files.writeString(log, slot.stray(), java.nio.charset.StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        slot.stray().setLength(0);
+    }
+
+    /** The entry of a combination whose fork (or turn in a fork group) ended; keeps or drops its files. */
+    private RunManifest.Entry conclude(Combination c, Path tmpJson, String stem, String logRel, boolean produced,
+                                       String runnerError, boolean timedOut, double limit, double seconds)
+            throws IOException {
         BenchmarkRecords.Target target = new BenchmarkRecords.Target(folder.dir(), c.id());
-        RunManifest.Entry e = outcome(c, target, tmpJson, stem, logRel, results, runnerError, timedOut.get(), limit,
+        RunManifest.Entry e = outcome(c, target, tmpJson, stem, logRel, produced, runnerError, timedOut, limit,
                 seconds);
         // The fork's skip reason and verified count are now in the entry: their files would only repeat them.
         Files.deleteIfExists(target.skipFile());
@@ -297,7 +521,7 @@ public final class RunExecutor {
 
     /** What became of one fork, from the files it left; stores its JMH JSON when it is ok. */
     private RunManifest.Entry outcome(Combination c, BenchmarkRecords.Target target, Path tmpJson, String stem,
-                                      String logRel, Collection<RunResult> results, String runnerError,
+                                      String logRel, boolean produced, String runnerError,
                                       boolean timedOut, double limit, double seconds) throws IOException {
         if (Files.isRegularFile(target.skipFile())) {
             Files.deleteIfExists(tmpJson);
@@ -309,7 +533,7 @@ public final class RunExecutor {
             return new RunManifest.Entry(c, "timeout", "the fork did not finish within " + (long) limit
                     + " s and was killed", null, null, logRel, seconds, null);
         }
-        if (results.isEmpty() || !Files.isRegularFile(tmpJson) || Files.size(tmpJson) < 4) {
+        if (!produced || !Files.isRegularFile(tmpJson) || Files.size(tmpJson) < 4) {
             Files.deleteIfExists(tmpJson);
             String reason = firstError(folder.resolve(logRel));
             return new RunManifest.Entry(c, "failed", reason != null ? reason
@@ -325,11 +549,12 @@ public final class RunExecutor {
                     + " is missing); its figures are not kept"
                     : "the fork verified 0 bytes; its figures are not kept", null, null, logRel, seconds, null);
         }
+        String headline = headline(c, tmpJson);
         String jmhRel = folder.storeJmh(tmpJson, stem);
         String samplesRel = Files.isRegularFile(target.samplesFile())
                 ? folder.dir().relativize(target.samplesFile()).toString() : null;
         return new RunManifest.Entry(c, "ok", null, jmhRel, samplesRel, logRel, seconds,
-                headline(c, results.iterator().next()), verified);
+                headline, verified);
     }
 
     /** Reads the fork's phases into {@code phases.json}; a benchmark's timing never fails the run. */
@@ -374,6 +599,25 @@ public final class RunExecutor {
             wrapper.toFile().setExecutable(true);
         }
         return wrapper;
+    }
+
+    /** The progress line's figure from the fork's JMH JSON (one benchmark); "" when it cannot be read. */
+    static String headline(Combination c, Path jmhJson) {
+        try {
+            com.fasterxml.jackson.databind.JsonNode b = ResultFolder.mapper().readTree(jmhJson.toFile()).path(0);
+            if (Metric.of(c.metric()) == Metric.LATENCY) {
+                com.fasterxml.jackson.databind.JsonNode pct = b.path("primaryMetric").path("scorePercentiles");
+                return String.format(Locale.ROOT, "p50 %.2f us, p99 %.2f us (host-observed, %s)",
+                        pct.path("50.0").asDouble(Double.NaN), pct.path("99.0").asDouble(Double.NaN),
+                        Sizes.format(c.sizeBytes()));
+            }
+            Map<String, Double> scores = new java.util.TreeMap<>();
+            b.path("secondaryMetrics").fields().forEachRemaining(f -> scores.put(f.getKey(),
+                    f.getValue().path("score").asDouble(Double.NaN)));
+            return bandwidthHeadline(c, scores);
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     static String headline(Combination c, RunResult r) {

@@ -476,13 +476,25 @@ public final class RunPlanner {
         return plan.stream().filter(c -> !c.plannedSkip()).mapToDouble(Combination::predictedSeconds).sum();
     }
 
-    /** The plan as printed before a run starts (and by --dry-run). */
+    /** The plan as printed before a run starts (and by --dry-run), its benchmarks grouped in JVMs. */
     public static String describe(Topology t, Preset preset, List<Combination> plan) {
+        return describe(t, preset, plan, ForkGroups.Mode.GROUPED);
+    }
+
+    /** The plan as printed before a run starts (and by --dry-run). */
+    public static String describe(Topology t, Preset preset, List<Combination> plan, ForkGroups.Mode mode) {
         StringBuilder sb = new StringBuilder();
         long runs = plan.stream().filter(c -> !c.plannedSkip()).count();
+        double[] predicted = TimePredictor.run(plan, preset, TimePredictor.RunShape.CURRENT.with(mode), c -> null);
+        int jvms = ForkGroups.of(plan, mode, c -> null).size();
         sb.append(String.format(Locale.ROOT, "Plan for %s (%d GPU%s), preset %s: %d benchmarks to run, %d skipped, "
                         + "predicted %s%n", t.fingerprint(), t.gpuCount(), t.gpuCount() == 1 ? "" : "s", preset.name(),
-                runs, plan.size() - runs, formatDuration(predictedSeconds(plan))));
+                runs, plan.size() - runs, formatDuration(predicted[0])));
+        if (runs > 0) {
+            sb.append(String.format(Locale.ROOT, "  in %d JVM%s (%s); measurement iterations %s of it, overhead %.0f%%%n",
+                    jvms, jvms == 1 ? "" : "s", mode == ForkGroups.Mode.GROUPED ? "one per curve" : "one per benchmark",
+                    formatDuration(predicted[1]), 100 * (1 - predicted[1] / Math.max(predicted[0], 1e-9))));
+        }
         Map<String, int[]> groups = new LinkedHashMap<>();
         Map<String, List<Long>> sizes = new LinkedHashMap<>();
         for (Combination c : plan) {

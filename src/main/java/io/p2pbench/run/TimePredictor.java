@@ -3,6 +3,9 @@ package io.p2pbench.run;
 import io.p2pbench.collective.Group;
 import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.results.Kind;
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.Metric;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -42,6 +45,70 @@ public final class TimePredictor {
     /** CPU reference check, nanoseconds per checked element and rank, bfloat16 (all cores; sweep of 17:50Z). */
     static final double CHECK_NANOS_BFLOAT16 = 6.0;
 
+    /**
+     * A later combination of a fork group ({@link ForkGroups}) in its already running JVM: the runner's
+     * start, allocation and fills, teardown and frees, without the JVM and CUDA context start
+     * (calibrated on the H200 node; see docs/notes/run-overhead.md).
+     */
+    public static final double WARM_COMBINATION_SECONDS = 0.15;
+
+    /**
+     * What a run's prediction depends on beyond its plan: how its JVMs were shared and how much of a
+     * collective's output the CPU cross-checked.
+     *
+     * @param mode the fork mode
+     * @param crossCheckFullBytes outputs up to this were cross-checked whole
+     * @param crossCheckPieceBytes larger ones on four pieces of this
+     */
+    public record RunShape(ForkGroups.Mode mode, long crossCheckFullBytes, long crossCheckPieceBytes) {
+        /** This version's runs. */
+        public static final RunShape CURRENT = new RunShape(ForkGroups.Mode.GROUPED,
+                io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES, io.p2pbench.collective.ResultCheck.PIECE);
+        /** Runs before fork groups (every run committed before 2026-12-02 19:00Z): one JVM each, 128/32 MiB. */
+        public static final RunShape PER_BENCHMARK_128_MIB = new RunShape(ForkGroups.Mode.PER_BENCHMARK,
+                128L << 20, 32L << 20);
+
+        /** This shape in another fork mode. */
+        public RunShape with(ForkGroups.Mode m) {
+            return new RunShape(m, crossCheckFullBytes, crossCheckPieceBytes);
+        }
+    }
+
+    /**
+     * Predicted wall seconds of the runnable combinations of {@code plan} and the part of them that is
+     * measurement (the measurement iterations), run as {@code shape} says.
+     *
+     * @return {total, measured}
+     */
+    public static double[] run(List<Combination> plan, Preset preset, RunShape shape,
+                               java.util.function.Function<Combination, Integer> numaNode) {
+        double[] each = perCombination(plan, preset, shape, numaNode);
+        double total = 0;
+        double measured = 0;
+        for (int i = 0; i < plan.size(); i++) {
+            if (!plan.get(i).plannedSkip()) {
+                total += each[i];
+                measured += preset.timing(Metric.of(plan.get(i).metric())).measurementMillis() / 1000.0;
+            }
+        }
+        return new double[] {total, measured};
+    }
+
+    /** Predicted wall seconds of each combination of {@code plan} (by index; 0 for planned skips) in its fork. */
+    public static double[] perCombination(List<Combination> plan, Preset preset, RunShape shape,
+                                          java.util.function.Function<Combination, Integer> numaNode) {
+        double[] out = new double[plan.size()];
+        for (List<Integer> fork : ForkGroups.of(plan, shape.mode(), numaNode)) {
+            for (int k = 0; k < fork.size(); k++) {
+                Combination c = plan.get(fork.get(k));
+                boolean latency = Metric.of(c.metric()) == Metric.LATENCY;
+                out[fork.get(k)] = forEntry(c.kind(), c.params(), c.sizeBytes(), preset.timing(Metric.of(c.metric())),
+                        latency, k > 0, shape);
+            }
+        }
+        return out;
+    }
+
     private TimePredictor() {}
 
     /** A transfer fork: fixed cost, iterations, and the host side's size-dependent work. */
@@ -56,7 +123,14 @@ public final class TimePredictor {
 
     /** A collective fork: fixed cost, NCCL's communicators if any, iterations, and the CPU reference check. */
     public static double collective(Preset.Timing timing, long size, DataType type, int ranks, boolean nccl) {
-        double elements = io.p2pbench.collective.ResultCheck.checkedElements(size / type.bytes(), type.bytes());
+        return collective(timing, size, type, ranks, nccl, RunShape.CURRENT);
+    }
+
+    /** The same with the cross-check of {@code shape}. */
+    public static double collective(Preset.Timing timing, long size, DataType type, int ranks, boolean nccl,
+                                    RunShape shape) {
+        double elements = io.p2pbench.collective.ResultCheck.checkedElements(size / type.bytes(), type.bytes(),
+                shape.crossCheckFullBytes(), shape.crossCheckPieceBytes());
         double check = elements * ranks * (type == DataType.FLOAT32 ? CHECK_NANOS_FLOAT32 : CHECK_NANOS_BFLOAT16) * 1e-9;
         return COLLECTIVE_FORK_SECONDS + (nccl ? NCCL_INIT_SECONDS : 0) + timing.seconds() + check;
     }
@@ -136,25 +210,40 @@ public final class TimePredictor {
      */
     public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing,
                                   boolean latency) {
+        return forEntry(kind, params, size, timing, latency, false, RunShape.CURRENT);
+    }
+
+    /**
+     * The same, for a combination that is not the first in its JVM ({@code warmJvm}: {@link
+     * #WARM_COMBINATION_SECONDS} instead of the fork's fixed cost, and the short warm-up of {@link
+     * ForkGroups#warm}), with the cross-check of {@code shape}.
+     */
+    public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing,
+                                  boolean latency, boolean warmJvm, RunShape shape) {
         Kind k = Kind.of(kind);
-        return switch (k) {
-            case PEER, PEER_BIDIR, HOST, HOST_BIDIR -> transfer(k, timing, size, "PAGEABLE".equals(params.get("memory")));
-            case ALLREDUCE_RING, NCCL -> collective(timing, size, DataType.valueOf(params.get("dtype")),
-                    Group.parse(params.get("group")).size(), k == Kind.NCCL);
-            case EXCHANGE -> exchange(timing);
+        Preset.Timing t = warmJvm ? ForkGroups.warm(timing) : timing;
+        double isolated = switch (k) {
+            case PEER, PEER_BIDIR, HOST, HOST_BIDIR -> transfer(k, t, size, "PAGEABLE".equals(params.get("memory")));
+            case ALLREDUCE_RING, NCCL -> collective(t, size, DataType.valueOf(params.get("dtype")),
+                    Group.parse(params.get("group")).size(), k == Kind.NCCL, shape);
+            case EXCHANGE -> exchange(t);
             case PARTITION -> {
                 Group g = Group.parse(params.get("group"));
                 io.p2pbench.partition.Plan plan = io.p2pbench.partition.Plan.valueOf(params.get("plan"));
-                boolean request = latency;
                 io.p2pbench.partition.PartitionSpec spec = new io.p2pbench.partition.PartitionSpec(
                         io.p2pbench.collective.ModelShape.named(params.get("model")), plan,
                         plan == io.p2pbench.partition.Plan.SINGLE ? 1 : g.size(),
                         io.p2pbench.partition.Phase.valueOf(params.get("phase")), Integer.parseInt(params.get("batch")),
                         Integer.parseInt(params.get("prompt")), Integer.parseInt(params.get("context")));
                 int distinct = plan == io.p2pbench.partition.Plan.SINGLE ? 1 : g.distinctDevices().length;
-                yield partition(timing, partitionOperationSeconds(spec, distinct, request,
+                yield partition(t, partitionOperationSeconds(spec, distinct, latency,
                         Integer.parseInt(params.get("decodeSteps"))));
             }
         };
+        if (!warmJvm) {
+            return isolated;
+        }
+        double fixed = k == Kind.ALLREDUCE_RING || k == Kind.NCCL ? COLLECTIVE_FORK_SECONDS : TRANSFER_FORK_SECONDS;
+        return isolated - fixed + WARM_COMBINATION_SECONDS;
     }
 }

@@ -37,7 +37,21 @@ public final class Pattern {
     /** Fills {@code buffer} (little-endian, from position 0 to its limit) with the pattern. */
     public static void fill(ByteBuffer buffer, int seed) {
         int words = buffer.limit() / 4;
-        for (int i = 0; i < words; i++) {
+        if (words < PARALLEL_WORDS) {
+            fill(buffer, seed, 0, words);
+            return;
+        }
+        // Host buffers reach 1 GiB: on every core (absolute puts on disjoint ranges; no shared position).
+        int blocks = (words + PARALLEL_WORDS - 1) / PARALLEL_WORDS;
+        java.util.stream.IntStream.range(0, blocks).parallel().forEach(b -> fill(buffer, seed,
+                b * PARALLEL_WORDS, Math.min(words, (b + 1) * PARALLEL_WORDS)));
+    }
+
+    /** Words below which a fill stays on the calling thread (1 MiB). */
+    static final int PARALLEL_WORDS = 1 << 18;
+
+    private static void fill(ByteBuffer buffer, int seed, int from, int to) {
+        for (int i = from; i < to; i++) {
             buffer.putInt(i * 4, word(seed, i));
         }
     }

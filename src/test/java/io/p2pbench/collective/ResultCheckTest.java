@@ -100,9 +100,9 @@ class ResultCheckTest {
     }
 
     @Test
-    void outputsUpTo128MiBAreCrossCheckedWholeLargerOnesOnFourPiecesIncludingFirstAndLast() {
+    void outputsUpTo8MiBAreCrossCheckedWholeLargerOnesOnFourPiecesIncludingFirstAndLast() {
         int perPiece = (int) (ResultCheck.PIECE / 4);
-        long small = ResultCheck.FULL_CHECK_BYTES / 4; // float32 elements in 128 MiB
+        long small = ResultCheck.FULL_CHECK_BYTES / 4; // float32 elements in 8 MiB
         org.junit.jupiter.api.Assertions.assertArrayEquals(new long[] {0, perPiece, 2L * perPiece, 3L * perPiece},
                 ResultCheck.pieceStarts(small, perPiece, 4));
         assertEquals(small, ResultCheck.checkedElements(small, 4));

@@ -26,13 +26,35 @@ public final class ExecutorFaultHarness {
         return plan.stream().filter(c -> !c.plannedSkip() && c.metric().equals("latency")).limit(2).toList();
     }
 
-    /** Runs them; returns the result folder. */
-    static ResultFolder run(Path root, Path launcher, double limitSeconds, PrintWriter out) throws Exception {
-        return run(root, launcher, limitSeconds, out, false);
+    /** Two latency rows of one curve (same direction and memory, 4 and 8 bytes): one fork group. */
+    static List<Combination> oneCurve() {
+        Topology t = SyntheticTopologies.singleH200();
+        List<Combination> plan = RunPlanner.plan(t, new RunPlanner.Request(Preset.QUICK, null, List.of(4L, 8L),
+                java.util.Set.of("HOST_DEVICE")));
+        List<Combination> latency = plan.stream().filter(c -> !c.plannedSkip() && c.metric().equals("latency")).toList();
+        Combination first = latency.get(0);
+        Combination second = latency.stream().filter(c -> c != first
+                && ForkGroups.key(c, null).equals(ForkGroups.key(first, null))).findFirst().orElseThrow();
+        return List.of(first, second);
     }
 
-    static ResultFolder run(Path root, Path launcher, double limitSeconds, PrintWriter out, boolean honourJmhLock)
+    /** Runs them; returns the result folder. */
+    static ResultFolder run(Path root, Path launcher, double limitSeconds, PrintWriter out) throws Exception {
+        return run(root, launcher, limitSeconds, out, false, ForkGroups.Mode.GROUPED);
+    }
+
+    static ResultFolder run(Path root, Path launcher, double limitSeconds, PrintWriter out, ForkGroups.Mode mode)
             throws Exception {
+        return run(root, launcher, limitSeconds, out, false, mode);
+    }
+
+    static ResultFolder run(Path root, Path launcher, double limitSeconds, PrintWriter out, boolean honourJmhLock,
+                            ForkGroups.Mode mode) throws Exception {
+        return run(root, launcher, limitSeconds, out, honourJmhLock, mode, twoCombinations());
+    }
+
+    static ResultFolder run(Path root, Path launcher, double limitSeconds, PrintWriter out, boolean honourJmhLock,
+                            ForkGroups.Mode mode, List<Combination> plan) throws Exception {
         if (!honourJmhLock) {
             System.setProperty("jmh.ignoreLock", "true"); // no measurement here; other JMH runs on the build machine
         }
@@ -41,24 +63,25 @@ public final class ExecutorFaultHarness {
         out.println("folder " + folder.dir());
         out.flush();
         RunExecutor e = new RunExecutor(folder, Preset.QUICK, List.of(), out, c -> null)
-                .forkLimitSeconds(limitSeconds);
+                .forkLimitSeconds(limitSeconds).mode(mode);
         if (launcher != null) {
             e.forkJvm(launcher);
         }
-        RunManifest m = e.run("p2pbench run (fault test)", t.fingerprint(), Map.of(), twoCombinations());
+        RunManifest m = e.run("p2pbench run (fault test)", t.fingerprint(), Map.of(), plan);
         out.println("state " + m.state());
         out.flush();
         return folder;
     }
 
     /**
-     * {@code root launcher|- limitSeconds [honour-jmh-lock]}; a run stopped by another JMH run prints
+     * {@code root launcher|- limitSeconds [honour-jmh-lock|-] [GROUPED|PER_BENCHMARK]}; a run stopped by another JMH run prints
      * {@code held: <message>} and exits 3.
      */
     public static void main(String[] args) throws Exception {
         try {
             run(Path.of(args[0]), args[1].equals("-") ? null : Path.of(args[1]), Double.parseDouble(args[2]),
-                    new PrintWriter(System.out), args.length > 3 && args[3].equals("honour-jmh-lock"));
+                    new PrintWriter(System.out), args.length > 3 && args[3].equals("honour-jmh-lock"),
+                    args.length > 4 ? ForkGroups.Mode.valueOf(args[4]) : ForkGroups.Mode.GROUPED);
         } catch (RunLock.Held held) {
             System.out.println("held: " + held.getMessage());
             System.out.flush();

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -54,11 +56,12 @@ class ExecutorFaultTest {
         return Long.parseLong(Files.readString(work.resolve("fork.pid")).strip());
     }
 
-    @Test
-    void aForkKilledWithSigkillIsRecordedFailedAndTheRunGoesOn() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ForkGroups.Mode.class)
+    void aForkKilledWithSigkillIsRecordedFailedAndTheRunGoesOn(ForkGroups.Mode mode) throws Exception {
         StringWriter out = new StringWriter();
         ResultFolder folder = ExecutorFaultHarness.run(work.resolve("results"), launcher("kill -9 $$"), 60,
-                new PrintWriter(out));
+                new PrintWriter(out), mode);
         RunManifest m = manifestOnDisk(folder.dir());
         assertEquals("complete", m.state(), out.toString());
         assertEquals("failed", m.entries().get(0).status(), out.toString());
@@ -68,11 +71,12 @@ class ExecutorFaultTest {
         assertTrue(Files.isRegularFile(folder.resolve(m.entries().get(0).logFile())), "the killed fork's log is kept");
     }
 
-    @Test
-    void aHungForkIsKilledByTheWatchdogAndRecordedAsTimeout() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ForkGroups.Mode.class)
+    void aHungForkIsKilledByTheWatchdogAndRecordedAsTimeout(ForkGroups.Mode mode) throws Exception {
         StringWriter out = new StringWriter();
         ResultFolder folder = ExecutorFaultHarness.run(work.resolve("results"), launcher("exec sleep 600"), 3,
-                new PrintWriter(out));
+                new PrintWriter(out), mode);
         RunManifest m = manifestOnDisk(folder.dir());
         assertEquals("timeout", m.entries().get(0).status(), out.toString());
         assertTrue(m.entries().get(0).reason().startsWith("the fork did not finish within"), m.entries().get(0).reason());
@@ -81,13 +85,14 @@ class ExecutorFaultTest {
         assertEquals("complete", m.state());
     }
 
-    @Test
-    void sigintKeepsWhatWasRecordedMarksTheRunInterruptedAndKillsTheFork() throws Exception {
+    @ParameterizedTest
+    @EnumSource(ForkGroups.Mode.class)
+    void sigintKeepsWhatWasRecordedMarksTheRunInterruptedAndKillsTheFork(ForkGroups.Mode mode) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path root = work.resolve("results");
         Path hang = launcher("exec sleep 600");
         Process run = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                ExecutorFaultHarness.class.getName(), root.toString(), hang.toString(), "600")
+                ExecutorFaultHarness.class.getName(), root.toString(), hang.toString(), "600", "-", mode.name())
                 .redirectErrorStream(true).redirectOutput(work.resolve("harness.out").toFile()).start();
         try {
             for (int i = 0; i < 600 && !Files.exists(work.resolve("fork.pid")); i++) {
@@ -111,6 +116,48 @@ class ExecutorFaultTest {
         assertEquals("interrupted", m.entries().get(0).status());
         assertEquals("pending", m.entries().get(1).status());
         assertFalse(ProcessHandle.of(forkPid()).map(ProcessHandle::isAlive).orElse(false), "the fork is killed");
+    }
+
+    /**
+     * Two combinations of one curve share a JVM; when that JVM is killed during the first, the first is
+     * recorded failed and the second runs in a new JVM.
+     */
+    @Test
+    void aForkGroupRunsInOneJvmAndAfterAKillTheRestRunInANewOne() throws Exception {
+        List<io.p2pbench.results.Combination> curve = ExecutorFaultHarness.oneCurve();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path starts = work.resolve("starts");
+        Path script = work.resolve("java-count");
+        Files.writeString(script, "#!/bin/sh\n"
+                + "echo \"$*\" | grep -o 'p2pbench.combination=[^ ]*' >> " + starts + "\n"
+                + "exec " + java + " \"$@\"\n");
+        assertTrue(script.toFile().setExecutable(true));
+        StringWriter out = new StringWriter();
+        ResultFolder folder = ExecutorFaultHarness.run(work.resolve("together"), script, 60, new PrintWriter(out),
+                false, ForkGroups.Mode.GROUPED, curve);
+        RunManifest m = manifestOnDisk(folder.dir());
+        assertEquals(1, Files.readAllLines(starts).size(), "one JVM for the curve: " + Files.readAllLines(starts));
+        assertTrue(RAN.contains(m.entries().get(0).status()) && RAN.contains(m.entries().get(1).status()), out.toString());
+
+        Files.delete(starts);
+        Path killer = work.resolve("java-kill");
+        Files.writeString(killer, "#!/bin/sh\n"
+                + "echo \"$*\" | grep -o 'p2pbench.combination=[^ ]*' >> " + starts + "\n"
+                + "case \"$*\" in\n"
+                + "  *p2pbench.combination=" + curve.get(0).id() + "*) kill -9 $$ ;;\n"
+                + "esac\n"
+                + "exec " + java + " \"$@\"\n");
+        assertTrue(killer.toFile().setExecutable(true));
+        out = new StringWriter();
+        folder = ExecutorFaultHarness.run(work.resolve("killed"), killer, 60, new PrintWriter(out), false,
+                ForkGroups.Mode.GROUPED, curve);
+        m = manifestOnDisk(folder.dir());
+        assertEquals(List.of("p2pbench.combination=" + curve.get(0).id(), "p2pbench.combination=" + curve.get(1).id()),
+                Files.readAllLines(starts), "a new JVM for the rest");
+        assertEquals("failed", m.entries().get(0).status(), out.toString());
+        assertEquals(RunExecutor.forkDeath(137), m.entries().get(0).reason());
+        assertTrue(RAN.contains(m.entries().get(1).status()), out.toString());
+        assertEquals("complete", m.state());
     }
 
     @Test

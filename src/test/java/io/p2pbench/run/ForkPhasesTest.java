@@ -106,4 +106,16 @@ class ForkPhasesTest {
         Files.writeString(dir.resolve("lib/server/classes.jsa"), "base");
         assertTrue(ForkArchive.hasBaseArchive(dir));
     }
+
+    /** A later combination of a fork group: no JVM start of its own; the runner's start to setup is launch. */
+    @Test
+    void aCombinationInARunningJvmCountsRunnerStartToSetupAsLaunch() {
+        ForkPhases.Breakdown b = ForkPhases.breakdown(List.of("SETUP_BEGIN 1300000 -", "SETUP_END 1400000 -",
+                "TEARDOWN_BEGIN 2400000 -", "TEARDOWN_END 2500000 -"), 1_000_000, 2_600_000);
+        assertEquals(0.3, b.launch(), 1e-9);
+        assertEquals(0.0, b.jvm(), 1e-9);
+        assertEquals(0.1, b.setup(), 1e-9);
+        assertEquals(0.1, b.exit(), 1e-9);
+        assertEquals(1.6, b.total(), 1e-9);
+    }
 }

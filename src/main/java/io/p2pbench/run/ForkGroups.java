@@ -1,0 +1,89 @@
+package io.p2pbench.run;
+
+import io.p2pbench.results.Combination;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * Which planned combinations share one benchmark JVM. A fork measures one curve: runnable
+ * combinations of the same benchmark method whose parameters differ only in {@link #CURVE_PARAMS}
+ * (size, GPU pair, element type, phase, graph or eager) and that bind to the same NUMA node, at most
+ * {@link #MAX_PER_FORK} of them. Each still has its own JMH trial: its own buffers, fills, poison and
+ * checks, samples, result file and log; only the JVM, the JIT's compiled code and the CUDA contexts
+ * carry over. The first combination of a fork warms up with the preset's timing, later ones with
+ * {@link #warm(Preset.Timing)}: the JIT and the GPU's clocks are already warm, the new buffers were
+ * touched by their fills.
+ *
+ * <p>{@link Mode#PER_BENCHMARK} keeps one JVM per combination ({@code --fork-per-benchmark}).
+ */
+public final class ForkGroups {
+    /** Parameters that may differ inside one fork. */
+    static final Set<String> CURVE_PARAMS = Set.of("sizeBytes", "pair", "dtype", "phase", "graph");
+    /** Most combinations one fork measures: what a crash can cost is then re-run in a fresh fork anyway. */
+    public static final int MAX_PER_FORK = 32;
+    /** Warm-up of a later combination in a fork: one iteration of at most this many milliseconds. */
+    public static final int WARM_WARMUP_MILLIS = 100;
+
+    /** How combinations are spread over JVMs. */
+    public enum Mode {
+        /** One JVM per curve (the default). */
+        GROUPED,
+        /** One JVM per combination. */
+        PER_BENCHMARK;
+
+        /** The manifest's words for it. */
+        public String describe() {
+            return this == GROUPED ? "grouped: one JVM per curve (up to " + MAX_PER_FORK + " combinations of one "
+                    + "benchmark differing in size, pair, dtype, phase or graph), each with its own trial"
+                    : "per benchmark: one JVM per combination";
+        }
+    }
+
+    private ForkGroups() {}
+
+    /**
+     * The runnable combinations of {@code plan} (indices into it) in forks: the curves in the order their
+     * first combination is planned, each in plan order, cut into forks of at most {@link #MAX_PER_FORK}.
+     *
+     * @param numaNode a combination's NUMA binding, or null
+     */
+    public static List<List<Integer>> of(List<Combination> plan, Mode mode, Function<Combination, Integer> numaNode) {
+        Map<String, List<Integer>> byKey = new java.util.LinkedHashMap<>();
+        List<List<Integer>> out = new ArrayList<>();
+        for (int i = 0; i < plan.size(); i++) {
+            Combination c = plan.get(i);
+            if (c.plannedSkip()) {
+                continue;
+            }
+            if (mode == Mode.PER_BENCHMARK) {
+                out.add(List.of(i));
+            } else {
+                byKey.computeIfAbsent(key(c, numaNode.apply(c)), k -> new ArrayList<>()).add(i);
+            }
+        }
+        for (List<Integer> curve : byKey.values()) {
+            for (int from = 0; from < curve.size(); from += MAX_PER_FORK) {
+                out.add(List.copyOf(curve.subList(from, Math.min(curve.size(), from + MAX_PER_FORK))));
+            }
+        }
+        return out;
+    }
+
+    /** The fork identity of a combination: benchmark, NUMA node and every parameter but the curve's. */
+    static String key(Combination c, Integer numaNode) {
+        Map<String, String> fixed = new TreeMap<>(c.params());
+        fixed.keySet().removeAll(CURVE_PARAMS);
+        return c.benchmark() + "|" + Objects.toString(numaNode) + "|" + fixed;
+    }
+
+    /** The warm-up of a combination that is not the first of its fork. */
+    public static Preset.Timing warm(Preset.Timing t) {
+        return new Preset.Timing(Math.min(1, t.warmupIterations()), Math.min(t.warmupMillis(), WARM_WARMUP_MILLIS),
+                t.measurementMillis());
+    }
+}

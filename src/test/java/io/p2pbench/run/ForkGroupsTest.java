@@ -1,0 +1,75 @@
+package io.p2pbench.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2pbench.results.Combination;
+import io.p2pbench.topology.SyntheticTopologies;
+import io.p2pbench.topology.Topology;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ForkGroupsTest {
+    private static final Topology X8 = SyntheticTopologies.nvswitch8();
+    private static final List<Combination> STANDARD = RunPlanner.plan(X8, new RunPlanner.Request(Preset.STANDARD,
+            null, null, null));
+
+    @Test
+    void everyRunnableCombinationIsInExactlyOneFork() {
+        List<List<Integer>> forks = ForkGroups.of(STANDARD, ForkGroups.Mode.GROUPED, c -> null);
+        List<Integer> flat = forks.stream().flatMap(List::stream).toList();
+        List<Integer> runnable = new java.util.ArrayList<>();
+        for (int i = 0; i < STANDARD.size(); i++) {
+            if (!STANDARD.get(i).plannedSkip()) {
+                runnable.add(i);
+            }
+        }
+        assertEquals(runnable, flat.stream().sorted().toList(), "each runnable combination once");
+        assertTrue(forks.size() < runnable.size() / 4, forks.size() + " forks for " + runnable.size());
+        for (List<Integer> fork : forks) {
+            assertTrue(fork.size() <= ForkGroups.MAX_PER_FORK);
+            Set<String> keys = new HashSet<>();
+            fork.forEach(i -> keys.add(ForkGroups.key(STANDARD.get(i), null)));
+            assertEquals(1, keys.size(), "one benchmark and its fixed parameters per fork: " + keys);
+        }
+    }
+
+    @Test
+    void perBenchmarkModeGivesEveryCombinationItsOwnJvm() {
+        List<List<Integer>> forks = ForkGroups.of(STANDARD, ForkGroups.Mode.PER_BENCHMARK, c -> null);
+        assertTrue(forks.stream().allMatch(f -> f.size() == 1));
+        assertEquals(STANDARD.stream().filter(c -> !c.plannedSkip()).count(), forks.size());
+    }
+
+    @Test
+    void sizesAndPairsShareAForkPathsMethodsAndNumaNodesDoNot() {
+        Combination a = combination("io.p2pbench.bench.PeerCopyBenchmark.bandwidth",
+                Map.of("pair", "0-1", "path", "CE_P2P_READ", "sizeBytes", "4096", "binding", "JAVACPP_RUNTIME"));
+        Combination sizeAndPair = combination("io.p2pbench.bench.PeerCopyBenchmark.bandwidth",
+                Map.of("pair", "1-0", "path", "CE_P2P_READ", "sizeBytes", "8192", "binding", "JAVACPP_RUNTIME"));
+        Combination path = combination("io.p2pbench.bench.PeerCopyBenchmark.bandwidth",
+                Map.of("pair", "0-1", "path", "SM_P2P_READ", "sizeBytes", "4096", "binding", "JAVACPP_RUNTIME"));
+        Combination method = combination("io.p2pbench.bench.PeerCopyBenchmark.latency",
+                Map.of("pair", "0-1", "path", "CE_P2P_READ", "sizeBytes", "4096", "binding", "JAVACPP_RUNTIME"));
+        assertEquals(ForkGroups.key(a, null), ForkGroups.key(sizeAndPair, null));
+        assertTrue(!ForkGroups.key(a, null).equals(ForkGroups.key(path, null)));
+        assertTrue(!ForkGroups.key(a, null).equals(ForkGroups.key(method, null)));
+        assertTrue(!ForkGroups.key(a, 0).equals(ForkGroups.key(a, 1)));
+        List<List<Integer>> forks = ForkGroups.of(List.of(a, sizeAndPair, path, a), ForkGroups.Mode.GROUPED, c -> null);
+        assertEquals(List.of(List.of(0, 1, 3), List.of(2)), forks, "a curve's combinations share a fork, in plan order");
+    }
+
+    @Test
+    void laterCombinationsWarmUpForOneShortIteration() {
+        assertEquals(new Preset.Timing(1, 100, 1000), ForkGroups.warm(Preset.STANDARD.bandwidth()));
+        assertEquals(new Preset.Timing(1, 100, 300), ForkGroups.warm(Preset.QUICK.bandwidth()));
+    }
+
+    private static Combination combination(String benchmark, Map<String, String> params) {
+        return new Combination("id-" + params.hashCode() + benchmark.length(), benchmark, "peer", "bandwidth",
+                params, "sweep", "NVLink", 4096, false, null, 1.0);
+    }
+}
