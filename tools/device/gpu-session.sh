@@ -3,8 +3,9 @@
 # Unpacks the carried bundle (.carry/bundle), then, each step with its own time limit and log:
 #   tests     GPU tests (JUnit console, test classes carried in .carry/tests)
 #   topology  p2pbench topology (text and --json)
-#   quick     p2pbench run --preset quick (wall time measured); quick-pb the same with --fork-per-benchmark
-#   subset    a standard-timing subset on 0-0 (SUBSET_ARGS, SUBSET_LIMIT), in fork groups
+#   quick     p2pbench run --preset quick (wall time measured); quick-grouped the same with --fork-groups
+#   runs      RUNS="ARGS;ARGS": one p2pbench run per ARGS (RUN_LIMIT seconds each)
+#   subset    a standard-timing subset on 0-0 (SUBSET_ARGS, SUBSET_LIMIT), one JVM per benchmark
 #   targets   p2pbench run over the sizes of the nvbandwidth comparison
 #   corrupt   a run with the test-only corruption hook, which must fail its benchmark
 #   collect   collective runs (ring all-reduce on 0,0,0,0 and NCCL on 0), when the code has them
@@ -77,19 +78,30 @@ for s in "$@"; do
       step quick 230 "$B/bin/p2pbench" run --preset quick --out "$W/results"
       tail -1 "$W/quick.log" | tee -a "$SUMMARY"
       grep "^Time of" "$W/quick.log" | tee -a "$SUMMARY" ;;
-    quick-pb)
-      # The quick preset with one JVM per benchmark (the mode before fork groups), for an A/B on the same node.
-      step quick-pb 230 "$B/bin/p2pbench" run --preset quick --fork-per-benchmark --out "$W/results"
-      tail -1 "$W/quick-pb.log" | tee -a "$SUMMARY"
-      grep "^Time of" "$W/quick-pb.log" | tee -a "$SUMMARY" ;;
+    quick-grouped)
+      # The quick preset in fork groups (--fork-groups), for an A/B against the default on the same node.
+      step quick-grouped 230 "$B/bin/p2pbench" run --preset quick --fork-groups --out "$W/results"
+      tail -1 "$W/quick-grouped.log" | tee -a "$SUMMARY"
+      grep "^Time of" "$W/quick-grouped.log" | tee -a "$SUMMARY" ;;
     subset)
-      # A standard-timing subset in fork groups: where the seconds go at the standard preset's timing.
+      # A standard-timing subset (add --fork-groups to SUBSET_ARGS to group): where the seconds go at the standard preset's timing.
       step subset "${SUBSET_LIMIT:-240}" "$B/bin/p2pbench" run --preset standard --pairs 0-0 \
         ${SUBSET_ARGS:---paths CE_P2P_READ,SM_P2P_READ,HOST_DEVICE,ALLREDUCE_RING --sizes 4K,1M,64M} \
         --out "$W/results"
       head -2 "$W/subset.log" | tee -a "$SUMMARY"
       tail -1 "$W/subset.log" | tee -a "$SUMMARY"
       grep "^Time of" "$W/subset.log" | tee -a "$SUMMARY" ;;
+    runs)
+      # RUNS="ARGS;ARGS;...": one p2pbench run per ARGS (with --out added), each with its own log.
+      n=0
+      IFS=';' read -ra RUN_LIST <<< "${RUNS:-}"
+      for args in "${RUN_LIST[@]}"; do
+        n=$((n + 1))
+        step "run$n" "${RUN_LIMIT:-120}" "$B/bin/p2pbench" run $args --out "$W/results"
+        note "run$n: $args"
+        grep -E "^Results:|^Done:|^Time of" "$W/run$n.log" | tee -a "$SUMMARY"
+        grep -E "^\[" "$W/run$n.log" | grep -E " bw-| bidir-|peer-bw|peer-bidir" | cut -c1-150 | tee -a "$SUMMARY"
+      done ;;
     targets)
       step targets 300 "$B/bin/p2pbench" run --preset "${TARGET_PRESET:-standard}" --pairs 0-0 --paths CE_P2P_READ,HOST_DEVICE \
         --sizes 4,1M,4M,64M,256M,1G --out "$W/results"

@@ -83,6 +83,13 @@ public record Preset(String name, List<Long> sweepSizes, Set<CopyPath> sweepPath
         return metric == Metric.LATENCY ? latency : bandwidth;
     }
 
+    /** This preset with other timings (what a run's manifest recorded). */
+    public Preset withTimings(Timing bandwidthTiming, Timing latencyTiming) {
+        return new Preset(name, sweepSizes, sweepPaths, bidirectionalSweepPaths, matrixSize, matrixPaths,
+                bidirectionalMatrix, hostSizes, collectiveSizes, collectiveTypes, collectiveLatency, bandwidthTiming,
+                latencyTiming);
+    }
+
     /** This preset with other sweep, host and collective sizes. */
     public Preset withSizes(List<Long> sizes) {
         return new Preset(name, sizes, sweepPaths, bidirectionalSweepPaths, matrixSize, matrixPaths,

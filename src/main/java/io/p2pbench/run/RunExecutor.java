@@ -70,7 +70,7 @@ public final class RunExecutor {
     private final java.util.function.Function<Combination, Integer> numaNode;
     private Path forkJvm;
     private Double forkLimitSeconds;
-    private ForkGroups.Mode mode = ForkGroups.Mode.GROUPED;
+    private ForkGroups.Mode mode = ForkGroups.Mode.PER_BENCHMARK;
     private double predictedLeft;
     private double[] predictedOf;
     private double predictedDone;
@@ -97,7 +97,7 @@ public final class RunExecutor {
         return this;
     }
 
-    /** How combinations are spread over JVMs ({@link ForkGroups.Mode#GROUPED} unless told). */
+    /** How combinations are spread over JVMs ({@link ForkGroups.Mode#PER_BENCHMARK} unless told). */
     public RunExecutor mode(ForkGroups.Mode mode) {
         this.mode = mode;
         return this;

@@ -476,9 +476,9 @@ public final class RunPlanner {
         return plan.stream().filter(c -> !c.plannedSkip()).mapToDouble(Combination::predictedSeconds).sum();
     }
 
-    /** The plan as printed before a run starts (and by --dry-run), its benchmarks grouped in JVMs. */
+    /** The plan as printed before a run starts (and by --dry-run), one JVM per benchmark (the default). */
     public static String describe(Topology t, Preset preset, List<Combination> plan) {
-        return describe(t, preset, plan, ForkGroups.Mode.GROUPED);
+        return describe(t, preset, plan, ForkGroups.Mode.PER_BENCHMARK);
     }
 
     /** The plan as printed before a run starts (and by --dry-run). */

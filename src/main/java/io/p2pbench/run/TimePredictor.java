@@ -30,6 +30,8 @@ public final class TimePredictor {
     public static final double TRANSFER_FORK_SECONDS = 0.9;
     /** Fixed seconds of a collective fork beyond its iterations (ring all-reduce at 1 MiB). */
     public static final double COLLECTIVE_FORK_SECONDS = 1.05;
+    /** What a collective's own JVM costs beyond a transfer's (more modules, the ring's buffers). */
+    static final double COLLECTIVE_EXTRA_SECONDS = COLLECTIVE_FORK_SECONDS - TRANSFER_FORK_SECONDS;
     /** NCCL's communicators, set up and destroyed in every fork. */
     public static final double NCCL_INIT_SECONDS = 0.65;
     /** Host-device rows: seconds per byte, pinned, one direction (host fill and check). */
@@ -48,29 +50,48 @@ public final class TimePredictor {
     /**
      * A later combination of a fork group ({@link ForkGroups}) in its already running JVM: the runner's
      * start, allocation and fills, teardown and frees, without the JVM and CUDA context start
-     * (calibrated on the H200 node; see docs/notes/run-overhead.md).
+     * (H200 node, 2026-12-02T18:54Z, standard timing: 0.02-0.05 s beyond the iterations for peer and
+     * pinned rows; pageable and collective rows add their size terms; docs/notes/run-overhead.md).
      */
-    public static final double WARM_COMBINATION_SECONDS = 0.15;
+    public static final double WARM_COMBINATION_SECONDS = 0.04;
+    /**
+     * The first combination of a fork group: the executor starts the group's JVM itself (no JMH runner
+     * forking a second one), so JVM start, CUDA context and exit cost about 0.5 s (H200 node, 18:54Z:
+     * 0.44-0.55 s beyond the iterations at standard timing).
+     */
+    public static final double GROUPED_FORK_SECONDS = 0.5;
 
     /**
-     * What a run's prediction depends on beyond its plan: how its JVMs were shared and how much of a
-     * collective's output the CPU cross-checked.
+     * What a run's prediction depends on beyond its plan: how its JVMs were shared, how much of a
+     * collective's output the CPU cross-checked, and what a JVM per benchmark cost in that version.
      *
      * @param mode the fork mode
      * @param crossCheckFullBytes outputs up to this were cross-checked whole
      * @param crossCheckPieceBytes larger ones on four pieces of this
+     * @param forkSeconds fixed seconds of a transfer benchmark's own JVM (per-benchmark mode; collectives
+     *     add {@link #COLLECTIVE_EXTRA_SECONDS})
+     * @param runStartSeconds the command's own start and end (topology, planning, manifest), once per run
      */
-    public record RunShape(ForkGroups.Mode mode, long crossCheckFullBytes, long crossCheckPieceBytes) {
-        /** This version's runs. */
-        public static final RunShape CURRENT = new RunShape(ForkGroups.Mode.GROUPED,
-                io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES, io.p2pbench.collective.ResultCheck.PIECE);
-        /** Runs before fork groups (every run committed before 2026-12-02 19:00Z): one JVM each, 128/32 MiB. */
-        public static final RunShape PER_BENCHMARK_128_MIB = new RunShape(ForkGroups.Mode.PER_BENCHMARK,
-                128L << 20, 32L << 20);
+    public record RunShape(ForkGroups.Mode mode, long crossCheckFullBytes, long crossCheckPieceBytes,
+                           double forkSeconds, double runStartSeconds) {
+        /**
+         * This version's runs. A JVM per benchmark costs about 0.55 s beyond its iterations (quick preset with
+         * --fork-per-benchmark on the H200 node, 2026-12-02T18:51Z: 80 s for 72 benchmarks, against 113 s for
+         * 69 in the same preset at 16:54Z, before the fork class-data archive worked and the fills ran in parallel).
+         */
+        public static final RunShape CURRENT = new RunShape(ForkGroups.Mode.PER_BENCHMARK,
+                io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES, io.p2pbench.collective.ResultCheck.PIECE, 0.55, 2.0);
+        /**
+         * Runs recorded before fork groups (no {@code forkMode} in their settings; every run committed up to
+         * 2026-12-02T18:32Z): one JVM each at {@link #TRANSFER_FORK_SECONDS}, cross-check 128/32 MiB; their
+         * fork constant absorbed the command's own start.
+         */
+        public static final RunShape BEFORE_FORK_GROUPS = new RunShape(ForkGroups.Mode.PER_BENCHMARK, 128L << 20,
+                32L << 20, TRANSFER_FORK_SECONDS, 0);
 
         /** This shape in another fork mode. */
         public RunShape with(ForkGroups.Mode m) {
-            return new RunShape(m, crossCheckFullBytes, crossCheckPieceBytes);
+            return new RunShape(m, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds);
         }
     }
 
@@ -91,7 +112,7 @@ public final class TimePredictor {
                 measured += preset.timing(Metric.of(plan.get(i).metric())).measurementMillis() / 1000.0;
             }
         }
-        return new double[] {total, measured};
+        return new double[] {total + shape.runStartSeconds(), measured};
     }
 
     /** Predicted wall seconds of each combination of {@code plan} (by index; 0 for planned skips) in its fork. */
@@ -210,7 +231,7 @@ public final class TimePredictor {
      */
     public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing,
                                   boolean latency) {
-        return forEntry(kind, params, size, timing, latency, false, RunShape.CURRENT);
+        return forEntry(kind, params, size, timing, latency, false, RunShape.BEFORE_FORK_GROUPS);
     }
 
     /**
@@ -240,10 +261,11 @@ public final class TimePredictor {
                         Integer.parseInt(params.get("decodeSteps"))));
             }
         };
-        if (!warmJvm) {
-            return isolated;
-        }
-        double fixed = k == Kind.ALLREDUCE_RING || k == Kind.NCCL ? COLLECTIVE_FORK_SECONDS : TRANSFER_FORK_SECONDS;
-        return isolated - fixed + WARM_COMBINATION_SECONDS;
+        boolean collective = k == Kind.ALLREDUCE_RING || k == Kind.NCCL;
+        double fixed = collective ? COLLECTIVE_FORK_SECONDS : TRANSFER_FORK_SECONDS;
+        double own = shape.mode() == ForkGroups.Mode.PER_BENCHMARK
+                ? shape.forkSeconds() + (collective ? COLLECTIVE_EXTRA_SECONDS : 0)
+                : warmJvm ? WARM_COMBINATION_SECONDS : GROUPED_FORK_SECONDS;
+        return isolated - fixed + own;
     }
 }

@@ -102,7 +102,13 @@ class ExecutorFaultTest {
                     + Files.readString(work.resolve("harness.out")));
             Thread.sleep(300);
             assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start().waitFor());
-            assertTrue(run.waitFor(60, TimeUnit.SECONDS), "the run ends on SIGINT");
+            boolean ended = run.waitFor(60, TimeUnit.SECONDS);
+            if (!ended) {
+                // What the harness was doing: its output and its threads (jstack-like dump on SIGQUIT).
+                new ProcessBuilder("kill", "-QUIT", Long.toString(run.pid())).start().waitFor();
+                Thread.sleep(1000);
+            }
+            assertTrue(ended, "the run ends on SIGINT; harness output:\n" + Files.readString(work.resolve("harness.out")));
         } finally {
             run.destroyForcibly();
         }

@@ -35,23 +35,24 @@ class TimePredictorTest {
                 t.get("measurementMillis").asInt());
     }
 
-    /** Predicted seconds of the run's planned combinations, and its wall seconds. */
+    /**
+     * Predicted seconds of the run's planned combinations, and its wall seconds. The run's settings say how
+     * it ran: {@code forkMode} and the CPU cross-check's {@code crossCheckFullBytes} and {@code
+     * crossCheckPieceBytes}; without them it ran before fork groups ({@link TimePredictor.RunShape#BEFORE_FORK_GROUPS}).
+     */
     private static double[] predictedAndWall(Path manifest) throws IOException {
         JsonNode m = MAPPER.readTree(manifest.toFile());
         Preset.Timing bandwidth = timing(m.at("/settings/bandwidthTiming"));
         Preset.Timing latency = timing(m.at("/settings/latencyTiming"));
-        double predicted = 0;
-        for (JsonNode e : m.get("entries")) {
-            JsonNode c = e.get("combination");
-            if (!c.path("skipReason").isNull() && !c.path("skipReason").isMissingNode()) {
-                continue;
-            }
-            Map<String, String> params = new HashMap<>();
-            c.get("params").fields().forEachRemaining(p -> params.put(p.getKey(), p.getValue().asText()));
-            boolean isLatency = "latency".equals(c.get("metric").asText());
-            predicted += TimePredictor.forEntry(c.get("kind").asText(), params, c.get("sizeBytes").asLong(),
-                    isLatency ? latency : bandwidth, isLatency);
-        }
+        JsonNode s = m.get("settings");
+        TimePredictor.RunShape shape = s.has("forkMode")
+                ? new TimePredictor.RunShape(ForkGroups.Mode.valueOf(s.get("forkMode").asText()),
+                        s.get("crossCheckFullBytes").asLong(), s.get("crossCheckPieceBytes").asLong(),
+                        TimePredictor.RunShape.CURRENT.forkSeconds(), TimePredictor.RunShape.CURRENT.runStartSeconds())
+                : TimePredictor.RunShape.BEFORE_FORK_GROUPS;
+        List<io.p2pbench.results.Combination> plan = io.p2pbench.results.ResultFolder.open(manifest.getParent())
+                .readManifest().entries().stream().map(io.p2pbench.results.RunManifest.Entry::combination).toList();
+        double predicted = TimePredictor.run(plan, Preset.QUICK.withTimings(bandwidth, latency), shape, c -> null)[0];
         double wall = Duration.between(Instant.parse(m.get("startedAt").asText()),
                 Instant.parse(m.get("finishedAt").asText())).toMillis() / 1000.0;
         return new double[] {predicted, wall};
@@ -67,7 +68,7 @@ class TimePredictorTest {
     }
 
     @Test
-    void calibratedPredictionIsWithinFifteenPercentOfEveryMeasuredRun() throws IOException {
+    void calibratedPredictionIsWithinFifteenPercentOfEveryMeasuredRun() /* plus 2 s under a minute */ throws IOException {
         List<Path> runs = measuredRuns();
         assertTrue(runs.size() >= 19, "expected the 19 committed runs, found " + runs);
         StringBuilder report = new StringBuilder();
@@ -77,7 +78,9 @@ class TimePredictorTest {
             double error = pw[0] / pw[1] - 1;
             report.append(String.format(Locale.ROOT, "%s: predicted %.1f s, wall %.1f s (%+.1f%%)%n",
                     run.getParent().getFileName(), pw[0], pw[1], 100 * error));
-            allWithin &= Math.abs(error) <= 0.15;
+            // Both ends of the wall time are whole seconds: runs under a minute get those 2 s on top.
+            double allowed = 0.15 * pw[1] + (pw[1] < 60 ? 2.0 : 0.0);
+            allWithin &= Math.abs(pw[0] - pw[1]) <= allowed;
         }
         System.out.print(report);
         assertTrue(allWithin, report.toString());
