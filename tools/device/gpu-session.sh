@@ -5,6 +5,8 @@
 #   topology  p2pbench topology (text and --json)
 #   quick     p2pbench run --preset quick (wall time measured); quick-grouped the same with --fork-groups
 #   runs      RUNS="ARGS;ARGS": one p2pbench run per ARGS (RUN_LIMIT seconds each)
+#   align     0-0 CE_P2P_READ 4K..32M grouped and per benchmark, allocations exact and rounded to 2 MiB, addresses logged
+#   quick-grouped-round  the quick preset with --fork-groups and allocations rounded to 2 MiB
 #   subset    a standard-timing subset on 0-0 (SUBSET_ARGS, SUBSET_LIMIT), one JVM per benchmark
 #   targets   p2pbench run over the sizes of the nvbandwidth comparison
 #   corrupt   a run with the test-only corruption hook, which must fail its benchmark
@@ -91,6 +93,34 @@ for s in "$@"; do
       head -2 "$W/subset.log" | tee -a "$SUMMARY"
       tail -1 "$W/subset.log" | tee -a "$SUMMARY"
       grep "^Time of" "$W/subset.log" | tee -a "$SUMMARY" ;;
+    align)
+      # Does where a 1 MiB buffer lands explain the grouped 1 MiB figure (docs/notes/run-overhead.md)? Four runs
+      # of the same subset: grouped and per benchmark, device allocations exact and rounded up to 2 MiB, each
+      # logging every cudaMalloc's address (pointers-N.txt).
+      A="--preset quick --pairs 0-0 --paths CE_P2P_READ --sizes 4K,1M,2M,8M,32M"
+      n=0
+      for cfg in "grouped 0" "per-benchmark 0" "grouped 2097152" "per-benchmark 2097152"; do
+        read -r mode round <<< "$cfg"
+        n=$((n + 1))
+        flag=""; [ "$mode" = grouped ] && flag=--fork-groups
+        opts="-Dp2pbench.debug.pointers=$W/pointers-$n.txt"
+        [ "$round" != 0 ] && opts="$opts -Dp2pbench.deviceAllocRound=$round"
+        export P2PBENCH_JAVA_OPTS="$opts"
+        step "align$n" 90 "$B/bin/p2pbench" run $A $flag --out "$W/results"
+        unset P2PBENCH_JAVA_OPTS
+        note "align$n: $mode, allocation round $round"
+        grep -E "ok +peer-bw-CE_P2P_READ-0-0-(1|2)MiB " "$W/align$n.log" | tee -a "$SUMMARY"
+        grep -E "^Time of|^Results" "$W/align$n.log" | tee -a "$SUMMARY"
+        note "  1 MiB allocations, offset in their 2 MiB page: $(grep ' bytes 1048576 ' "$W/pointers-$n.txt" \
+          2>/dev/null | awk '{print $NF}' | sort -n | uniq -c | tr -s ' ' | tr '\n' ';')"
+      done ;;
+    quick-grouped-round)
+      # The quick preset in fork groups with device allocations rounded up to 2 MiB.
+      export P2PBENCH_JAVA_OPTS="-Dp2pbench.deviceAllocRound=2097152"
+      step quick-grouped-round 230 "$B/bin/p2pbench" run --preset quick --fork-groups --out "$W/results"
+      unset P2PBENCH_JAVA_OPTS
+      tail -1 "$W/quick-grouped-round.log" | tee -a "$SUMMARY"
+      grep -E "^Time of|ok +peer-bw-(CE|SM)_P2P_READ-0-0-1MiB " "$W/quick-grouped-round.log" | tee -a "$SUMMARY" ;;
     runs)
       # RUNS="ARGS;ARGS;...": one p2pbench run per ARGS (with --out added), each with its own log.
       n=0

@@ -230,6 +230,13 @@ final class RunCommand implements Callable<Integer> {
         if (Boolean.getBoolean("p2pbench.test.corrupt")) {
             jvmArgs.add("-Dp2pbench.test.corrupt=true");
         }
+        for (String experiment : List.of("p2pbench.deviceAllocRound", "p2pbench.debug.pointers")) {
+            String value = System.getProperty(experiment);
+            if (value != null) {
+                jvmArgs.add("-D" + experiment + "=" + value);
+                settings.put(experiment, value);
+            }
+        }
         RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c)).mode(forkMode);
         RunManifest m;
         try {

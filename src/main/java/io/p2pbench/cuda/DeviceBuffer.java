@@ -7,13 +7,38 @@ import org.bytedeco.javacpp.Pointer;
 
 /** Device memory from cudaMalloc on one GPU, freed with cudaFree. */
 public final class DeviceBuffer extends Allocation {
+    /**
+     * Experiment (docs/notes/run-overhead.md): with {@code -Dp2pbench.deviceAllocRound=N} every allocation is
+     * rounded up to a multiple of N bytes, so that small buffers do not share the driver's sub-allocated pages
+     * with what an earlier trial in the same process left; 0 (the default) allocates exactly.
+     */
+    static final long ROUND = Long.getLong("p2pbench.deviceAllocRound", 0);
+    /** Experiment: with {@code -Dp2pbench.debug.pointers=FILE} each allocation appends its size and address. */
+    private static final String POINTER_LOG = System.getProperty("p2pbench.debug.pointers");
+
     /** Allocates {@code bytes} on {@code device}. */
     public DeviceBuffer(int device, long bytes) {
         super(Kind.DEVICE, device, bytes);
         Cuda.setDevice(device);
         BytePointer p = new BytePointer();
-        Cuda.check(cudaMalloc(p, bytes), "cudaMalloc", "device", device, "bytes", bytes);
+        long allocated = ROUND > 0 ? (bytes + ROUND - 1) / ROUND * ROUND : bytes;
+        Cuda.check(cudaMalloc(p, allocated), "cudaMalloc", "device", device, "bytes", allocated);
         own(p);
+        if (POINTER_LOG != null) {
+            logPointer(device, bytes, allocated, p.address());
+        }
+    }
+
+    private static void logPointer(int device, long bytes, long allocated, long address) {
+        String line = String.format(java.util.Locale.ROOT, "pid %d device %d bytes %d allocated %d address 0x%x "
+                        + "offset-in-2MiB %d%n", ProcessHandle.current().pid(), device, bytes, allocated, address,
+                address % (2L << 20));
+        try {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(POINTER_LOG), line,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Override

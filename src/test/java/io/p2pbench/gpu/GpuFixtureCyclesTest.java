@@ -12,6 +12,11 @@ import io.p2pbench.collective.RingAllReduce;
 import io.p2pbench.cuda.Binding;
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.cuda.Nccl.DataType;
+import io.p2pbench.partition.PartitionSpec;
+import io.p2pbench.partition.PartitionStep;
+import io.p2pbench.partition.Phase;
+import io.p2pbench.partition.Plan;
+import io.p2pbench.partition.Transport;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.TopologyProbe;
 import io.p2pbench.transfer.CopyPath;
@@ -96,6 +101,27 @@ class GpuFixtureCyclesTest {
         }
         for (BusBandwidth.Operation op : BusBandwidth.Operation.values()) {
             tests.add(cycles("NCCL " + op, () -> new NcclCollective(Group.parse("0"), op, DataType.FLOAT32, SIZE)));
+        }
+        // The partition step: cuBLAS handles, weights, KV, exchanges and (graph) captured graphs, each cycle
+        // running one step so that what a trial creates on first use is released too.
+        Group pair = Group.parse("0,0");
+        for (Plan plan : Plan.values()) {
+            ModelShape model = plan == Plan.EP ? ModelShape.MOE_8X_TOP2 : ModelShape.DENSE_8B;
+            int ranks = plan == Plan.SINGLE ? 1 : 2;
+            PartitionSpec spec = new PartitionSpec(model, plan, ranks, Phase.DECODE, 2, 256, 512);
+            for (boolean graph : new boolean[] {false, true}) {
+                tests.add(cycles("partition " + plan + (graph ? " graph" : " eager"), () -> {
+                    PartitionStep step = new PartitionStep(spec, plan == Plan.SINGLE ? Group.parse("0") : pair,
+                            Transport.P2P, graph, TransferFixture.DEFAULT_STAGING_CHUNK);
+                    try {
+                        step.deviceMicrosPerStep(1);
+                        return step;
+                    } catch (RuntimeException e) {
+                        step.close();
+                        throw e;
+                    }
+                }));
+            }
         }
         // P2PBENCH_TEST_CYCLES_ONLY=a,b: only fixtures whose name contains one of them (a session's device time
         // is short: NCCL's fixtures take about 104 s per 200 cycles each).
