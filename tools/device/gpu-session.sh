@@ -6,6 +6,7 @@
 #   quick     p2pbench run --preset quick (wall time measured); quick-grouped the same with --fork-groups
 #   runs      RUNS="ARGS;ARGS": one p2pbench run per ARGS (RUN_LIMIT seconds each)
 #   align     0-0 CE_P2P_READ 4K..32M grouped and per benchmark, allocations exact and rounded to 2 MiB, addresses logged
+#   order     FixtureOrderProbe: 0-0 copies in sequences of sizes in one process, outside JMH (ORDER_SEQS), clocks logged
 #   quick-grouped-round  the quick preset with --fork-groups and allocations rounded to 2 MiB
 #   subset    a standard-timing subset on 0-0 (SUBSET_ARGS, SUBSET_LIMIT), one JVM per benchmark
 #   targets   p2pbench run over the sizes of the nvbandwidth comparison
@@ -114,6 +115,22 @@ for s in "$@"; do
         note "  1 MiB allocations, offset in their 2 MiB page: $(grep ' bytes 1048576 ' "$W/pointers-$n.txt" \
           2>/dev/null | awk '{print $NF}' | sort -n | uniq -c | tr -s ' ' | tr '\n' ';')"
       done ;;
+    order)
+      # Does a copy's figure depend on what ran before it in the same process? One JVM per sequence
+      # "PATH WARMUP_MS MEASURE_MS TOKENS" (see FixtureOrderProbe), SM clock sampled every 20 ms meanwhile.
+      nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,utilization.gpu --format=csv -lms 20 \
+        > "$W/order-clocks.csv" 2>&1 &
+      smi=$!
+      n=0
+      IFS=';' read -ra SEQS <<< "${ORDER_SEQS:-CE_P2P_READ 100 300 1M,1M,1M}"
+      for seq in "${SEQS[@]}"; do
+        n=$((n + 1))
+        note "order$n: $seq ($(date -u +%H:%M:%S.%N | cut -c1-12))"
+        step "order$n" 60 "$B/runtime/bin/java" -Dorg.bytedeco.javacpp.maxbytes=0 -Dorg.bytedeco.javacpp.maxphysicalbytes=0 \
+          -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$T/test-classes" io.p2pbench.gpu.FixtureOrderProbe $seq
+        grep "^order" "$W/order$n.log" | tee -a "$SUMMARY"
+      done
+      kill $smi ;;
     quick-grouped-round)
       # The quick preset in fork groups with device allocations rounded up to 2 MiB.
       export P2PBENCH_JAVA_OPTS="-Dp2pbench.deviceAllocRound=2097152"
