@@ -6,6 +6,7 @@ import io.p2pbench.cuda.Cuda;
 import io.p2pbench.cuda.CudaEvent;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.DeviceBuffer;
+import io.p2pbench.cuda.StreamGate;
 import io.p2pbench.cuda.SuiteKernels;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -19,7 +20,10 @@ import java.util.Set;
  * prefill of 2048 tokens), as {@code tools/gemm-check/torch_matmul.py} prints torch.matmul's for the
  * same shapes, so the partition step's compute can be checked against PyTorch on the GPU node.
  * Each shape: 10 untimed GEMMs, then the median over 20 event-timed batches of 10 back-to-back
- * GEMMs; operands hold random-like bf16 values (constant operands run about 10% faster).
+ * GEMMs; operands hold random-like bf16 values (constant operands run about 10% faster). Each batch
+ * is enqueued behind a {@link StreamGate} and then released, so the events time the GEMMs on the device,
+ * not the host's launch rate (a small decode GEMM takes less time on the GPU than its launch on the
+ * host; torch_matmul.py holds its stream the same way with a sleep kernel).
  *
  * <p>Run: {@code tools/gemm-check/run.sh} (both programs, one GPU call).
  */
@@ -55,7 +59,8 @@ public final class GemmCheck {
         int device = args.length > 0 ? Integer.parseInt(args[0]) : 0;
         System.out.println("model\tphase\tgemm\trows\tinner\tcols\tcublas_us\ttflops");
         try (CudaStream stream = new CudaStream(device); Cublas blas = new Cublas(stream);
-             CudaEvent start = CudaEvent.timing(device); CudaEvent stop = CudaEvent.timing(device)) {
+             CudaEvent start = CudaEvent.timing(device); CudaEvent stop = CudaEvent.timing(device);
+             StreamGate gate = new StreamGate()) {
             for (String[] s : shapes()) {
                 int rows = Integer.parseInt(s[3]);
                 int inner = Integer.parseInt(s[4]);
@@ -68,11 +73,16 @@ public final class GemmCheck {
                     }
                     double[] us = new double[20];
                     for (int b = 0; b < us.length; b++) {
-                        start.record(stream);
-                        for (int i = 0; i < 10; i++) {
-                            blas.matmulBf16(x, w, y, rows, inner, cols);
+                        gate.hold(stream);
+                        try {
+                            start.record(stream);
+                            for (int i = 0; i < 10; i++) {
+                                blas.matmulBf16(x, w, y, rows, inner, cols);
+                            }
+                            stop.record(stream);
+                        } finally {
+                            gate.release();
                         }
-                        stop.record(stream);
                         stop.synchronize();
                         us[b] = CudaEvent.elapsedMillis(start, stop) * 1000.0 / 10;
                     }
