@@ -126,8 +126,14 @@ for s in "$@"; do
       for seq in "${SEQS[@]}"; do
         n=$((n + 1))
         note "order$n: $seq ($(date -u +%H:%M:%S.%N | cut -c1-12))"
-        step "order$n" 60 "$B/runtime/bin/java" -Dorg.bytedeco.javacpp.maxbytes=0 -Dorg.bytedeco.javacpp.maxphysicalbytes=0 \
-          -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$T/test-classes" io.p2pbench.gpu.FixtureOrderProbe $seq
+        # Leading words NAME=VALUE set the environment, leading -D words go to the JVM.
+        envs=(); jopts=(); set -- $seq
+        while [ $# -gt 0 ]; do
+          case "$1" in [A-Z_]*=*) envs+=("$1"); shift ;; -D*) jopts+=("$1"); shift ;; *) break ;; esac
+        done
+        step "order$n" 60 env "${envs[@]}" "$B/runtime/bin/java" -Dorg.bytedeco.javacpp.maxbytes=0 \
+          -Dorg.bytedeco.javacpp.maxphysicalbytes=0 "${jopts[@]}" \
+          -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$T/test-classes" io.p2pbench.gpu.FixtureOrderProbe "$@"
         grep "^order" "$W/order$n.log" | tee -a "$SUMMARY"
       done
       kill $smi ;;
@@ -193,9 +199,9 @@ PY
       tail -2 "$W/partition.log" | tee -a "$SUMMARY"
       step partition-report 60 "$B/bin/p2pbench" report "$W"/results-partition/*/* --out "$W/report-partition"
       grep -A40 -i "does splitting pay" "$W/report-partition/summary.md" | head -40 | tee -a "$SUMMARY" ;;
-    gemm)
-      P2PBENCH_HOME="$B" step gemm 90 bash tools/gemm-check/run.sh "$W/gemm-check.tsv"
-      cat "$W/gemm-check.tsv" | tee -a "$SUMMARY" ;;
+    gemm|gemm-again)
+      P2PBENCH_HOME="$B" step "$s" 90 bash tools/gemm-check/run.sh "$W/$s-check.tsv"
+      cat "$W/$s-check.tsv" | tee -a "$SUMMARY" ;;
     sweep)
       step sweep 150 "$B/bin/p2pbench" run --preset quick --paths ALLREDUCE_RING,NCCL --sizes 1M,4M,16M,64M,256M \
         --out "$W/results"
