@@ -7,6 +7,7 @@ import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.run.RunPlanner;
+import io.p2pbench.run.ForkGroupMain;
 import io.p2pbench.run.ForkGroups;
 import io.p2pbench.run.RunExecutor;
 import io.p2pbench.run.RunLock;
@@ -230,7 +231,8 @@ final class RunCommand implements Callable<Integer> {
         if (Boolean.getBoolean("p2pbench.test.corrupt")) {
             jvmArgs.add("-Dp2pbench.test.corrupt=true");
         }
-        for (String experiment : List.of("p2pbench.deviceAllocRound", "p2pbench.debug.pointers")) {
+        for (String experiment : List.of("p2pbench.deviceAllocRound", "p2pbench.debug.pointers",
+                ForkGroupMain.RESET_PROPERTY)) {
             String value = System.getProperty(experiment);
             if (value != null) {
                 jvmArgs.add("-D" + experiment + "=" + value);

@@ -214,6 +214,36 @@ public final class Cuda {
     private static final ThreadLocal<int[]> CURRENT_DEVICE = ThreadLocal.withInitial(() -> new int[] {-1});
 
     /**
+     * Destroys the primary context of every GPU this process has a live one on ({@code cudaDeviceReset}),
+     * after unloading the suite's kernels, so that what runs next starts in a fresh context, as in a fresh
+     * process. Why: on the H200 node the hardware queue a new stream lands on depends on how many streams
+     * the context made before, and a small copy's device time with it (the second fixture of a process
+     * timed a 1 MiB device-local copy at about 280 GB/s, the first and third at 470-510;
+     * {@code docs/notes/run-overhead.md}). Every CUDA handle made before is invalid afterwards: call only
+     * when all are closed (a fork group does, between combinations).
+     *
+     * @return how many GPUs were reset
+     */
+    public static int resetDevices() {
+        int count = require().deviceCount();
+        SuiteKernels.unloadAll();
+        int reset = 0;
+        for (int d = 0; d < count; d++) {
+            int[] dev = {0};
+            checkDriver(cuDeviceGet(dev, d), "cuDeviceGet", "device", d);
+            int[] flags = {0};
+            int[] active = {0};
+            checkDriver(cuDevicePrimaryCtxGetState(dev[0], flags, active), "cuDevicePrimaryCtxGetState", "device", d);
+            if (active[0] != 0) {
+                setDevice(d);
+                check(cudaDeviceReset(), "cudaDeviceReset", "device", d);
+                reset++;
+            }
+        }
+        return reset;
+    }
+
+    /**
      * Makes {@code device} current on this thread; called before every per-device call. The
      * thread's current device is remembered, so repeated calls for one GPU cost no JNI call in
      * measured loops. Code that may switch devices behind our back (NCCL) calls

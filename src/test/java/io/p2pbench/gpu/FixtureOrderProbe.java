@@ -1,5 +1,6 @@
 package io.p2pbench.gpu;
 
+import io.p2pbench.cuda.Cuda;
 import io.p2pbench.transfer.BandwidthProbe;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.Sizes;
@@ -14,7 +15,8 @@ import java.util.Locale;
  * {@code order}): does a device-local copy's bandwidth depend on what ran before it in the same process?
  * Opens one fixture per token of a sequence on the pair 0-0, outside JMH, warms it up, measures gated
  * batches for a fixed time and prints their median, then closes it. Tokens: a size ({@code 1M}, {@code 4K});
- * {@code sN} sleeps N ms (GPU idle); {@code tSIZE} opens that size on a fresh thread (as JMH runs a trial).
+ * {@code sN} sleeps N ms (GPU idle); {@code tSIZE} opens that size on a fresh thread (as JMH runs a trial);
+ * {@code r} resets every GPU's context ({@link Cuda#resetDevices()}) and prints how long it took.
  *
  * <p>Usage: {@code FixtureOrderProbe PATH WARMUP_MS MEASURE_MS TOKEN,TOKEN,...}
  */
@@ -29,6 +31,13 @@ public final class FixtureOrderProbe {
         int step = 0;
         for (String token : args[3].split(",")) {
             step++;
+            if (token.equals("r")) {
+                long r0 = System.nanoTime();
+                int n = Cuda.resetDevices();
+                System.out.printf(Locale.ROOT, "order %-2d t=%7.3fs reset    %d GPU(s) in %.1f ms%n", step,
+                        (System.nanoTime() - t0) / 1e9, n, (System.nanoTime() - r0) / 1e6);
+                continue;
+            }
             if (token.startsWith("s")) {
                 Thread.sleep(Long.parseLong(token.substring(1)));
                 continue;
