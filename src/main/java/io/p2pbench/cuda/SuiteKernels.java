@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The suite's kernels ({@code kernels.cu}: pattern fill and check, SM copy, gate spin, sums),
- * compiled once per architecture and loaded once per GPU for the life of the process.
+ * compiled once per architecture for the life of the process and loaded once per GPU context (again
+ * after {@link Cuda#resetDevices()}, from the compiled image kept here).
  */
 public final class SuiteKernels {
     /** Threads per block for the element-wise kernels. */
@@ -19,6 +20,7 @@ public final class SuiteKernels {
     private static final String RESOURCE = "/io/p2pbench/cuda/kernels.cu";
     private static final Map<Integer, CudaModule> MODULES = new ConcurrentHashMap<>();
     private static final Map<Integer, Integer> SM_COUNTS = new ConcurrentHashMap<>();
+    private static final Map<String, Nvrtc.Image> IMAGES = new ConcurrentHashMap<>();
     private static volatile String source;
 
     private SuiteKernels() {}
@@ -28,7 +30,9 @@ public final class SuiteKernels {
         return MODULES.computeIfAbsent(device, d -> {
             int major = Cuda.attribute(d, cudaDevAttrComputeCapabilityMajor);
             int minor = Cuda.attribute(d, cudaDevAttrComputeCapabilityMinor);
-            return new CudaModule(d, Nvrtc.compile(source(), "p2pbench_kernels", major, minor));
+            Nvrtc.Image image = IMAGES.computeIfAbsent(major + "." + minor,
+                    arch -> Nvrtc.compile(source(), "p2pbench_kernels", major, minor));
+            return new CudaModule(d, image);
         });
     }
 
@@ -48,7 +52,7 @@ public final class SuiteKernels {
         return (int) Math.min(needed, smCount(device) * 8L);
     }
 
-    /** Unloads every module (tests that count device memory call this first). */
+    /** Unloads every module (tests that count device memory call this first); compiled images are kept. */
     public static void unloadAll() {
         for (CudaModule m : MODULES.values()) {
             m.close();
