@@ -224,6 +224,9 @@ final class RunCommand implements Callable<Integer> {
         settings.put("forkOverheadSecondsAssumed", RunPlanner.FORK_OVERHEAD_SECONDS);
         settings.put("forkMode", forkMode.name());
         settings.put("forks", forkMode.describe());
+        if (forkMode == ForkGroups.Mode.GROUPED) {
+            settings.put("groupContextReset", ForkGroupMain.resetsContexts());
+        }
         settings.put("crossCheckFullBytes", io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES);
         settings.put("crossCheckPieceBytes", io.p2pbench.collective.ResultCheck.PIECE);
         List<String> jvmArgs = new ArrayList<>(io.p2pbench.run.ForkSettings.all());

@@ -38,6 +38,11 @@ public final class ForkGroupMain {
     /** System property: reset the GPUs' contexts between combinations (default true). */
     public static final String RESET_PROPERTY = "p2pbench.groupReset";
 
+    /** Whether group JVMs reset the GPUs' contexts between combinations ({@link #RESET_PROPERTY}, default true). */
+    public static boolean resetsContexts() {
+        return !"false".equals(System.getProperty(RESET_PROPERTY));
+    }
+
     /**
      * One combination, as the executor hands it over.
      *
@@ -61,7 +66,7 @@ public final class ForkGroupMain {
     public static void main(String[] args) throws Exception {
         List<Task> tasks = ResultFolder.mapper().readValue(Path.of(args[0]).toFile(), new TypeReference<List<Task>>() {});
         PrintStream protocol = System.out;
-        boolean reset = !"false".equals(System.getProperty(RESET_PROPERTY));
+        boolean reset = resetsContexts();
         boolean first = true;
         for (Task t : tasks) {
             System.setProperty(BenchmarkRecords.COMBINATION, t.id());

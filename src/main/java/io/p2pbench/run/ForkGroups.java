@@ -40,15 +40,10 @@ public final class ForkGroups {
         PER_BENCHMARK;
 
         /** The manifest's words for it. */
-        /** Whether group JVMs reset the GPUs' contexts between combinations ({@link ForkGroupMain#RESET_PROPERTY}). */
-        static boolean resetsContexts() {
-            return !"false".equals(System.getProperty(ForkGroupMain.RESET_PROPERTY));
-        }
-
         public String describe() {
             return this == GROUPED ? "grouped: one JVM per curve (up to " + MAX_PER_FORK + " combinations of one "
                     + "benchmark differing in size, pair, dtype, phase or graph), each with its own trial"
-                    + (resetsContexts() ? " in a fresh CUDA context" : " (CUDA contexts not reset between them)")
+                    + (ForkGroupMain.resetsContexts() ? " in a fresh CUDA context" : " (CUDA contexts not reset between them)")
                     : "per benchmark: one JVM per combination";
         }
     }

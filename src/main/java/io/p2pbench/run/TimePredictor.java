@@ -62,7 +62,8 @@ public final class TimePredictor {
     public static final double GROUPED_FORK_SECONDS = 0.5;
     /**
      * A later combination of a fork group resets the GPU's context and makes it again (cudaDeviceReset,
-     * context creation, module load from the kept image); an estimate (the reset alone took 61-73 ms on the H200 node), not yet fitted to a run of this build.
+     * context creation, module load from the kept image); an estimate (the reset alone took 61-73 ms on the
+     * H200 node), not yet fitted to a run of this build.
      */
     public static final double CONTEXT_RESET_SECONDS = 0.15;
 
@@ -88,7 +89,7 @@ public final class TimePredictor {
          */
         public static final RunShape CURRENT = new RunShape(ForkGroups.Mode.PER_BENCHMARK,
                 io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES, io.p2pbench.collective.ResultCheck.PIECE, 0.55, 2.0,
-                CONTEXT_RESET_SECONDS);
+                ForkGroupMain.resetsContexts() ? CONTEXT_RESET_SECONDS : 0);
         /**
          * Runs recorded before fork groups (no {@code forkMode} in their settings; every run committed up to
          * 2026-12-02T18:32Z): one JVM each at {@link #TRANSFER_FORK_SECONDS}, cross-check 128/32 MiB; their

@@ -45,7 +45,7 @@ class TimePredictorTest {
         Preset.Timing bandwidth = timing(m.at("/settings/bandwidthTiming"));
         Preset.Timing latency = timing(m.at("/settings/latencyTiming"));
         JsonNode s = m.get("settings");
-        // Group JVMs reset the GPUs' contexts between combinations since 2026-12-03; the manifest's forks line says so.
+        // Group JVMs reset the GPUs' contexts between combinations since 2026-12-03 (settings.groupContextReset).
         TimePredictor.RunShape shape = s.has("forkMode")
                 ? new TimePredictor.RunShape(ForkGroups.Mode.valueOf(s.get("forkMode").asText()),
                         s.get("crossCheckFullBytes").asLong(), s.get("crossCheckPieceBytes").asLong(),
@@ -140,6 +140,6 @@ class TimePredictorTest {
     }
 
     private static boolean resetContexts(JsonNode settings) {
-        return settings.has("forks") && settings.get("forks").asText().contains("fresh CUDA context");
+        return settings.has("groupContextReset") && settings.get("groupContextReset").asBoolean();
     }
 }
