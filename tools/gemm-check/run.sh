@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # cuBLAS (p2pbench's Java path) against torch.matmul on each preset's layer GEMM shapes, bf16, on one GPU.
 # Usage: P2PBENCH_HOME=<unpacked bundle folder> tools/gemm-check/run.sh [OUT.tsv]
+# GEMM_JAVA_OPTS: JVM options for GemmCheck (e.g. -Dp2pbench.gemm.only=2048x4096x1024).
 # (P2PBENCH_HOME defaults to the repository root, which then needs target/classes and target/dependency.)
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -13,6 +14,6 @@ export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$libpath"
 if [ -d "$here/lib" ]; then cp="$here/lib/*"; else cp="$here/target/classes:$here/target/dependency/*"; fi
 java="$here/runtime/bin/java"; [ -x "$java" ] || java=java
 tmp="$(mktemp)"
-"$java" -cp "$cp" io.p2pbench.partition.GemmCheck > "$tmp"
+"$java" ${GEMM_JAVA_OPTS:-} -cp "$cp" io.p2pbench.partition.GemmCheck > "$tmp"
 python3 "$repo/tools/gemm-check/torch_matmul.py" "$tmp" | tee "${1:-/dev/null}"
 rm -f "$tmp"

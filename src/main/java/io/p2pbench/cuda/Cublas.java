@@ -63,6 +63,13 @@ public final class Cublas implements AutoCloseable {
         }
     }
 
+    /** The loaded cuBLAS library's version, e.g. "13.1.0" ({@code cublasGetVersion}, major*10000+minor*100+patch). */
+    public String version() {
+        int[] v = new int[1];
+        check(cublasGetVersion_v2(live(), v), "cublasGetVersion", "device", device);
+        return (v[0] / 10000) + "." + (v[0] / 100 % 100) + "." + (v[0] % 100);
+    }
+
     /** The stream every call is enqueued on. */
     public CudaStream stream() {
         return stream;

@@ -49,7 +49,11 @@ public final class GemmCheck {
         return out;
     }
 
-    /** Prints one tab-separated line per shape: model, phase, gemm, rows, inner, cols, median us, TFLOP/s. */
+    /**
+     * Prints one tab-separated line per shape: model, phase, gemm, rows, inner, cols, median us, TFLOP/s.
+     * {@code -Dp2pbench.gemm.only=ROWSxINNERxCOLS,...} times only those shapes; the cuBLAS library the
+     * process loaded (path from /proc/self/maps, and its version) goes to standard error.
+     */
     public static void main(String[] args) {
         Cuda.Availability a = Cuda.availability();
         if (!a.available()) {
@@ -61,7 +65,17 @@ public final class GemmCheck {
         try (CudaStream stream = new CudaStream(device); Cublas blas = new Cublas(stream);
              CudaEvent start = CudaEvent.timing(device); CudaEvent stop = CudaEvent.timing(device);
              StreamGate gate = new StreamGate()) {
+            System.err.println("cublas " + blas.version() + " " + loadedLibraries("libcublas"));
+            Set<String> only = new LinkedHashSet<>();
+            for (String o : System.getProperty("p2pbench.gemm.only", "").split(",")) {
+                if (!o.isBlank()) {
+                    only.add(o.strip());
+                }
+            }
             for (String[] s : shapes()) {
+                if (!only.isEmpty() && !only.contains(s[3] + "x" + s[4] + "x" + s[5])) {
+                    continue;
+                }
                 int rows = Integer.parseInt(s[3]);
                 int inner = Integer.parseInt(s[4]);
                 int cols = Integer.parseInt(s[5]);
@@ -92,6 +106,16 @@ public final class GemmCheck {
                             cols, median, 2.0 * rows * inner * cols / (median * 1e-6) / 1e12);
                 }
             }
+        }
+    }
+
+    /** The mapped files of this process whose name contains {@code part}, or "?" where /proc is not readable. */
+    static String loadedLibraries(String part) {
+        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/self/maps"))) {
+            return String.join(" ", lines.map(l -> l.substring(l.lastIndexOf(' ') + 1)).filter(f -> f.contains(part))
+                    .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new)));
+        } catch (java.io.IOException | RuntimeException e) {
+            return "?";
         }
     }
 
