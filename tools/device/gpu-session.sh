@@ -20,7 +20,7 @@
 #   cycles    GpuFixtureCyclesTest: 200 setup/teardown cycles of every fixture, free memory unchanged
 #   partition the partition study on group 0,0 (quick timing), then its report; PART_ARGS adds run options
 #             (e.g. PART_ARGS="--model MOE_8X_TOP2 --plans SINGLE,EP")
-#   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes (tools/gemm-check)
+#   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes, paired (tools/gemm-check); gemm-again repeats it
 #   gemmdiag  why GEMM shapes differ: each side's cuBLAS library, torch's kernels, Java on torch's libcublas, cuBLASLt traces
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
 #   chartsnode p2pbench report of the newest run on the node itself (charts drawn there, no fonts needed)
@@ -201,7 +201,8 @@ PY
       step partition-report 60 "$B/bin/p2pbench" report "$W"/results-partition/*/* --out "$W/report-partition"
       grep -A40 -i "does splitting pay" "$W/report-partition/summary.md" | head -40 | tee -a "$SUMMARY" ;;
     gemm|gemm-again)
-      P2PBENCH_HOME="$B" step "$s" 90 bash tools/gemm-check/run.sh "$W/$s-check.tsv"
+      P2PBENCH_HOME="$B" step "$s" "${GEMM_LIMIT:-240}" bash tools/gemm-check/run.sh "$W/$s-check.tsv"
+      grep -E "^cublas |^# torch loaded|Error|error" "$W/$s.log" | head -5 | tee -a "$SUMMARY"
       cat "$W/$s-check.tsv" | tee -a "$SUMMARY" ;;
     gemmdiag)
       # Why some shapes differ (docs/notes/gemm-check.md): which cuBLAS each side loads, torch's kernels per

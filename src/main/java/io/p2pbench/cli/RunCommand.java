@@ -97,7 +97,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--fork-groups", description = "Share one JVM per curve (up to 32 combinations of one benchmark "
             + "differing in size, pair, dtype, phase or graph), each still its own trial: about a third less wall time, "
-            + "but not isolated; on the H200 node it changed a device-local 1 MiB figure by -41% "
+            + "but not isolated; on the H200 node it changed a device-local 1 MiB figure by -41%% "
             + "(docs/notes/run-overhead.md). Default: one JVM per benchmark.")
     boolean forkGroups;
 
@@ -138,6 +138,7 @@ final class RunCommand implements Callable<Integer> {
         Preset p;
         try {
             p = Preset.named(preset);
+            ForkGroupMain.Contexts.current(); // -Dp2pbench.groupReset, before the predictor reads it
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -208,6 +209,7 @@ final class RunCommand implements Callable<Integer> {
                     "--fork-groups and --fork-per-benchmark exclude each other: give one (default: one JVM per benchmark)");
         }
         ForkGroups.Mode forkMode = forkGroups ? ForkGroups.Mode.GROUPED : ForkGroups.Mode.PER_BENCHMARK;
+
         w.print(RunPlanner.describe(topology, p, plan, forkMode));
         w.flush();
         if (dryRun) {
@@ -225,7 +227,7 @@ final class RunCommand implements Callable<Integer> {
         settings.put("forkMode", forkMode.name());
         settings.put("forks", forkMode.describe());
         if (forkMode == ForkGroups.Mode.GROUPED) {
-            settings.put("groupContextReset", ForkGroupMain.resetsContexts());
+            settings.put("groupContexts", ForkGroupMain.Contexts.current().word());
         }
         settings.put("crossCheckFullBytes", io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES);
         settings.put("crossCheckPieceBytes", io.p2pbench.collective.ResultCheck.PIECE);

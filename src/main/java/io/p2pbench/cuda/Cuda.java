@@ -226,6 +226,7 @@ public final class Cuda {
      */
     public static int resetDevices() {
         int count = require().deviceCount();
+        CudaStream.destroyKept();
         SuiteKernels.unloadAll();
         int reset = 0;
         for (int d = 0; d < count; d++) {

@@ -53,19 +53,29 @@ public final class GemmCheck {
      * Prints one tab-separated line per shape: model, phase, gemm, rows, inner, cols, median us, TFLOP/s.
      * {@code -Dp2pbench.gemm.only=ROWSxINNERxCOLS,...} times only those shapes; the cuBLAS library the
      * process loaded (path from /proc/self/maps, and its version) goes to standard error.
+     *
+     * <p>With {@code --serve} it times on request instead, so that a driver can alternate it with
+     * torch.matmul shape by shape ({@code tools/gemm-check/torch_matmul.py --paired}): it prints the
+     * shape table (model, phase, gemm, rows, inner, cols), a line {@code ready}, then answers every line
+     * {@code ROWSxINNERxCOLS} on standard input with {@code ROWSxINNERxCOLS median_us checksum}, where
+     * checksum is the sum of the output's first 4096 bf16 values (the operands are {@link #fill}'s
+     * pattern, which the driver builds too, so both sides can be seen to compute the same product).
      */
-    public static void main(String[] args) {
+    public static void main(String[] args) throws java.io.IOException {
         Cuda.Availability a = Cuda.availability();
         if (!a.available()) {
             System.err.println(a.problem());
             System.exit(1);
         }
-        int device = args.length > 0 ? Integer.parseInt(args[0]) : 0;
-        System.out.println("model\tphase\tgemm\trows\tinner\tcols\tcublas_us\ttflops");
-        try (CudaStream stream = new CudaStream(device); Cublas blas = new Cublas(stream);
-             CudaEvent start = CudaEvent.timing(device); CudaEvent stop = CudaEvent.timing(device);
-             StreamGate gate = new StreamGate()) {
-            System.err.println("cublas " + blas.version() + " " + loadedLibraries("libcublas"));
+        boolean serve = args.length > 0 && args[0].equals("--serve");
+        int device = args.length > (serve ? 1 : 0) ? Integer.parseInt(args[serve ? 1 : 0]) : 0;
+        try (Timer timer = new Timer(device)) {
+            System.err.println("cublas " + timer.blas.version() + " " + loadedLibraries("libcublas"));
+            if (serve) {
+                serve(timer);
+                return;
+            }
+            System.out.println("model\tphase\tgemm\trows\tinner\tcols\tcublas_us\ttflops");
             Set<String> only = new LinkedHashSet<>();
             for (String o : System.getProperty("p2pbench.gemm.only", "").split(",")) {
                 if (!o.isBlank()) {
@@ -79,33 +89,136 @@ public final class GemmCheck {
                 int rows = Integer.parseInt(s[3]);
                 int inner = Integer.parseInt(s[4]);
                 int cols = Integer.parseInt(s[5]);
-                try (DeviceBuffer x = filled(device, (long) rows * inner, stream, 1);
-                     DeviceBuffer w = filled(device, (long) inner * cols, stream, 2);
-                     DeviceBuffer y = new DeviceBuffer(device, (long) rows * cols * 2)) {
-                    for (int i = 0; i < 10; i++) {
-                        blas.matmulBf16(x, w, y, rows, inner, cols);
-                    }
-                    double[] us = new double[20];
-                    for (int b = 0; b < us.length; b++) {
-                        gate.hold(stream);
-                        try {
-                            start.record(stream);
-                            for (int i = 0; i < 10; i++) {
-                                blas.matmulBf16(x, w, y, rows, inner, cols);
-                            }
-                            stop.record(stream);
-                        } finally {
-                            gate.release();
-                        }
-                        stop.synchronize();
-                        us[b] = CudaEvent.elapsedMillis(start, stop) * 1000.0 / 10;
-                    }
-                    Arrays.sort(us);
-                    double median = (us[9] + us[10]) / 2;
-                    System.out.printf(Locale.ROOT, "%s\t%s\t%s\t%d\t%d\t%d\t%.2f\t%.1f%n", s[0], s[1], s[2], rows, inner,
-                            cols, median, 2.0 * rows * inner * cols / (median * 1e-6) / 1e12);
-                }
+                double median = timer.time(rows, inner, cols)[0];
+                System.out.printf(Locale.ROOT, "%s\t%s\t%s\t%d\t%d\t%d\t%.2f\t%.1f%n", s[0], s[1], s[2], rows, inner,
+                        cols, median, 2.0 * rows * inner * cols / (median * 1e-6) / 1e12);
             }
+        }
+    }
+
+    private static void serve(Timer timer) throws java.io.IOException {
+        for (String[] s : shapes()) {
+            System.out.println(String.join("\t", s));
+        }
+        System.out.println("ready");
+        System.out.flush();
+        java.io.BufferedReader in = new java.io.BufferedReader(
+                new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.US_ASCII));
+        for (String line; (line = in.readLine()) != null; ) {
+            String[] d = line.strip().split("x");
+            if (d.length != 3) {
+                System.out.println("error: expected ROWSxINNERxCOLS, got '" + line.strip() + "'");
+                System.out.flush();
+                continue;
+            }
+            double[] r = timer.time(Integer.parseInt(d[0]), Integer.parseInt(d[1]), Integer.parseInt(d[2]));
+            System.out.printf(Locale.ROOT, "%s %.3f %.6f%n", line.strip(), r[0], r[1]);
+            System.out.flush();
+        }
+    }
+
+    /** One GPU's stream, cuBLAS handle, events and gate, timing one shape at a time. */
+    private static final class Timer implements AutoCloseable {
+        static final int CHECKSUM_ELEMENTS = 4096;
+        final int device;
+        final CudaStream stream;
+        final Cublas blas;
+        final CudaEvent start;
+        final CudaEvent stop;
+        final StreamGate gate;
+        final io.p2pbench.cuda.PinnedHostBuffer head;
+
+        Timer(int device) {
+            this.device = device;
+            CudaStream s = new CudaStream(device);
+            Cublas b = null;
+            CudaEvent e1 = null;
+            CudaEvent e2 = null;
+            StreamGate g = null;
+            try {
+                b = new Cublas(s);
+                e1 = CudaEvent.timing(device);
+                e2 = CudaEvent.timing(device);
+                g = new StreamGate();
+                head = new io.p2pbench.cuda.PinnedHostBuffer(CHECKSUM_ELEMENTS * 2L);
+            } catch (RuntimeException ex) {
+                for (AutoCloseable c : new AutoCloseable[] {g, e2, e1, b, s}) {
+                    closeQuietly(c, ex);
+                }
+                throw ex;
+            }
+            stream = s;
+            blas = b;
+            start = e1;
+            stop = e2;
+            gate = g;
+        }
+
+        /**
+         * 10 untimed GEMMs, then 20 gated, event-timed batches of 10.
+         *
+         * @return {median microseconds per GEMM, sum of the output's first 4096 values}
+         */
+        double[] time(int rows, int inner, int cols) {
+            try (DeviceBuffer x = fill(device, (long) rows * inner, stream, 1);
+                 DeviceBuffer w = fill(device, (long) inner * cols, stream, 2);
+                 DeviceBuffer y = new DeviceBuffer(device, (long) rows * cols * 2)) {
+                for (int i = 0; i < 10; i++) {
+                    blas.matmulBf16(x, w, y, rows, inner, cols);
+                }
+                double[] us = new double[20];
+                for (int b = 0; b < us.length; b++) {
+                    gate.hold(stream);
+                    try {
+                        start.record(stream);
+                        for (int i = 0; i < 10; i++) {
+                            blas.matmulBf16(x, w, y, rows, inner, cols);
+                        }
+                        stop.record(stream);
+                    } finally {
+                        gate.release();
+                    }
+                    stop.synchronize();
+                    us[b] = CudaEvent.elapsedMillis(start, stop) * 1000.0 / 10;
+                }
+                Arrays.sort(us);
+                long n = Math.min(CHECKSUM_ELEMENTS, (long) rows * cols);
+                io.p2pbench.cuda.Copies.async(head, 0, y, 0, n * 2, stream);
+                stream.synchronize();
+                java.nio.ByteBuffer h = head.hostView().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                double sum = 0;
+                for (int i = 0; i < n; i++) {
+                    sum += Float.intBitsToFloat((h.getShort(2 * i) & 0xFFFF) << 16);
+                }
+                return new double[] {(us[9] + us[10]) / 2, sum};
+            }
+        }
+
+        @Override
+        public void close() {
+            RuntimeException first = null;
+            for (AutoCloseable c : new AutoCloseable[] {head, gate, stop, start, blas, stream}) {
+                first = closeQuietly(c, first);
+            }
+            if (first != null) {
+                throw first;
+            }
+        }
+
+        private static RuntimeException closeQuietly(AutoCloseable c, RuntimeException first) {
+            if (c == null) {
+                return first;
+            }
+            try {
+                c.close();
+            } catch (Exception e) {
+                RuntimeException r = e instanceof RuntimeException re ? re : new RuntimeException(e);
+                if (first == null) {
+                    return r;
+                }
+                first.addSuppressed(r);
+            }
+            return first;
         }
     }
 
@@ -119,7 +232,11 @@ public final class GemmCheck {
         }
     }
 
-    private static DeviceBuffer filled(int device, long elements, CudaStream stream, int seed) {
+    /**
+     * {@code elements} bf16 values of the suite's rank pattern (seed 0x5EED + {@code seed}, rank 0: multiples of
+     * 2^-8 in [-0.5, 0.5)), as {@code torch_matmul.py}'s {@code pattern} builds them.
+     */
+    static DeviceBuffer fill(int device, long elements, CudaStream stream, int seed) {
         DeviceBuffer b = new DeviceBuffer(device, elements * 2);
         SuiteKernels.kernel(device, "fillRankBf16").launch(stream, SuiteKernels.gridFor(device, elements, SuiteKernels.BLOCK),
                 SuiteKernels.BLOCK, b, elements, 0x5EED + seed, 0);

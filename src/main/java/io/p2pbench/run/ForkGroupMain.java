@@ -2,7 +2,9 @@ package io.p2pbench.run;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.p2pbench.cuda.Cuda;
+import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.results.Kind;
 import io.p2pbench.results.ResultFolder;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -26,21 +28,87 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * the running combination's log. A crash or a kill of this JVM costs only the running combination:
  * the executor starts a new one for the rest.
  *
- * <p>Before every combination but the first, the GPUs' contexts are reset ({@link Cuda#resetDevices()}),
- * so each combination starts in a fresh CUDA context as a combination in its own JVM does: without it,
- * the second combination of a group measured a device-local 1 MiB copy 41% lower on the H200 node (its
- * streams landed on another hardware queue). {@code -D}{@value #RESET_PROPERTY}{@code =false} turns it
- * off, for an A/B. The reset counts in the combination's {@code launch} phase.
+ * <p>Each combination must find the GPUs as a combination in its own JVM does: without care, the second
+ * combination of a group measured a device-local 1 MiB copy 41% lower on the H200 node (its streams
+ * landed on another hardware queue). {@link Contexts} says how ({@code -D}{@value #RESET_PROPERTY}):
+ * by default the JVM keeps the streams it made ({@link CudaStream#reuseStreams}), so every combination
+ * opens the first one's streams again, and resets the GPUs' contexts ({@link Cuda#resetDevices()}) only
+ * before combinations whose kind makes streams the suite does not control (NCCL's, and the partition
+ * study's NCCL and cuBLAS). A reset counts in the combination's {@code launch} phase.
  */
 public final class ForkGroupMain {
     static final String START = "P2PBENCH-START";
     static final String DONE = "P2PBENCH-DONE";
-    /** System property: reset the GPUs' contexts between combinations (default true). */
+    /** System property: how a group JVM keeps its combinations apart on the GPU ({@link Contexts#of}). */
     public static final String RESET_PROPERTY = "p2pbench.groupReset";
 
-    /** Whether group JVMs reset the GPUs' contexts between combinations ({@link #RESET_PROPERTY}, default true). */
-    public static boolean resetsContexts() {
-        return !"false".equals(System.getProperty(RESET_PROPERTY));
+    /** How a fork group's JVM gives every combination after the first the GPU state of a fresh JVM. */
+    public enum Contexts {
+        /**
+         * Keep the streams for the next combination ({@link CudaStream#reuseStreams}); reset the contexts only
+         * before a combination whose kind makes streams of its own (the default since 2026-12-04).
+         */
+        REUSE_STREAMS("streams"),
+        /** Reset the GPUs' contexts before every combination but the first (2026-12-03). */
+        RESET("reset"),
+        /** Neither: later combinations' streams land on other hardware queues (an A/B only). */
+        KEEP("keep");
+
+        private final String word;
+
+        Contexts(String word) {
+            this.word = word;
+        }
+
+        /** The property's and the manifest's word for it. */
+        public String word() {
+            return word;
+        }
+
+        /**
+         * The policy {@code value} names: {@code streams} (or none), {@code reset} (or {@code true}, its
+         * earlier spelling), {@code keep} (or {@code false}).
+         *
+         * @throws IllegalArgumentException naming the value and the accepted words
+         */
+        public static Contexts of(String value) {
+            if (value == null) {
+                return REUSE_STREAMS;
+            }
+            return switch (value.strip()) {
+                case "streams" -> REUSE_STREAMS;
+                case "reset", "true" -> RESET;
+                case "keep", "false" -> KEEP;
+                default -> throw new IllegalArgumentException(RESET_PROPERTY + "=" + value
+                        + ": expected streams, reset or keep");
+            };
+        }
+
+        /** This JVM's policy ({@link #RESET_PROPERTY}). */
+        public static Contexts current() {
+            return of(System.getProperty(RESET_PROPERTY));
+        }
+
+        /** Whether a later combination of {@code kind} starts after a reset of the GPUs' contexts. */
+        public boolean resetsBefore(Kind kind) {
+            return switch (this) {
+                case RESET -> true;
+                case KEEP -> false;
+                case REUSE_STREAMS -> !ownStreamsOnly(kind);
+            };
+        }
+
+        /**
+         * Whether every stream a combination of {@code kind} uses is a {@link CudaStream} of the suite's (so
+         * reusing them reproduces a fresh JVM's placement); NCCL makes its own, and the partition study
+         * runs NCCL and cuBLAS.
+         */
+        static boolean ownStreamsOnly(Kind kind) {
+            return switch (kind) {
+                case PEER, PEER_BIDIR, HOST, HOST_BIDIR, ALLREDUCE_RING, EXCHANGE -> true;
+                case NCCL, PARTITION -> false;
+            };
+        }
     }
 
     /**
@@ -49,6 +117,7 @@ public final class ForkGroupMain {
      * @param index its index in the plan
      * @param id the combination's id (names its records)
      * @param benchmark the JMH benchmark method
+     * @param kind its kind's label ({@link Kind#label()})
      * @param params JMH parameters
      * @param warmupIterations warm-up iterations
      * @param warmupMillis milliseconds per warm-up iteration
@@ -57,8 +126,9 @@ public final class ForkGroupMain {
      * @param logFile where JMH writes its output
      * @param phaseFile where {@link ForkPhases} marks go
      */
-    public record Task(int index, String id, String benchmark, Map<String, String> params, int warmupIterations,
-                       int warmupMillis, int measurementMillis, String resultFile, String logFile, String phaseFile) {}
+    public record Task(int index, String id, String benchmark, String kind, Map<String, String> params,
+                       int warmupIterations, int warmupMillis, int measurementMillis, String resultFile, String logFile,
+                       String phaseFile) {}
 
     private ForkGroupMain() {}
 
@@ -66,7 +136,11 @@ public final class ForkGroupMain {
     public static void main(String[] args) throws Exception {
         List<Task> tasks = ResultFolder.mapper().readValue(Path.of(args[0]).toFile(), new TypeReference<List<Task>>() {});
         PrintStream protocol = System.out;
-        boolean reset = resetsContexts();
+        Contexts contexts = Contexts.current();
+        boolean gpu = Cuda.availability().available();
+        if (contexts == Contexts.REUSE_STREAMS && gpu) {
+            CudaStream.reuseStreams(true);
+        }
         boolean first = true;
         for (Task t : tasks) {
             System.setProperty(BenchmarkRecords.COMBINATION, t.id());
@@ -75,7 +149,7 @@ public final class ForkGroupMain {
             protocol.flush();
             String error = null;
             try {
-                if (reset && !first && Cuda.availability().available()) {
+                if (!first && gpu && contexts.resetsBefore(Kind.of(t.kind()))) {
                     Cuda.resetDevices();
                 }
                 first = false;

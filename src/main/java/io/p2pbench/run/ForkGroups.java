@@ -43,7 +43,12 @@ public final class ForkGroups {
         public String describe() {
             return this == GROUPED ? "grouped: one JVM per curve (up to " + MAX_PER_FORK + " combinations of one "
                     + "benchmark differing in size, pair, dtype, phase or graph), each with its own trial"
-                    + (ForkGroupMain.resetsContexts() ? " in a fresh CUDA context" : " (CUDA contexts not reset between them)")
+                    + switch (ForkGroupMain.Contexts.current()) {
+                        case REUSE_STREAMS -> " on the first one's CUDA streams (contexts reset before NCCL and partition "
+                                + "combinations)";
+                        case RESET -> " in a fresh CUDA context";
+                        case KEEP -> " (CUDA contexts not reset between them)";
+                    }
                     : "per benchmark: one JVM per combination";
         }
     }

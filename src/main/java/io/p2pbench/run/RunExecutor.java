@@ -339,7 +339,7 @@ public final class RunExecutor {
                 Preset.Timing timing = k == 0 ? full : ForkGroups.warm(full);
                 double limit = forkLimitSeconds != null ? forkLimitSeconds : Math.max(120, 4 * c.predictedSeconds());
                 slots.put(i, new Slot(i, c, stem, logRel, tmpJson, phaseFile, limit, new StringBuilder()));
-                tasks.add(new ForkGroupMain.Task(i, c.id(), c.benchmark(), c.params(), timing.warmupIterations(),
+                tasks.add(new ForkGroupMain.Task(i, c.id(), c.benchmark(), c.kind(), c.params(), timing.warmupIterations(),
                         timing.warmupMillis(), timing.measurementMillis(), tmpJson.toString(),
                         folder.resolve(logRel).toString(), phaseFile.toString()));
             }

@@ -77,11 +77,11 @@ public final class TimePredictor {
      * @param forkSeconds fixed seconds of a transfer benchmark's own JVM (per-benchmark mode; collectives
      *     add {@link #COLLECTIVE_EXTRA_SECONDS})
      * @param runStartSeconds the command's own start and end (topology, planning, manifest), once per run
-     * @param resetSeconds what a later combination of a fork group adds by resetting the GPUs' contexts
-     *     first and making them again (0 where the group JVMs did not reset, before 2026-12-03)
+     * @param contexts how the group JVMs kept combinations apart ({@link ForkGroupMain.Contexts#KEEP} before
+     *     2026-12-03): a later combination that starts after a context reset adds {@link #CONTEXT_RESET_SECONDS}
      */
     public record RunShape(ForkGroups.Mode mode, long crossCheckFullBytes, long crossCheckPieceBytes,
-                           double forkSeconds, double runStartSeconds, double resetSeconds) {
+                           double forkSeconds, double runStartSeconds, ForkGroupMain.Contexts contexts) {
         /**
          * This version's runs. A JVM per benchmark costs about 0.55 s beyond its iterations (quick preset with
          * --fork-per-benchmark on the H200 node, 2026-12-02T18:51Z: 80 s for 72 benchmarks, against 113 s for
@@ -89,18 +89,18 @@ public final class TimePredictor {
          */
         public static final RunShape CURRENT = new RunShape(ForkGroups.Mode.PER_BENCHMARK,
                 io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES, io.p2pbench.collective.ResultCheck.PIECE, 0.55, 2.0,
-                ForkGroupMain.resetsContexts() ? CONTEXT_RESET_SECONDS : 0);
+                ForkGroupMain.Contexts.current());
         /**
          * Runs recorded before fork groups (no {@code forkMode} in their settings; every run committed up to
          * 2026-12-02T18:32Z): one JVM each at {@link #TRANSFER_FORK_SECONDS}, cross-check 128/32 MiB; their
          * fork constant absorbed the command's own start.
          */
         public static final RunShape BEFORE_FORK_GROUPS = new RunShape(ForkGroups.Mode.PER_BENCHMARK, 128L << 20,
-                32L << 20, TRANSFER_FORK_SECONDS, 0, 0);
+                32L << 20, TRANSFER_FORK_SECONDS, 0, ForkGroupMain.Contexts.KEEP);
 
         /** This shape in another fork mode. */
         public RunShape with(ForkGroups.Mode m) {
-            return new RunShape(m, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, resetSeconds);
+            return new RunShape(m, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, contexts);
         }
     }
 
@@ -274,7 +274,8 @@ public final class TimePredictor {
         double fixed = collective ? COLLECTIVE_FORK_SECONDS : TRANSFER_FORK_SECONDS;
         double own = shape.mode() == ForkGroups.Mode.PER_BENCHMARK
                 ? shape.forkSeconds() + (collective ? COLLECTIVE_EXTRA_SECONDS : 0)
-                : warmJvm ? WARM_COMBINATION_SECONDS + shape.resetSeconds() : GROUPED_FORK_SECONDS;
+                : warmJvm ? WARM_COMBINATION_SECONDS + (shape.contexts().resetsBefore(k) ? CONTEXT_RESET_SECONDS : 0)
+                : GROUPED_FORK_SECONDS;
         return isolated - fixed + own;
     }
 }

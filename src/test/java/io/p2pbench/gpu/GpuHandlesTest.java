@@ -155,4 +155,44 @@ class GpuHandlesTest {
         assertTrue(t.fingerprint().matches("[a-z0-9+-]+x\\d+.*-r\\d+"), t.fingerprint());
         assertEquals(t.gpuCount() * t.gpuCount(), t.pairs().size());
     }
+
+    /**
+     * A fork group's stream reuse: a second fixture opening streams in the same order gets the first one's
+     * kept streams back (no new native stream), a third concurrent one makes one more, turning reuse off or a
+     * context reset destroys the idle ones, and the kept streams leave device memory where it started.
+     */
+    @Test
+    void keptStreamsAreReusedInOrderAndDestroyedOnResetOrWhenTurnedOff() {
+        assertEquals(0, CudaStream.keptStreams(0));
+        long before = Gpu.free(0);
+        CudaStream.reuseStreams(true);
+        try {
+            for (int fixture = 0; fixture < 50; fixture++) {
+                try (CudaStream a = new CudaStream(0); CudaStream b = new CudaStream(0)) {
+                    try (StreamGate g = new StreamGate()) {
+                        g.hold(a);
+                        g.release();
+                    }
+                    a.synchronize();
+                    b.synchronize();
+                    assertEquals(2, CudaStream.keptStreams(0), "fixture " + fixture);
+                }
+            }
+            try (CudaStream a = new CudaStream(0); CudaStream b = new CudaStream(0); CudaStream c = new CudaStream(0)) {
+                assertEquals(3, CudaStream.keptStreams(0));
+                assertThrows(IllegalStateException.class, io.p2pbench.cuda.Cuda::resetDevices,
+                        "a reset with open kept streams must refuse");
+            }
+            assertEquals(3, CudaStream.keptStreams(0));
+            io.p2pbench.cuda.Cuda.resetDevices();
+            assertEquals(0, CudaStream.keptStreams(0));
+            new CudaStream(0).close();
+            assertEquals(1, CudaStream.keptStreams(0));
+        } finally {
+            CudaStream.reuseStreams(false);
+        }
+        assertEquals(0, CudaStream.keptStreams(0));
+        long after = Gpu.free(0);
+        assertTrue(Math.abs(before - after) <= 2 * MIB, "free device memory went from " + before + " to " + after);
+    }
 }

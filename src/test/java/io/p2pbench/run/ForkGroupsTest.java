@@ -72,4 +72,23 @@ class ForkGroupsTest {
         return new Combination("id-" + params.hashCode() + benchmark.length(), benchmark, "peer", "bandwidth",
                 params, "sweep", "NVLink", 4096, false, null, 1.0);
     }
+
+    @Test
+    void contextPolicyReadsItsWordsAndResetsOnlyWhereStreamsAreNotTheSuites() {
+        assertEquals(ForkGroupMain.Contexts.REUSE_STREAMS, ForkGroupMain.Contexts.of(null));
+        assertEquals(ForkGroupMain.Contexts.REUSE_STREAMS, ForkGroupMain.Contexts.of("streams"));
+        assertEquals(ForkGroupMain.Contexts.RESET, ForkGroupMain.Contexts.of("reset"));
+        assertEquals(ForkGroupMain.Contexts.RESET, ForkGroupMain.Contexts.of("true"));
+        assertEquals(ForkGroupMain.Contexts.KEEP, ForkGroupMain.Contexts.of("false"));
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ForkGroupMain.Contexts.of("sometimes"));
+        assertTrue(e.getMessage().contains("sometimes") && e.getMessage().contains("streams, reset or keep"),
+                e.getMessage());
+        for (io.p2pbench.results.Kind k : io.p2pbench.results.Kind.values()) {
+            boolean own = k != io.p2pbench.results.Kind.NCCL && k != io.p2pbench.results.Kind.PARTITION;
+            assertEquals(!own, ForkGroupMain.Contexts.REUSE_STREAMS.resetsBefore(k), k.label());
+            assertTrue(ForkGroupMain.Contexts.RESET.resetsBefore(k), k.label());
+            assertTrue(!ForkGroupMain.Contexts.KEEP.resetsBefore(k), k.label());
+        }
+    }
 }

@@ -45,12 +45,13 @@ class TimePredictorTest {
         Preset.Timing bandwidth = timing(m.at("/settings/bandwidthTiming"));
         Preset.Timing latency = timing(m.at("/settings/latencyTiming"));
         JsonNode s = m.get("settings");
-        // Group JVMs reset the GPUs' contexts between combinations since 2026-12-03 (settings.groupContextReset).
+        // Group JVMs reset the GPUs' contexts between combinations on 2026-12-03 (settings.groupContextReset) and
+        // reuse their streams since 2026-12-04 (settings.groupContexts).
         TimePredictor.RunShape shape = s.has("forkMode")
                 ? new TimePredictor.RunShape(ForkGroups.Mode.valueOf(s.get("forkMode").asText()),
                         s.get("crossCheckFullBytes").asLong(), s.get("crossCheckPieceBytes").asLong(),
                         TimePredictor.RunShape.CURRENT.forkSeconds(), TimePredictor.RunShape.CURRENT.runStartSeconds(),
-                        resetContexts(s) ? TimePredictor.CONTEXT_RESET_SECONDS : 0)
+                        contexts(s))
                 : TimePredictor.RunShape.BEFORE_FORK_GROUPS;
         List<io.p2pbench.results.Combination> plan = io.p2pbench.results.ResultFolder.open(manifest.getParent())
                 .readManifest().entries().stream().map(io.p2pbench.results.RunManifest.Entry::combination).toList();
@@ -139,7 +140,11 @@ class TimePredictorTest {
         }
     }
 
-    private static boolean resetContexts(JsonNode settings) {
-        return settings.has("groupContextReset") && settings.get("groupContextReset").asBoolean();
+    private static ForkGroupMain.Contexts contexts(JsonNode settings) {
+        if (settings.has("groupContexts")) {
+            return ForkGroupMain.Contexts.of(settings.get("groupContexts").asText());
+        }
+        return settings.has("groupContextReset") && settings.get("groupContextReset").asBoolean()
+                ? ForkGroupMain.Contexts.RESET : ForkGroupMain.Contexts.KEEP;
     }
 }
