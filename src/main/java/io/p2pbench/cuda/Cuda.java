@@ -226,6 +226,7 @@ public final class Cuda {
      */
     public static int resetDevices() {
         int count = require().deviceCount();
+        Nccl.destroyKept();
         CudaStream.destroyKept();
         SuiteKernels.unloadAll();
         int reset = 0;

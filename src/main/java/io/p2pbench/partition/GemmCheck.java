@@ -117,6 +117,14 @@ public final class GemmCheck {
         }
     }
 
+    /**
+     * How long the gate holds the stream before each batch, at least (default 2000 us,
+     * {@code -Dp2pbench.gemm.holdMicros}): as long as torch_matmul.py's sleep kernel (4,000,000 cycles, about
+     * 2 ms), so both sides start every batch after the same near-idle gap. Long prefill GEMMs are power-bound
+     * on the H200, and a batch that starts after 2 ms of rest runs faster than one that starts at once.
+     */
+    static final long HOLD_NANOS = Long.getLong("p2pbench.gemm.holdMicros", 2000) * 1000;
+
     /** One GPU's stream, cuBLAS handle, events and gate, timing one shape at a time. */
     private static final class Timer implements AutoCloseable {
         static final int CHECKSUM_ELEMENTS = 4096;
@@ -169,12 +177,16 @@ public final class GemmCheck {
                 double[] us = new double[20];
                 for (int b = 0; b < us.length; b++) {
                     gate.hold(stream);
+                    long held = System.nanoTime();
                     try {
                         start.record(stream);
                         for (int i = 0; i < 10; i++) {
                             blas.matmulBf16(x, w, y, rows, inner, cols);
                         }
                         stop.record(stream);
+                        while (System.nanoTime() - held < HOLD_NANOS) {
+                            Thread.onSpinWait();
+                        }
                     } finally {
                         gate.release();
                     }

@@ -3,6 +3,7 @@ package io.p2pbench.run;
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.cuda.CudaStream;
+import io.p2pbench.cuda.Nccl;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.ResultFolder;
@@ -31,10 +32,11 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * <p>Each combination must find the GPUs as a combination in its own JVM does: without care, the second
  * combination of a group measured a device-local 1 MiB copy 41% lower on the H200 node (its streams
  * landed on another hardware queue). {@link Contexts} says how ({@code -D}{@value #RESET_PROPERTY}):
- * by default the JVM keeps the streams it made ({@link CudaStream#reuseStreams}), so every combination
- * opens the first one's streams again, and resets the GPUs' contexts ({@link Cuda#resetDevices()}) only
- * before combinations whose kind makes streams the suite does not control (NCCL's, and the partition
- * study's NCCL and cuBLAS). A reset counts in the combination's {@code launch} phase.
+ * by default the JVM keeps the streams it made ({@link CudaStream#reuseStreams}) and its NCCL communicators
+ * ({@link Nccl#keepCommunicators}, with the streams NCCL made for them), so every combination opens the
+ * first one's again, and resets the GPUs' contexts ({@link Cuda#resetDevices()}) only before partition
+ * combinations (cuBLAS handles and NCCL calls of their own). A reset counts in the combination's
+ * {@code launch} phase.
  */
 public final class ForkGroupMain {
     static final String START = "P2PBENCH-START";
@@ -45,8 +47,9 @@ public final class ForkGroupMain {
     /** How a fork group's JVM gives every combination after the first the GPU state of a fresh JVM. */
     public enum Contexts {
         /**
-         * Keep the streams for the next combination ({@link CudaStream#reuseStreams}); reset the contexts only
-         * before a combination whose kind makes streams of its own (the default since 2026-12-04).
+         * Keep the streams and NCCL communicators for the next combination ({@link CudaStream#reuseStreams},
+         * {@link Nccl#keepCommunicators}); reset the contexts only before a combination whose kind makes
+         * streams of its own (the default since 2026-12-04).
          */
         REUSE_STREAMS("streams"),
         /** Reset the GPUs' contexts before every combination but the first (2026-12-03). */
@@ -99,14 +102,14 @@ public final class ForkGroupMain {
         }
 
         /**
-         * Whether every stream a combination of {@code kind} uses is a {@link CudaStream} of the suite's (so
-         * reusing them reproduces a fresh JVM's placement); NCCL makes its own, and the partition study
-         * runs NCCL and cuBLAS.
+         * Whether every stream a combination of {@code kind} uses is a kept {@link CudaStream} or was made by
+         * a kept NCCL communicator (so reusing them reproduces a fresh JVM's placement); the partition study
+         * also makes cuBLAS handles and graphs of its own.
          */
         static boolean ownStreamsOnly(Kind kind) {
             return switch (kind) {
-                case PEER, PEER_BIDIR, HOST, HOST_BIDIR, ALLREDUCE_RING, EXCHANGE -> true;
-                case NCCL, PARTITION -> false;
+                case PEER, PEER_BIDIR, HOST, HOST_BIDIR, ALLREDUCE_RING, EXCHANGE, NCCL -> true;
+                case PARTITION -> false;
             };
         }
     }
@@ -140,6 +143,7 @@ public final class ForkGroupMain {
         boolean gpu = Cuda.availability().available();
         if (contexts == Contexts.REUSE_STREAMS && gpu) {
             CudaStream.reuseStreams(true);
+            Nccl.keepCommunicators(true);
         }
         boolean first = true;
         for (Task t : tasks) {
@@ -175,6 +179,14 @@ public final class ForkGroupMain {
             protocol.println(DONE + " " + t.index() + " " + ForkPhases.nowMicros() + " "
                     + (error == null ? "ok" : "error " + error.replaceAll("\\s+", " ").strip()));
             protocol.flush();
+        }
+        if (contexts == Contexts.REUSE_STREAMS && gpu) {
+            try {
+                Nccl.keepCommunicators(false);
+                CudaStream.reuseStreams(false);
+            } catch (RuntimeException e) {
+                System.err.println("p2pbench: releasing kept streams and communicators: " + e.getMessage());
+            }
         }
         // CUDA and JMH may leave non-daemon threads behind; the group is done.
         System.exit(0);

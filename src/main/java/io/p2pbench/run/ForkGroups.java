@@ -19,24 +19,34 @@ import java.util.function.Function;
  * {@link #warm(Preset.Timing)}: the JIT and the GPU's clocks are already warm, the new buffers were
  * touched by their fills.
  *
- * <p>{@link Mode#PER_BENCHMARK}, the default, keeps one JVM per combination. Grouping ({@code --fork-groups})
- * is opt-in because it is not isolation: on the H200 node a device-local 0-&gt;0 copy of 1 MiB measured
- * 283-302 GB/s when it followed another size in the same JVM and 473-511 GB/s alone, reproducibly
- * (docs/notes/run-overhead.md).
+ * <p>{@link Mode#GROUPED} is the default since 2026-12-04; {@link Mode#PER_BENCHMARK} ({@code
+ * --fork-per-benchmark}) keeps one JVM per combination. A shared JVM alone is not isolation: on the H200
+ * node a device-local 0-&gt;0 copy of 1 MiB measured 283-302 GB/s when it followed another size in the
+ * same JVM and 473-511 GB/s alone, because the later combination's new streams landed on other hardware
+ * queues. The group JVM therefore hands every combination the first one's streams and NCCL communicators
+ * ({@link ForkGroupMain.Contexts}); with them the grouped and per-benchmark runs compare SAME on every
+ * row (docs/notes/run-overhead.md).
  */
 public final class ForkGroups {
     /** Parameters that may differ inside one fork. */
     static final Set<String> CURVE_PARAMS = Set.of("sizeBytes", "pair", "dtype", "phase", "graph");
     /** Most combinations one fork measures: what a crash can cost is then re-run in a fresh fork anyway. */
     public static final int MAX_PER_FORK = 32;
-    /** Warm-up of a later combination in a fork: one iteration of at most this many milliseconds. */
-    public static final int WARM_WARMUP_MILLIS = 100;
+    /** Warm-up of a later combination in a fork until 2026-12-04: one iteration of at most this many milliseconds. */
+    public static final int WARM_WARMUP_MILLIS_BEFORE = 100;
+    /**
+     * Warm-up of a later combination in a fork: one iteration of at most this many milliseconds
+     * ({@code -Dp2pbench.groupWarmupMillis}, default 30 since 2026-12-04: the standard-timing subset with 30
+     * and with 100 ms compared SAME on 79 of 79 rows on the H200 node; the manifest records it as {@code
+     * settings.groupWarmupMillis}).
+     */
+    public static final int WARM_WARMUP_MILLIS = Integer.getInteger("p2pbench.groupWarmupMillis", 30);
 
     /** How combinations are spread over JVMs. */
     public enum Mode {
-        /** One JVM per curve ({@code --fork-groups}). */
+        /** One JVM per curve (the default, {@code --fork-groups}). */
         GROUPED,
-        /** One JVM per combination (the default). */
+        /** One JVM per combination ({@code --fork-per-benchmark}). */
         PER_BENCHMARK;
 
         /** The manifest's words for it. */
@@ -44,8 +54,8 @@ public final class ForkGroups {
             return this == GROUPED ? "grouped: one JVM per curve (up to " + MAX_PER_FORK + " combinations of one "
                     + "benchmark differing in size, pair, dtype, phase or graph), each with its own trial"
                     + switch (ForkGroupMain.Contexts.current()) {
-                        case REUSE_STREAMS -> " on the first one's CUDA streams (contexts reset before NCCL and partition "
-                                + "combinations)";
+                        case REUSE_STREAMS -> " on the first one's CUDA streams and NCCL communicators (contexts reset "
+                                + "before partition combinations)";
                         case RESET -> " in a fresh CUDA context";
                         case KEEP -> " (CUDA contexts not reset between them)";
                     }
@@ -92,7 +102,12 @@ public final class ForkGroups {
 
     /** The warm-up of a combination that is not the first of its fork. */
     public static Preset.Timing warm(Preset.Timing t) {
-        return new Preset.Timing(Math.min(1, t.warmupIterations()), Math.min(t.warmupMillis(), WARM_WARMUP_MILLIS),
+        return warm(t, WARM_WARMUP_MILLIS);
+    }
+
+    /** The same with a warm-up iteration of at most {@code millis}. */
+    public static Preset.Timing warm(Preset.Timing t, int millis) {
+        return new Preset.Timing(Math.min(1, t.warmupIterations()), Math.min(t.warmupMillis(), millis),
                 t.measurementMillis());
     }
 }

@@ -476,9 +476,9 @@ public final class RunPlanner {
         return plan.stream().filter(c -> !c.plannedSkip()).mapToDouble(Combination::predictedSeconds).sum();
     }
 
-    /** The plan as printed before a run starts (and by --dry-run), one JVM per benchmark (the default). */
+    /** The plan as printed before a run starts (and by --dry-run), one JVM per curve (the default). */
     public static String describe(Topology t, Preset preset, List<Combination> plan) {
-        return describe(t, preset, plan, ForkGroups.Mode.PER_BENCHMARK);
+        return describe(t, preset, plan, ForkGroups.Mode.GROUPED);
     }
 
     /** The plan as printed before a run starts (and by --dry-run). */

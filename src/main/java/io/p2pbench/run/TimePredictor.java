@@ -48,12 +48,13 @@ public final class TimePredictor {
     static final double CHECK_NANOS_BFLOAT16 = 6.0;
 
     /**
-     * A later combination of a fork group ({@link ForkGroups}) in its already running JVM: the runner's
-     * start, allocation and fills, teardown and frees, without the JVM and CUDA context start
-     * (H200 node, 2026-12-02T18:54Z, standard timing: 0.02-0.05 s beyond the iterations for peer and
-     * pinned rows; pageable and collective rows add their size terms; docs/notes/run-overhead.md).
+     * A later combination of a fork group ({@link ForkGroups}) in its already running JVM, on the streams the
+     * first one made: the runner's start, allocation and fills, teardown and frees, without the JVM and CUDA
+     * context start (H200 node, 2026-12-04T05:35Z and 05:37Z: launch, setup, checks, teardown and exit of the
+     * later combinations 0.079 s on average in the standard-timing subset, 0.098 s in the quick preset;
+     * pageable and collective rows add their size terms; docs/notes/run-overhead.md).
      */
-    public static final double WARM_COMBINATION_SECONDS = 0.04;
+    public static final double WARM_COMBINATION_SECONDS = 0.08;
     /**
      * The first combination of a fork group: the executor starts the group's JVM itself (no JMH runner
      * forking a second one), so JVM start, CUDA context and exit cost about 0.5 s (H200 node, 18:54Z:
@@ -61,11 +62,12 @@ public final class TimePredictor {
      */
     public static final double GROUPED_FORK_SECONDS = 0.5;
     /**
-     * A later combination of a fork group resets the GPU's context and makes it again (cudaDeviceReset,
-     * context creation, module load from the kept image); an estimate (the reset alone took 61-73 ms on the
-     * H200 node), not yet fitted to a run of this build.
+     * A later combination of a fork group that starts after a context reset (cudaDeviceReset, context
+     * creation, module load from the kept image): H200 node, 2026-12-04T05:15Z, standard-timing subset
+     * grouped with a reset before every later combination: launch and setup of later combinations 0.18-0.22 s
+     * against 0.02-0.05 s without a reset (the reset alone took 61-73 ms).
      */
-    public static final double CONTEXT_RESET_SECONDS = 0.15;
+    public static final double CONTEXT_RESET_SECONDS = 0.2;
 
     /**
      * What a run's prediction depends on beyond its plan: how its JVMs were shared, how much of a
@@ -79,28 +81,32 @@ public final class TimePredictor {
      * @param runStartSeconds the command's own start and end (topology, planning, manifest), once per run
      * @param contexts how the group JVMs kept combinations apart ({@link ForkGroupMain.Contexts#KEEP} before
      *     2026-12-03): a later combination that starts after a context reset adds {@link #CONTEXT_RESET_SECONDS}
+     * @param groupWarmupMillis the warm-up iteration of a later combination of a fork group, at most
      */
     public record RunShape(ForkGroups.Mode mode, long crossCheckFullBytes, long crossCheckPieceBytes,
-                           double forkSeconds, double runStartSeconds, ForkGroupMain.Contexts contexts) {
+                           double forkSeconds, double runStartSeconds, ForkGroupMain.Contexts contexts,
+                           int groupWarmupMillis) {
         /**
-         * This version's runs. A JVM per benchmark costs about 0.55 s beyond its iterations (quick preset with
-         * --fork-per-benchmark on the H200 node, 2026-12-02T18:51Z: 80 s for 72 benchmarks, against 113 s for
-         * 69 in the same preset at 16:54Z, before the fork class-data archive worked and the fills ran in parallel).
+         * This version's runs: grouped by default. A JVM per benchmark ({@code --fork-per-benchmark}) costs
+         * about 0.55 s beyond its iterations (quick preset with --fork-per-benchmark on the H200 node,
+         * 2026-12-02T18:51Z: 80 s for 72 benchmarks, against 113 s for 69 in the same preset at 16:54Z, before
+         * the fork class-data archive worked and the fills ran in parallel).
          */
-        public static final RunShape CURRENT = new RunShape(ForkGroups.Mode.PER_BENCHMARK,
+        public static final RunShape CURRENT = new RunShape(ForkGroups.Mode.GROUPED,
                 io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES, io.p2pbench.collective.ResultCheck.PIECE, 0.55, 2.0,
-                ForkGroupMain.Contexts.current());
+                ForkGroupMain.Contexts.current(), ForkGroups.WARM_WARMUP_MILLIS);
         /**
          * Runs recorded before fork groups (no {@code forkMode} in their settings; every run committed up to
          * 2026-12-02T18:32Z): one JVM each at {@link #TRANSFER_FORK_SECONDS}, cross-check 128/32 MiB; their
          * fork constant absorbed the command's own start.
          */
         public static final RunShape BEFORE_FORK_GROUPS = new RunShape(ForkGroups.Mode.PER_BENCHMARK, 128L << 20,
-                32L << 20, TRANSFER_FORK_SECONDS, 0, ForkGroupMain.Contexts.KEEP);
+                32L << 20, TRANSFER_FORK_SECONDS, 0, ForkGroupMain.Contexts.KEEP, ForkGroups.WARM_WARMUP_MILLIS_BEFORE);
 
         /** This shape in another fork mode. */
         public RunShape with(ForkGroups.Mode m) {
-            return new RunShape(m, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, contexts);
+            return new RunShape(m, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, contexts,
+                    groupWarmupMillis);
         }
     }
 
@@ -251,7 +257,7 @@ public final class TimePredictor {
     public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing,
                                   boolean latency, boolean warmJvm, RunShape shape) {
         Kind k = Kind.of(kind);
-        Preset.Timing t = warmJvm ? ForkGroups.warm(timing) : timing;
+        Preset.Timing t = warmJvm ? ForkGroups.warm(timing, shape.groupWarmupMillis()) : timing;
         double isolated = switch (k) {
             case PEER, PEER_BIDIR, HOST, HOST_BIDIR -> transfer(k, t, size, "PAGEABLE".equals(params.get("memory")));
             case ALLREDUCE_RING, NCCL -> collective(t, size, DataType.valueOf(params.get("dtype")),
@@ -276,6 +282,9 @@ public final class TimePredictor {
                 ? shape.forkSeconds() + (collective ? COLLECTIVE_EXTRA_SECONDS : 0)
                 : warmJvm ? WARM_COMBINATION_SECONDS + (shape.contexts().resetsBefore(k) ? CONTEXT_RESET_SECONDS : 0)
                 : GROUPED_FORK_SECONDS;
-        return isolated - fixed + own;
+        // A later NCCL combination of a group that keeps its communicators does not initialise them again.
+        boolean keptComms = warmJvm && k == Kind.NCCL && shape.mode() == ForkGroups.Mode.GROUPED
+                && shape.contexts() == ForkGroupMain.Contexts.REUSE_STREAMS;
+        return isolated - fixed + own - (keptComms ? NCCL_INIT_SECONDS : 0);
     }
 }

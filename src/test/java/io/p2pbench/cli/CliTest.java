@@ -104,11 +104,11 @@ class CliTest {
         Result r = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "standard");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().startsWith("Plan for h200x1-single-r580 (1 GPU), preset standard:"), r.out());
-        assertTrue(r.out().contains("JVMs (one per benchmark)"), r.out());
+        assertTrue(r.out().contains("JVMs (one per curve)"), r.out());
     }
 
     @Test
-    void forkGroupsAreOptInAndExcludeTheExplicitDefault() {
+    void forkPerBenchmarkIsOptInAndExcludesTheExplicitDefault() {
         Result grouped = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "standard", "--fork-groups");
         assertEquals(0, grouped.code(), grouped.err());
         assertTrue(grouped.out().contains("JVMs (one per curve)"), grouped.out());

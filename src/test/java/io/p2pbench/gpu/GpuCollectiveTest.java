@@ -147,4 +147,31 @@ class GpuCollectiveTest {
         assertThrows(IllegalArgumentException.class, () -> new NcclCollective(Group.parse("0,0"),
                 BusBandwidth.Operation.ALL_REDUCE, DataType.FLOAT32, MIB));
     }
+
+    /**
+     * A fork group's kept communicators: the second NCCL collective on the same GPUs gets the first one's
+     * communicators back (no new set), verifies like the first, and turning keeping off destroys them and
+     * leaves device memory where it started.
+     */
+    @Test
+    void keptNcclCommunicatorsAreReusedAndVerifyAndAreDestroyedWhenTurnedOff() {
+        Group g = ncclGroup();
+        assertEquals(0, io.p2pbench.cuda.Nccl.keptSets());
+        long before = Gpu.free(0);
+        io.p2pbench.cuda.Nccl.keepCommunicators(true);
+        try {
+            for (int i = 0; i < 3; i++) {
+                try (NcclCollective op = new NcclCollective(g, BusBandwidth.Operation.ALL_REDUCE,
+                        i == 1 ? DataType.BFLOAT16 : DataType.FLOAT32, (i + 1) * MIB)) {
+                    exercise(op);
+                    assertEquals(1, io.p2pbench.cuda.Nccl.keptSets(), "combination " + i);
+                }
+            }
+        } finally {
+            io.p2pbench.cuda.Nccl.keepCommunicators(false);
+        }
+        assertEquals(0, io.p2pbench.cuda.Nccl.keptSets());
+        long after = Gpu.free(0);
+        assertTrue(Math.abs(before - after) <= 64 * MIB, "free device memory went from " + before + " to " + after);
+    }
 }

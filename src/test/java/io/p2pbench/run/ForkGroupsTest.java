@@ -64,8 +64,10 @@ class ForkGroupsTest {
 
     @Test
     void laterCombinationsWarmUpForOneShortIteration() {
-        assertEquals(new Preset.Timing(1, 100, 1000), ForkGroups.warm(Preset.STANDARD.bandwidth()));
-        assertEquals(new Preset.Timing(1, 100, 300), ForkGroups.warm(Preset.QUICK.bandwidth()));
+        assertEquals(new Preset.Timing(1, 100, 1000), ForkGroups.warm(Preset.STANDARD.bandwidth(), 100));
+        assertEquals(new Preset.Timing(1, 100, 300), ForkGroups.warm(Preset.QUICK.bandwidth(), 100));
+        assertEquals(new Preset.Timing(1, 30, 1000), ForkGroups.warm(Preset.STANDARD.bandwidth(), 30));
+        assertEquals(new Preset.Timing(1, ForkGroups.WARM_WARMUP_MILLIS, 1000), ForkGroups.warm(Preset.STANDARD.bandwidth()));
     }
 
     private static Combination combination(String benchmark, Map<String, String> params) {
@@ -85,7 +87,7 @@ class ForkGroupsTest {
         assertTrue(e.getMessage().contains("sometimes") && e.getMessage().contains("streams, reset or keep"),
                 e.getMessage());
         for (io.p2pbench.results.Kind k : io.p2pbench.results.Kind.values()) {
-            boolean own = k != io.p2pbench.results.Kind.NCCL && k != io.p2pbench.results.Kind.PARTITION;
+            boolean own = k != io.p2pbench.results.Kind.PARTITION;
             assertEquals(!own, ForkGroupMain.Contexts.REUSE_STREAMS.resetsBefore(k), k.label());
             assertTrue(ForkGroupMain.Contexts.RESET.resetsBefore(k), k.label());
             assertTrue(!ForkGroupMain.Contexts.KEEP.resetsBefore(k), k.label());

@@ -51,7 +51,8 @@ class TimePredictorTest {
                 ? new TimePredictor.RunShape(ForkGroups.Mode.valueOf(s.get("forkMode").asText()),
                         s.get("crossCheckFullBytes").asLong(), s.get("crossCheckPieceBytes").asLong(),
                         TimePredictor.RunShape.CURRENT.forkSeconds(), TimePredictor.RunShape.CURRENT.runStartSeconds(),
-                        contexts(s))
+                        contexts(s), s.has("groupWarmupMillis") ? s.get("groupWarmupMillis").asInt()
+                                : ForkGroups.WARM_WARMUP_MILLIS_BEFORE)
                 : TimePredictor.RunShape.BEFORE_FORK_GROUPS;
         List<io.p2pbench.results.Combination> plan = io.p2pbench.results.ResultFolder.open(manifest.getParent())
                 .readManifest().entries().stream().map(io.p2pbench.results.RunManifest.Entry::combination).toList();
