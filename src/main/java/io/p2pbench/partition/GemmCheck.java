@@ -138,28 +138,28 @@ public final class GemmCheck {
 
         Timer(int device) {
             this.device = device;
-            CudaStream s = new CudaStream(device);
-            Cublas b = null;
-            CudaEvent e1 = null;
-            CudaEvent e2 = null;
-            StreamGate g = null;
+            java.util.List<AutoCloseable> made = new java.util.ArrayList<>();
             try {
-                b = new Cublas(s);
-                e1 = CudaEvent.timing(device);
-                e2 = CudaEvent.timing(device);
-                g = new StreamGate();
-                head = new io.p2pbench.cuda.PinnedHostBuffer(CHECKSUM_ELEMENTS * 2L);
+                stream = add(made, new CudaStream(device));
+                blas = add(made, new Cublas(stream));
+                start = add(made, CudaEvent.timing(device));
+                stop = add(made, CudaEvent.timing(device));
+                gate = add(made, new StreamGate());
+                head = add(made, new io.p2pbench.cuda.PinnedHostBuffer(CHECKSUM_ELEMENTS * 2L));
             } catch (RuntimeException ex) {
-                for (AutoCloseable c : new AutoCloseable[] {g, e2, e1, b, s}) {
-                    closeQuietly(c, ex);
+                java.util.Collections.reverse(made);
+                try {
+                    io.p2pbench.cuda.Resources.closeEach(made);
+                } catch (RuntimeException closing) {
+                    ex.addSuppressed(closing);
                 }
                 throw ex;
             }
-            stream = s;
-            blas = b;
-            start = e1;
-            stop = e2;
-            gate = g;
+        }
+
+        private static <T extends AutoCloseable> T add(java.util.List<AutoCloseable> made, T handle) {
+            made.add(handle);
+            return handle;
         }
 
         /**
@@ -208,29 +208,7 @@ public final class GemmCheck {
 
         @Override
         public void close() {
-            RuntimeException first = null;
-            for (AutoCloseable c : new AutoCloseable[] {head, gate, stop, start, blas, stream}) {
-                first = closeQuietly(c, first);
-            }
-            if (first != null) {
-                throw first;
-            }
-        }
-
-        private static RuntimeException closeQuietly(AutoCloseable c, RuntimeException first) {
-            if (c == null) {
-                return first;
-            }
-            try {
-                c.close();
-            } catch (Exception e) {
-                RuntimeException r = e instanceof RuntimeException re ? re : new RuntimeException(e);
-                if (first == null) {
-                    return r;
-                }
-                first.addSuppressed(r);
-            }
-            return first;
+            io.p2pbench.cuda.Resources.closeEach(java.util.List.of(head, gate, stop, start, blas, stream));
         }
     }
 
