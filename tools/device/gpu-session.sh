@@ -3,12 +3,15 @@
 # Unpacks the carried bundle (.carry/bundle), then, each step with its own time limit and log:
 #   tests     GPU tests (JUnit console, test classes carried in .carry/tests)
 #   topology  p2pbench topology (text and --json)
-#   quick     p2pbench run --preset quick (wall time measured); quick-grouped the same with --fork-groups
+#   quick     p2pbench run --preset quick (wall time measured); quick-per-benchmark the same with --fork-per-benchmark
 #   runs      RUNS="ARGS;ARGS": one p2pbench run per ARGS (RUN_LIMIT seconds each)
 #   align     0-0 CE_P2P_READ 4K..32M grouped and per benchmark, allocations exact and rounded to 2 MiB, addresses logged
 #   order     FixtureOrderProbe: 0-0 copies in sequences of sizes in one process, outside JMH (ORDER_SEQS), clocks logged
 #   quick-grouped-round  the quick preset with --fork-groups and allocations rounded to 2 MiB
-#   subset    a standard-timing subset on 0-0 (SUBSET_ARGS, SUBSET_LIMIT), one JVM per benchmark
+#   subset    a standard-timing subset on 0-0 (SUBSET_ARGS, SUBSET_LIMIT), one JVM per curve (the default)
+#   standard-transfers, standard-collectives  the standard preset in two halves (one device call each: the
+#             whole preset takes about 14.5 min on one GPU, more than a call may run): every copy path and
+#             the host rows (8 min predicted), then the ring, NCCL and exchanges (6.5 min)
 #   targets   p2pbench run over the sizes of the nvbandwidth comparison
 #   corrupt   a run with the test-only corruption hook, which must fail its benchmark
 #   collect   collective runs (ring all-reduce on 0,0,0,0 and NCCL on 0), when the code has them
@@ -82,13 +85,22 @@ for s in "$@"; do
       step quick 230 "$B/bin/p2pbench" run --preset quick --out "$W/results"
       tail -1 "$W/quick.log" | tee -a "$SUMMARY"
       grep "^Time of" "$W/quick.log" | tee -a "$SUMMARY" ;;
-    quick-grouped)
-      # The quick preset in fork groups (--fork-groups), for an A/B against the default on the same node.
-      step quick-grouped 230 "$B/bin/p2pbench" run --preset quick --fork-groups --out "$W/results"
-      tail -1 "$W/quick-grouped.log" | tee -a "$SUMMARY"
-      grep "^Time of" "$W/quick-grouped.log" | tee -a "$SUMMARY" ;;
+    quick-per-benchmark)
+      # The quick preset with one JVM per benchmark, for an A/B against the default (one JVM per curve) on the same node.
+      step quick-per-benchmark 230 "$B/bin/p2pbench" run --preset quick --fork-per-benchmark --out "$W/results"
+      tail -1 "$W/quick-per-benchmark.log" | tee -a "$SUMMARY"
+      grep "^Time of" "$W/quick-per-benchmark.log" | tee -a "$SUMMARY" ;;
+    standard-transfers|standard-collectives)
+      if [ "$s" = standard-transfers ]; then
+        paths=CE_P2P_READ,CE_P2P_WRITE,CE_NO_P2P,HOST_STAGED,SM_P2P_READ,SM_P2P_WRITE,HOST_DEVICE
+      else
+        paths=ALLREDUCE_RING,NCCL,EXCHANGE
+      fi
+      step "$s" "${STANDARD_LIMIT:-570}" "$B/bin/p2pbench" run --preset standard --paths "$paths" --out "$W/results"
+      head -2 "$W/$s.log" | tee -a "$SUMMARY"
+      grep -E "^Time of|^Done" "$W/$s.log" | tee -a "$SUMMARY" ;;
     subset)
-      # A standard-timing subset (add --fork-groups to SUBSET_ARGS to group): where the seconds go at the standard preset's timing.
+      # A standard-timing subset (add --fork-per-benchmark to SUBSET_ARGS for one JVM each): where the seconds go at the standard preset's timing.
       step subset "${SUBSET_LIMIT:-240}" "$B/bin/p2pbench" run --preset standard --pairs 0-0 \
         ${SUBSET_ARGS:---paths CE_P2P_READ,SM_P2P_READ,HOST_DEVICE,ALLREDUCE_RING --sizes 4K,1M,64M} \
         --out "$W/results"
@@ -104,7 +116,7 @@ for s in "$@"; do
       for cfg in "grouped 0" "per-benchmark 0" "grouped 2097152" "per-benchmark 2097152"; do
         read -r mode round <<< "$cfg"
         n=$((n + 1))
-        flag=""; [ "$mode" = grouped ] && flag=--fork-groups
+        flag=--fork-groups; [ "$mode" = per-benchmark ] && flag=--fork-per-benchmark
         opts="-Dp2pbench.debug.pointers=$W/pointers-$n.txt"
         [ "$round" != 0 ] && opts="$opts -Dp2pbench.deviceAllocRound=$round"
         export P2PBENCH_JAVA_OPTS="$opts"
