@@ -1,5 +1,7 @@
 package io.p2pbench.report;
 
+import io.p2pbench.results.Kind;
+
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.results.Combination;
@@ -26,7 +28,7 @@ import java.util.stream.Stream;
  */
 public final class ResultReader {
     /** Collective kinds: bus and algorithm bandwidth come from JMH secondary metrics, latency from SampleTime. */
-    static final Set<String> COLLECTIVE_KINDS = Set.of("allreduce-ring", "nccl", "exchange");
+    static final Set<String> COLLECTIVE_KINDS = Set.of(Kind.ALLREDUCE_RING.label(), Kind.NCCL.label(), Kind.EXCHANGE.label());
     /** Direction of a collective's latency: host-observed time of one operation. */
     public static final String PER_OPERATION = "per operation";
     /** Direction of a copy measured alone. */
@@ -113,12 +115,20 @@ public final class ResultReader {
         }
     }
 
-    /** Whether this version reports the kind. */
+    /** Whether this version reports the kind here (the partition study has its own reader). */
     static boolean isKnown(String kind) {
-        return switch (kind) {
-            case "peer", "peer-bidir", "host", "host-bidir" -> true;
-            default -> COLLECTIVE_KINDS.contains(kind);
-        };
+        Kind k = kindOf(kind);
+        return k != null && k != Kind.PARTITION;
+    }
+
+    /** The kind labelled {@code label}, or null where this version does not know it. */
+    private static Kind kindOf(String label) {
+        for (Kind k : Kind.values()) {
+            if (k.label().equals(label)) {
+                return k;
+            }
+        }
+        return null;
     }
 
     private static void requireResultFolder(Path dir) throws BadInputException {
@@ -175,13 +185,14 @@ public final class ResultReader {
             }
             JmhJson jmh = JmhJson.read(folder.resolve(entry.jmhFile()));
             Map<String, String> p = c.params();
-            List<String> needed = switch (c.kind()) {
-                case "peer", "peer-bidir" -> List.of("pair", "path");
-                case "host" -> List.of("device", "direction", "memory", "numa");
-                case "host-bidir" -> List.of("device", "memory", "numa");
-                case "nccl" -> List.of("group", "operation", "dtype");
-                case "allreduce-ring" -> List.of("group", "dtype", "path");
-                default -> List.of("group", "pattern", "model", "path");
+            Kind kind = Kind.of(c.kind());
+            List<String> needed = switch (kind) {
+                case PEER, PEER_BIDIR -> List.of("pair", "path");
+                case HOST -> List.of("device", "direction", "memory", "numa");
+                case HOST_BIDIR -> List.of("device", "memory", "numa");
+                case NCCL -> List.of("group", "operation", "dtype");
+                case ALLREDUCE_RING -> List.of("group", "dtype", "path");
+                case EXCHANGE, PARTITION -> List.of("group", "pattern", "model", "path");
             };
             for (String param : needed) {
                 if (p.get(param) == null) {
@@ -189,22 +200,25 @@ public final class ResultReader {
                             + c.kind() + " lacks parameter '" + param + "'");
                 }
             }
-            return switch (c.kind()) {
-                case "peer" -> List.of(c.metric().equals(Measurement.LATENCY)
-                        ? latency("peer", viaBinding(p.get("path"), p), ONE_WAY, p.get("pair"), jmh)
-                        : bandwidth("peer", p.get("path"), ONE_WAY, p.get("pair"), lane(jmh, 0, "deviceGBps")));
-                case "peer-bidir" -> peerBidirectional(p, jmh);
-                case "host" -> List.of(c.metric().equals(Measurement.LATENCY)
-                        ? latency("host", viaBinding(hostPath(p), p), p.get("direction"), "GPU" + p.get("device"), jmh)
-                        : bandwidth("host", hostPath(p), p.get("direction"), "GPU" + p.get("device"),
+            // Rows of both directions at once report under the one-way kind, with the direction saying which.
+            String peer = Kind.PEER.label();
+            String host = Kind.HOST.label();
+            return switch (kind) {
+                case PEER -> List.of(c.metric().equals(Measurement.LATENCY)
+                        ? latency(peer, viaBinding(p.get("path"), p), ONE_WAY, p.get("pair"), jmh)
+                        : bandwidth(peer, p.get("path"), ONE_WAY, p.get("pair"), lane(jmh, 0, "deviceGBps")));
+                case PEER_BIDIR -> peerBidirectional(p, jmh);
+                case HOST -> List.of(c.metric().equals(Measurement.LATENCY)
+                        ? latency(host, viaBinding(hostPath(p), p), p.get("direction"), "GPU" + p.get("device"), jmh)
+                        : bandwidth(host, hostPath(p), p.get("direction"), "GPU" + p.get("device"),
                                 lane(jmh, 0, "deviceGBps")));
-                case "host-bidir" -> List.of(
-                        bandwidth("host", hostPath(p), "H2D, D2H running", "GPU" + p.get("device"),
+                case HOST_BIDIR -> List.of(
+                        bandwidth(host, hostPath(p), "H2D, D2H running", "GPU" + p.get("device"),
                                 lane(jmh, 0, "forwardGBps")),
-                        bandwidth("host", hostPath(p), "D2H, H2D running", "GPU" + p.get("device"),
+                        bandwidth(host, hostPath(p), "D2H, H2D running", "GPU" + p.get("device"),
                                 lane(jmh, 1, "reverseGBps")),
-                        bandwidth("host", hostPath(p), "H2D+D2H (sum)", "GPU" + p.get("device"), sum(jmh)));
-                default -> collective(p, jmh);
+                        bandwidth(host, hostPath(p), "H2D+D2H (sum)", "GPU" + p.get("device"), sum(jmh)));
+                case ALLREDUCE_RING, NCCL, EXCHANGE, PARTITION -> collective(kind, p, jmh);
             };
         }
 
@@ -230,16 +244,17 @@ public final class ResultReader {
             boolean self = ends[0].equals(ends[1]);
             String first = self ? SELF_LANE_1 : UNDER_REVERSE;
             String second = self ? SELF_LANE_2 : UNDER_REVERSE;
+            String peer = Kind.PEER.label();
             return List.of(
-                    bandwidth("peer", p.get("path"), first, p.get("pair"), lane(jmh, 0, "forwardGBps")),
-                    bandwidth("peer", p.get("path"), second, reversed, lane(jmh, 1, "reverseGBps")),
-                    bandwidth("peer", p.get("path"), BOTH_WAYS, ordered(ends), sum(jmh)));
+                    bandwidth(peer, p.get("path"), first, p.get("pair"), lane(jmh, 0, "forwardGBps")),
+                    bandwidth(peer, p.get("path"), second, reversed, lane(jmh, 1, "reverseGBps")),
+                    bandwidth(peer, p.get("path"), BOTH_WAYS, ordered(ends), sum(jmh)));
         }
 
-        private List<Measurement> collective(Map<String, String> p, JmhJson jmh) throws BadInputException {
-            String path = switch (c.kind()) {
-                case "nccl" -> p.get("operation") + " " + p.get("dtype");
-                case "allreduce-ring" -> "ALL_REDUCE " + p.get("dtype") + " ring over " + p.get("path");
+        private List<Measurement> collective(Kind kind, Map<String, String> p, JmhJson jmh) throws BadInputException {
+            String path = switch (kind) {
+                case NCCL -> p.get("operation") + " " + p.get("dtype");
+                case ALLREDUCE_RING -> "ALL_REDUCE " + p.get("dtype") + " ring over " + p.get("path");
                 default -> p.get("pattern") + " " + p.get("model") + " over " + p.get("path");
             };
             String group = p.get("group");
@@ -324,8 +339,10 @@ public final class ResultReader {
                 throw new BadInputException(file + " cannot be read: " + e.getMessage());
             }
             // Collectives write two lanes per batch (algbw, busbw); bidirectional copies one per direction.
-            boolean collective = !List.of("peer", "peer-bidir", "host", "host-bidir").contains(c.kind());
-            int lanes = c.kind().endsWith("-bidir") || collective ? 2 : 1;
+            Kind kind = kindOf(c.kind());
+            boolean collective = kind == null
+                    || !java.util.EnumSet.of(Kind.PEER, Kind.PEER_BIDIR, Kind.HOST, Kind.HOST_BIDIR).contains(kind);
+            int lanes = kind == Kind.PEER_BIDIR || kind == Kind.HOST_BIDIR || collective ? 2 : 1;
             if (s.batches() == null || s.batches().isEmpty()
                     || s.batches().stream().anyMatch(b -> b.laneGBps() == null || b.laneGBps().size() != lanes)) {
                 throw new BadInputException(file + " does not hold " + lanes + "-lane batches for " + c.id());
