@@ -1,6 +1,7 @@
 package io.p2pbench.report;
 
 import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.results.Kind;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
@@ -53,14 +54,14 @@ public final class Charts {
             throws IOException {
         String name = machine.machineDescription();
         List<ChartFile> out = new ArrayList<>();
-        Map<String, List<Measurement>> peerBandwidth = byPair(ms, m -> m.key().kind().equals("peer")
+        Map<String, List<Measurement>> peerBandwidth = byPair(ms, m -> m.key().is(Kind.PEER)
                 && m.key().biggerIsBetter() && m.key().direction().equals(ResultReader.ONE_WAY));
         for (Map.Entry<String, List<Measurement>> e : peerBandwidth.entrySet()) {
             addIfSweep(out, "Peer copy bandwidth vs size, " + pairTitle(e.getValue().get(0)), name, List.of(),
                     BANDWIDTH_AXIS, lines(e.getValue(), m -> m.key().path()), true, dir,
                     prefix + "bandwidth-peer-" + e.getKey());
         }
-        Map<String, List<Measurement>> hostBandwidth = byPair(ms, m -> m.key().kind().equals("host")
+        Map<String, List<Measurement>> hostBandwidth = byPair(ms, m -> m.key().is(Kind.HOST)
                 && m.key().biggerIsBetter() && (m.key().direction().equals("H2D") || m.key().direction().equals("D2H")));
         for (Map.Entry<String, List<Measurement>> e : hostBandwidth.entrySet()) {
             addIfSweep(out, "Host-device copy bandwidth vs size, " + e.getKey(), name, List.of(), BANDWIDTH_AXIS,
@@ -68,9 +69,9 @@ public final class Charts {
                     prefix + "bandwidth-host-" + stem(e.getKey()));
         }
         for (Map.Entry<String, List<Measurement>> e : byPair(ms, m -> !m.key().biggerIsBetter()
-                && (m.key().kind().equals("peer") || m.key().kind().equals("host"))).entrySet()) {
+                && (m.key().is(Kind.PEER) || m.key().is(Kind.HOST))).entrySet()) {
             Measurement first = e.getValue().get(0);
-            boolean host = first.key().kind().equals("host");
+            boolean host = first.key().is(Kind.HOST);
             addIfSweep(out, "p99 latency vs size, " + (host ? "host-device copy, " + e.getKey() : pairTitle(first)),
                     name, List.of("p99 by " + Statistics.PERCENTILE_ESTIMATOR),
                     "time per transfer, host-observed (log scale)",

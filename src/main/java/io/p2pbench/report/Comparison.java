@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import io.p2pbench.results.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -362,7 +363,7 @@ public final class Comparison {
             ResultData other = nvb == baseline ? candidate : baseline;
             Set<Long> bytes = new java.util.TreeSet<>();
             other.measurements().stream().filter(m -> m.key().metric().equals(Measurement.BANDWIDTH)
-                    && (m.key().kind().equals("peer") || m.key().kind().equals("host")))
+                    && (m.key().is(Kind.PEER) || m.key().is(Kind.HOST)))
                     .forEach(m -> bytes.add(m.key().sizeBytes()));
             List<String> sizes = bytes.stream().map(Sizes::format).toList();
             List<String> unmapped = nvb.notMeasured().stream().filter(n -> n.status().equals("not mapped"))

@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import io.p2pbench.results.Kind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -91,7 +92,7 @@ public final class HockneyFit {
             Measurement.Key k = m.key();
             boolean oneWay = k.direction().equals(ResultReader.ONE_WAY) || k.direction().equals("H2D")
                     || k.direction().equals("D2H");
-            if (!oneWay || !(k.kind().equals("peer") || k.kind().equals("host"))) {
+            if (!oneWay || !(k.is(Kind.PEER) || k.is(Kind.HOST))) {
                 continue;
             }
             String series = m.machine() + "|" + k.kind() + "|" + k.path() + "|" + k.direction() + "|" + k.pair();

@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import io.p2pbench.results.Kind;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.LinkClass;
 import io.p2pbench.topology.Topology;
@@ -83,10 +84,10 @@ public final class LinkRates {
 
     private static Reference perDirection(Measurement m, Topology t) {
         Measurement.Key k = m.key();
-        if (k.kind().equals("host")) {
+        if (k.is(Kind.HOST)) {
             return pcie(List.of(t.gpu(Integer.parseInt(k.pair().substring(3)))));
         }
-        if (k.kind().equals("peer")) {
+        if (k.is(Kind.PEER)) {
             String[] ends = k.pair().split("-");
             GpuInfo src = t.gpu(Integer.parseInt(ends[0]));
             GpuInfo dst = t.gpu(Integer.parseInt(ends[1]));

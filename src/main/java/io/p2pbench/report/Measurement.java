@@ -44,6 +44,14 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
         public boolean biggerIsBetter() {
             return metric.equals(BANDWIDTH);
         }
+
+        /**
+         * Whether the row is of {@code k}'s kind (rows of both directions at once are of the one-way kind,
+         * {@link io.p2pbench.results.Kind#PEER} or {@link io.p2pbench.results.Kind#HOST}, their direction says which).
+         */
+        public boolean is(io.p2pbench.results.Kind k) {
+            return kind.equals(k.label());
+        }
     }
 
     /** The pair as people read it: {@code 0→1}, {@code GPU0}, {@code 0,1,2,3}. */

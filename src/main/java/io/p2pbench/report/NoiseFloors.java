@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.p2pbench.results.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.io.InputStream;
@@ -69,10 +70,10 @@ public record NoiseFloors(String name, String machine, Map<String, Double> floor
         String kind = k.kind();
         boolean bidir = k.direction().contains("running") || k.direction().contains("(sum)")
                 || k.direction().contains("concurrent");
-        if (kind.equals("host")) {
-            kind = (bidir ? "host-bidir " : "host ") + k.path().split(" ")[0];
-        } else if (kind.equals("peer") && bidir) {
-            kind = "peer-bidir";
+        if (k.is(Kind.HOST)) {
+            kind = (bidir ? Kind.HOST_BIDIR : Kind.HOST).label() + " " + k.path().split(" ")[0];
+        } else if (k.is(Kind.PEER) && bidir) {
+            kind = Kind.PEER_BIDIR.label();
         }
         return k.metric() + " | " + kind + " | " + sizeBand(k.sizeBytes());
     }

@@ -456,7 +456,7 @@ public final class PartitionVerdict {
             }
             for (RunManifest.Entry e : d.manifest().entries()) {
                 Combination c = e.combination();
-                if (c == null || !"partition".equals(c.kind())) {
+                if (c == null || !io.p2pbench.results.Kind.PARTITION.label().equals(c.kind())) {
                     continue;
                 }
                 Map<String, String> p = c.params();

@@ -1,10 +1,9 @@
 package io.p2pbench.report;
 
-import io.p2pbench.results.Kind;
-
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.topology.Topology;

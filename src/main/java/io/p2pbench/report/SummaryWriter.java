@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import io.p2pbench.results.Kind;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.topology.HostInfo;
 import io.p2pbench.topology.Topology;
@@ -67,7 +68,7 @@ final class SummaryWriter {
         Map<String, PartitionVerdict.Machine> machines = new LinkedHashMap<>();
         for (ResultData d : machines(r)) {
             double fastestPeer = r.measurementsOf(d.machine()).stream()
-                    .filter(m -> !m.singleGpu() && m.key().kind().equals("peer")
+                    .filter(m -> !m.singleGpu() && m.key().is(Kind.PEER)
                             && m.key().metric().equals(Measurement.BANDWIDTH) && m.samples().length > 0)
                     .mapToDouble(m -> PartitionVerdict.median(java.util.Arrays.stream(m.samples()).boxed().toList()))
                     .max().orElse(Double.NaN);
@@ -104,8 +105,8 @@ final class SummaryWriter {
             List<List<String>> rows = new ArrayList<>();
             Map<String, List<Measurement>> transfers = new LinkedHashMap<>();
             for (Measurement m : ms) {
-                boolean peer = m.key().kind().equals("peer") && m.key().direction().equals(ResultReader.ONE_WAY);
-                boolean host = m.key().kind().equals("host")
+                boolean peer = m.key().is(Kind.PEER) && m.key().direction().equals(ResultReader.ONE_WAY);
+                boolean host = m.key().is(Kind.HOST)
                         && (m.key().direction().equals("H2D") || m.key().direction().equals("D2H"));
                 if (m.key().biggerIsBetter() && (peer || host)) {
                     String link = host ? "host " + hostLink(m, t) : m.link();
@@ -268,7 +269,7 @@ final class SummaryWriter {
         String host = TextMatrices.host(ms, t);
         if (!host.isEmpty()) {
             sb.append("### Host-device bandwidth\n\n```text\n").append(host).append("```\n\n")
-                    .append(runsOf(r, ms.stream().filter(m -> m.key().kind().equals("host")).toList()));
+                    .append(runsOf(r, ms.stream().filter(m -> m.key().is(Kind.HOST)).toList()));
         }
         return sb.toString();
     }

@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import io.p2pbench.results.Kind;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
@@ -61,11 +62,11 @@ final class TextMatrices {
     static List<Measurement> matrixCells(List<Measurement> ms) {
         Set<String> matrixKeys = new HashSet<>();
         for (Measurement m : ms) {
-            if (m.group().equals("matrix") && m.key().kind().equals("peer") && m.key().biggerIsBetter()) {
+            if (m.group().equals("matrix") && m.key().is(Kind.PEER) && m.key().biggerIsBetter()) {
                 matrixKeys.add(cellKey(m));
             }
         }
-        return ms.stream().filter(m -> m.key().kind().equals("peer") && m.key().biggerIsBetter()
+        return ms.stream().filter(m -> m.key().is(Kind.PEER) && m.key().biggerIsBetter()
                 && matrixKeys.contains(cellKey(m))).toList();
     }
 
@@ -77,7 +78,7 @@ final class TextMatrices {
     static String host(List<Measurement> ms, Topology t) {
         Map<Long, Set<String>> devicesBySize = new TreeMap<>();
         for (Measurement m : ms) {
-            if (m.key().kind().equals("host") && m.key().biggerIsBetter()) {
+            if (m.key().is(Kind.HOST) && m.key().biggerIsBetter()) {
                 devicesBySize.computeIfAbsent(m.key().sizeBytes(), k -> new TreeSet<>()).add(m.key().pair());
             }
         }
@@ -94,7 +95,7 @@ final class TextMatrices {
             t.gpus().forEach(g -> gpus.add(g.index()));
         }
         for (Measurement m : ms) {
-            if (m.key().kind().equals("host") && m.key().biggerIsBetter() && m.key().sizeBytes() == size) {
+            if (m.key().is(Kind.HOST) && m.key().biggerIsBetter() && m.key().sizeBytes() == size) {
                 byDirection.computeIfAbsent(m.key().direction(), k -> new TreeMap<>())
                         .computeIfAbsent(m.key().path(), k -> new LinkedHashMap<>()).put(m.key().pair(), m);
                 gpus.add(Integer.parseInt(m.key().pair().substring(3)));

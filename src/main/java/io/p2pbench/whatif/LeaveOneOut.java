@@ -5,6 +5,7 @@ import io.p2pbench.report.Measurement;
 import io.p2pbench.report.ResultData;
 import io.p2pbench.report.ResultReader;
 import io.p2pbench.report.Statistics;
+import io.p2pbench.results.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,10 +78,10 @@ public final class LeaveOneOut {
             Measurement.Key k = m.key();
             boolean oneWay = k.direction().equals(ResultReader.ONE_WAY) || k.direction().equals("H2D")
                     || k.direction().equals("D2H");
-            boolean copyCurve = k.kind().equals("peer")
+            boolean copyCurve = k.is(Kind.PEER)
                     && (k.path().equals("CE_P2P_READ") || k.path().equals("CE_P2P_WRITE"));
             // Copies along CE_P2P_READ/WRITE are already among the source's send curves.
-            if (k.biggerIsBetter() && oneWay && !copyCurve && (k.kind().equals("host") || k.kind().equals("peer"))) {
+            if (k.biggerIsBetter() && oneWay && !copyCurve && (k.is(Kind.HOST) || k.is(Kind.PEER))) {
                 series.computeIfAbsent(k.kind() + " " + k.path() + " " + k.direction() + " " + m.pairLabel()
                         + (m.singleGpu() ? " (" + Measurement.SINGLE_GPU + ")" : ""), s -> new TreeMap<>())
                         .put(k.sizeBytes(), m);

@@ -6,6 +6,7 @@ import io.p2pbench.report.Measurement;
 import io.p2pbench.report.ResultData;
 import io.p2pbench.report.ResultReader;
 import io.p2pbench.report.Statistics;
+import io.p2pbench.results.Kind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -97,9 +98,9 @@ public final class Source {
             if (!k.biggerIsBetter()) {
                 continue;
             }
-            boolean collective = (k.kind().equals("nccl") || k.kind().equals("allreduce-ring"))
+            boolean collective = (k.is(Kind.NCCL) || k.is(Kind.ALLREDUCE_RING))
                     && k.direction().equals("bus") && k.pair().contains(",");
-            boolean send = k.kind().equals("peer") && k.direction().equals(ResultReader.ONE_WAY)
+            boolean send = k.is(Kind.PEER) && k.direction().equals(ResultReader.ONE_WAY)
                     && (k.path().equals("CE_P2P_READ") || k.path().equals("CE_P2P_WRITE"));
             if (collective || send) {
                 series.computeIfAbsent(k.kind() + "|" + k.path() + "|" + k.pair(), s -> new ArrayList<>()).add(m);
@@ -121,7 +122,7 @@ public final class Source {
                 continue;
             }
             boolean single = ms.stream().anyMatch(Measurement::singleGpu);
-            if (k.kind().equals("peer")) {
+            if (k.is(Kind.PEER)) {
                 String pair = first.pairLabel();
                 out.add(new Candidate(Comm.SEND, new Curve("one-way copy " + k.path() + " " + pair
                         + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), 2, single,
@@ -136,7 +137,7 @@ public final class Source {
                 continue;
             }
             int ranks = k.pair().split(",").length;
-            String who = k.kind().equals("nccl") ? "NCCL " + k.path() : "p2pbench " + k.path().replace("ALL_REDUCE", "all-reduce");
+            String who = k.is(Kind.NCCL) ? "NCCL " + k.path() : "p2pbench " + k.path().replace("ALL_REDUCE", "all-reduce");
             out.add(new Candidate(op, new Curve(who + " on " + k.pair() + ", bus bandwidth"
                     + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), ranks, single,
                     new ArrayList<>(bySize.values())), k.kind(), words.length > 1 ? words[1] : ""));
