@@ -108,6 +108,23 @@ class CliTest {
     }
 
     @Test
+    void aBadGroupContextPolicyIsOneLineExitTwo() {
+        String key = io.p2pbench.run.ForkGroupMain.RESET_PROPERTY;
+        String before = System.getProperty(key);
+        System.setProperty(key, "bogus");
+        try {
+            assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU), "p2pbench.groupReset=bogus: expected streams, "
+                    + "reset or keep");
+        } finally {
+            if (before == null) {
+                System.clearProperty(key);
+            } else {
+                System.setProperty(key, before);
+            }
+        }
+    }
+
+    @Test
     void forkPerBenchmarkIsOptInAndExcludesTheExplicitDefault() {
         Result grouped = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "standard", "--fork-groups");
         assertEquals(0, grouped.code(), grouped.err());
