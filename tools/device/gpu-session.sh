@@ -24,7 +24,7 @@
 #   partition the partition study on group 0,0 (quick timing), then its report; PART_ARGS adds run options
 #             (e.g. PART_ARGS="--model MOE_8X_TOP2 --plans SINGLE,EP")
 #   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes, paired (tools/gemm-check); gemm-again repeats it
-#   gemmdiag  why GEMM shapes differ: each side's cuBLAS library, torch's kernels, Java on torch's libcublas, cuBLASLt traces
+#   gemmdiag  why GEMM shapes differ: each side's cuBLAS library, torch's kernels, cuBLASLt traces of GEMMDIAG_ONLY shapes
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
 #   chartsnode p2pbench report of the newest run on the node itself (charts drawn there, no fonts needed)
 # Usage: tools/device/gpu-session.sh STEP... ; everything lands in $OUT/session.tar.gz, a table last.
@@ -218,8 +218,9 @@ PY
       cat "$W/$s-check.tsv" | tee -a "$SUMMARY" ;;
     gemmdiag)
       # Why some shapes differ (docs/notes/gemm-check.md): which cuBLAS each side loads, torch's kernels per
-      # shape (GEMM_PROFILE), the check again with the Java side on torch's own libcublas, and cuBLASLt's
-      # trace of the outlier shapes on both sides (GEMMDIAG_ONLY).
+      # shape (GEMM_PROFILE), and cuBLASLt's trace of chosen shapes on both sides (GEMMDIAG_ONLY), each in the
+      # sequential mode of run.sh (the paired mode does not filter shapes). A Java run with torch's folder first
+      # on LD_LIBRARY_PATH was tried on 2026-12-04 and still loaded the system library (JavaCPP's own path).
       tdir="$(python3 - <<'PY' 2>/dev/null
 import os, torch
 a = torch.randn(64, 64, device="cuda", dtype=torch.bfloat16)
@@ -230,23 +231,19 @@ PY
       note "torch's cuBLAS folder: $tdir"
       ls -l /usr/local/cuda/targets/x86_64-linux/lib/libcublas*.so* "$tdir"/libcublas*.so* 2>&1 | tee -a "$SUMMARY"
       note "profilers: $(command -v nsys ncu 2>/dev/null | tr '\n' ' ')"
-      GEMM_PROFILE=1 P2PBENCH_HOME="$B" step gemmdiag-sys 120 bash tools/gemm-check/run.sh "$W/gemmdiag-sys.tsv"
+      GEMM_MODE=sequential GEMM_PROFILE=1 P2PBENCH_HOME="$B" step gemmdiag-sys 120 bash tools/gemm-check/run.sh "$W/gemmdiag-sys.tsv"
       grep -E "^cublas |^# torch loaded" "$W/gemmdiag-sys.log" | tee -a "$SUMMARY"
       cat "$W/gemmdiag-sys.tsv" | tee -a "$SUMMARY"
       grep "^kernel " "$W/gemmdiag-sys.log" | cut -c1-400 | tee -a "$SUMMARY"
-      LD_LIBRARY_PATH="$tdir:$LD_LIBRARY_PATH" P2PBENCH_HOME="$B" step gemmdiag-tlib 120 bash tools/gemm-check/run.sh \
-        "$W/gemmdiag-tlib.tsv"
-      grep -E "^cublas |^# torch loaded" "$W/gemmdiag-tlib.log" | tee -a "$SUMMARY"
-      cat "$W/gemmdiag-tlib.tsv" | tee -a "$SUMMARY"
       mkdir -p "$W/ltlog"
-      CUBLASLT_LOG_LEVEL=2 CUBLASLT_LOG_FILE="$W/ltlog/lt-%i.txt" \
+      GEMM_MODE=sequential CUBLASLT_LOG_LEVEL=2 CUBLASLT_LOG_FILE="$W/ltlog/lt-%i.txt" \
         GEMM_JAVA_OPTS="-Dp2pbench.gemm.only=${GEMMDIAG_ONLY:-2048x8192x1024,2048x14336x4096,8x4096x6144,2048x1024x8192}" \
         P2PBENCH_HOME="$B" step gemmdiag-lt 120 bash tools/gemm-check/run.sh "$W/gemmdiag-lt.tsv"
       cat "$W/gemmdiag-lt.tsv" | tee -a "$SUMMARY"
       for f in "$W"/ltlog/lt-*.txt; do
         note "$(basename "$f"): $(wc -l < "$f") lines"
-        grep -o "cublasLtMatmul.*" "$f" | sed -E 's/(A|B|C|D)=0x[0-9a-f]+//g; s/stream=0x[0-9a-f]+//; s/workspace=0x[0-9a-f]+//' \
-          | sort | uniq -c | sort -rn | head -8 | cut -c1-600 | tee -a "$SUMMARY"
+        sed -E 's/^.*\[(cublasLt[A-Za-z]*Matmul)\]/\1/; s/(A|B|C|D)=0X[0-9A-F]+//g; s/stream=0X[0-9A-F]+//; s/workSpace=0X[0-9A-F]+//' \
+          "$f" | sort | uniq -c | sort -rn | head -8 | cut -c1-600 | tee -a "$SUMMARY"
       done ;;
     sweep)
       step sweep 150 "$B/bin/p2pbench" run --preset quick --paths ALLREDUCE_RING,NCCL --sizes 1M,4M,16M,64M,256M \

@@ -16,21 +16,14 @@ import org.bytedeco.cuda.cudart.CUstream_st;
  * fixture the placement of the first, without resetting the context.
  */
 public final class CudaStream implements AutoCloseable {
-    /** Kept native streams per GPU, in the order they were made; {@code inUse} marks the open ones. */
-    private static final java.util.Map<Integer, java.util.List<Kept>> KEPT = new java.util.HashMap<>();
-    private static volatile boolean reuse;
-
-    private static final class Kept {
-        final CUstream_st handle;
-        boolean inUse;
-
-        Kept(CUstream_st handle) {
-            this.handle = handle;
-        }
-    }
+    /** Native streams kept for reuse, per GPU ({@link #reuseStreams}). */
+    private static final KeptHandles<Integer, CUstream_st> KEPT = new KeptHandles<>("CUDA stream", (device, s) -> {
+        Cuda.setDevice(device);
+        Cuda.check(cudaStreamDestroy(s), "cudaStreamDestroy", "device", device);
+    });
 
     private final int device;
-    private final Kept kept;
+    private final KeptHandles.Slot<CUstream_st> kept;
     private CUstream_st handle;
 
     /**
@@ -40,35 +33,17 @@ public final class CudaStream implements AutoCloseable {
     public CudaStream(int device) {
         this.device = device;
         Cuda.setDevice(device);
-        if (reuse) {
-            synchronized (KEPT) {
-                java.util.List<Kept> list = KEPT.computeIfAbsent(device, d -> new java.util.ArrayList<>());
-                Kept free = null;
-                for (Kept k : list) {
-                    if (!k.inUse) {
-                        free = k;
-                        break;
-                    }
-                }
-                if (free == null) {
-                    free = new Kept(create(device));
-                    list.add(free);
-                }
-                free.inUse = true;
-                this.kept = free;
-                this.handle = free.handle;
-            }
+        KeptHandles.Slot<CUstream_st> slot = KEPT.take(device);
+        if (slot == null) {
+            CUstream_st s = new CUstream_st();
+            Cuda.check(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags",
+                    "device", device, "flags", "nonBlocking");
+            slot = KEPT.keep(device, s);
+            this.handle = s;
         } else {
-            this.kept = null;
-            this.handle = create(device);
+            this.handle = slot.handle;
         }
-    }
-
-    private static CUstream_st create(int device) {
-        CUstream_st s = new CUstream_st();
-        Cuda.check(cudaStreamCreateWithFlags(s, cudaStreamNonBlocking), "cudaStreamCreateWithFlags",
-                "device", device, "flags", "nonBlocking");
-        return s;
+        this.kept = slot;
     }
 
     /**
@@ -76,22 +51,12 @@ public final class CudaStream implements AutoCloseable {
      * kept streams that are not open (open ones are destroyed when closed).
      */
     public static void reuseStreams(boolean on) {
-        reuse = on;
-        if (!on) {
-            destroyKept();
-        }
-    }
-
-    /** Whether closed streams are kept for reuse. */
-    public static boolean reusesStreams() {
-        return reuse;
+        KEPT.turn(on);
     }
 
     /** How many native streams are kept on {@code device}, open or not. */
     public static int keptStreams(int device) {
-        synchronized (KEPT) {
-            return KEPT.getOrDefault(device, java.util.List.of()).size();
-        }
+        return KEPT.count(device);
     }
 
     /**
@@ -100,24 +65,7 @@ public final class CudaStream implements AutoCloseable {
      * @throws IllegalStateException if a kept stream is still open (it stays kept)
      */
     static void destroyKept() {
-        int open = 0;
-        synchronized (KEPT) {
-            for (var e : KEPT.entrySet()) {
-                for (java.util.Iterator<Kept> it = e.getValue().iterator(); it.hasNext(); ) {
-                    Kept k = it.next();
-                    if (k.inUse) {
-                        open++;
-                        continue;
-                    }
-                    Cuda.setDevice(e.getKey());
-                    Cuda.check(cudaStreamDestroy(k.handle), "cudaStreamDestroy", "device", e.getKey());
-                    it.remove();
-                }
-            }
-        }
-        if (open > 0) {
-            throw new IllegalStateException(open + " kept CUDA stream(s) still open");
-        }
+        KEPT.destroyIdle();
     }
 
     /** The GPU the stream belongs to. */
@@ -165,12 +113,8 @@ public final class CudaStream implements AutoCloseable {
                 return;
             }
             int status = cudaStreamSynchronize(s);
-            synchronized (KEPT) {
-                kept.inUse = false;
-                if (!reuse || status != cudaSuccess) {
-                    KEPT.getOrDefault(device, new java.util.ArrayList<>()).remove(kept);
-                    Cuda.check(cudaStreamDestroy(s), "cudaStreamDestroy", "device", device);
-                }
+            if (!KEPT.giveBack(device, kept, status == cudaSuccess)) {
+                Cuda.check(cudaStreamDestroy(s), "cudaStreamDestroy", "device", device);
             }
             if (status != cudaSuccess) {
                 throw Cuda.failure(status, "cudaStreamSynchronize", "device", device);

@@ -3,6 +3,7 @@ package io.p2pbench.cuda;
 import static org.bytedeco.cuda.global.nccl.*;
 
 import java.util.Arrays;
+import java.util.List;
 import org.bytedeco.cuda.global.nccl;
 import org.bytedeco.cuda.nccl.ncclComm;
 import org.bytedeco.javacpp.BytePointer;
@@ -18,30 +19,16 @@ import org.bytedeco.javacpp.PointerPointer;
  * NCCL_NVLS_ENABLE=0, and {@link #open} refuses to start if it is set to anything else.
  */
 public final class Nccl implements AutoCloseable {
-    /**
-     * Communicators kept for reuse ({@link #keepCommunicators}), by device list; a kept set is lent to one
-     * {@link Nccl} at a time.
-     */
-    private static final java.util.Map<String, Kept> KEPT = new java.util.LinkedHashMap<>();
-    private static volatile boolean keep;
-
-    private static final class Kept {
-        final int[] devices;
-        final ncclComm[] comms;
-        boolean inUse;
-
-        Kept(int[] devices, ncclComm[] comms) {
-            this.devices = devices;
-            this.comms = comms;
-        }
-    }
+    /** Communicator sets kept for reuse ({@link #keepCommunicators}), per list of GPUs. */
+    private static final KeptHandles<List<Integer>, ncclComm[]> KEPT = new KeptHandles<>("NCCL communicator set",
+            (devices, comms) -> destroy(devices.stream().mapToInt(Integer::intValue).toArray(), comms));
 
     private final int[] devices;
     private final ncclComm[] comms;
-    private final Kept kept;
+    private final KeptHandles.Slot<ncclComm[]> kept;
     private boolean closed;
 
-    private Nccl(int[] devices, ncclComm[] comms, Kept kept) {
+    private Nccl(int[] devices, ncclComm[] comms, KeptHandles.Slot<ncclComm[]> kept) {
         this.devices = devices;
         this.comms = comms;
         this.kept = kept;
@@ -55,17 +42,12 @@ public final class Nccl implements AutoCloseable {
      * Turning it off destroys the kept communicators that are not open.
      */
     public static void keepCommunicators(boolean on) {
-        keep = on;
-        if (!on) {
-            destroyKept();
-        }
+        KEPT.turn(on);
     }
 
     /** How many communicator sets are kept, open or not. */
     public static int keptSets() {
-        synchronized (KEPT) {
-            return KEPT.size();
-        }
+        return KEPT.count();
     }
 
     /**
@@ -74,27 +56,7 @@ public final class Nccl implements AutoCloseable {
      * @throws IllegalStateException if one is still open (it stays kept)
      */
     static void destroyKept() {
-        java.util.List<Kept> free = new java.util.ArrayList<>();
-        int open = 0;
-        synchronized (KEPT) {
-            for (java.util.Iterator<Kept> it = KEPT.values().iterator(); it.hasNext(); ) {
-                Kept k = it.next();
-                if (k.inUse) {
-                    open++;
-                } else {
-                    free.add(k);
-                    it.remove();
-                }
-            }
-        }
-        java.util.List<AutoCloseable> all = new java.util.ArrayList<>();
-        for (Kept k : free) {
-            all.add(() -> destroy(k.devices, k.comms));
-        }
-        Resources.closeEach(all);
-        if (open > 0) {
-            throw new IllegalStateException(open + " kept NCCL communicator set(s) still open");
-        }
+        KEPT.destroyIdle();
     }
 
     static void check(int result, String call, Object... args) {
@@ -130,14 +92,10 @@ public final class Nccl implements AutoCloseable {
         if (Arrays.stream(devices).distinct().count() != devices.length) {
             throw new IllegalArgumentException("NCCL needs distinct GPUs, got " + Arrays.toString(devices));
         }
-        if (keep) {
-            synchronized (KEPT) {
-                Kept k = KEPT.get(Arrays.toString(devices));
-                if (k != null && !k.inUse) {
-                    k.inUse = true;
-                    return new Nccl(k.devices.clone(), k.comms, k);
-                }
-            }
+        List<Integer> key = Arrays.stream(devices).boxed().toList();
+        KeptHandles.Slot<ncclComm[]> slot = KEPT.take(key);
+        if (slot != null) {
+            return new Nccl(devices.clone(), slot.handle, slot);
         }
         Loader.load(nccl.class);
         PointerPointer<ncclComm> out = new PointerPointer<>(devices.length);
@@ -152,18 +110,7 @@ public final class Nccl implements AutoCloseable {
             comms[i] = out.get(ncclComm.class, i);
         }
         out.close();
-        if (keep) {
-            synchronized (KEPT) {
-                String key = Arrays.toString(devices);
-                if (!KEPT.containsKey(key)) {
-                    Kept k = new Kept(devices.clone(), comms);
-                    k.inUse = true;
-                    KEPT.put(key, k);
-                    return new Nccl(devices.clone(), comms, k);
-                }
-            }
-        }
-        return new Nccl(devices.clone(), comms, null);
+        return new Nccl(devices.clone(), comms, KEPT.keep(key, comms));
     }
 
     /** Number of ranks. */
@@ -252,15 +199,22 @@ public final class Nccl implements AutoCloseable {
         if (!closed) {
             closed = true;
             if (kept != null) {
-                for (int d : devices) {
-                    Cuda.synchronize(d);
-                }
-                synchronized (KEPT) {
-                    kept.inUse = false;
-                    if (keep) {
-                        return;
+                List<Integer> key = Arrays.stream(devices).boxed().toList();
+                try {
+                    for (int d : devices) {
+                        Cuda.synchronize(d);
                     }
-                    KEPT.values().remove(kept);
+                } catch (RuntimeException e) {
+                    KEPT.giveBack(key, kept, false);
+                    try {
+                        destroy(devices, comms);
+                    } catch (RuntimeException destroying) {
+                        e.addSuppressed(destroying);
+                    }
+                    throw e;
+                }
+                if (KEPT.giveBack(key, kept, true)) {
+                    return;
                 }
             }
             destroy(devices, comms);

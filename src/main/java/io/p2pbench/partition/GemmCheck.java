@@ -147,9 +147,8 @@ public final class GemmCheck {
                 gate = add(made, new StreamGate());
                 head = add(made, new io.p2pbench.cuda.PinnedHostBuffer(CHECKSUM_ELEMENTS * 2L));
             } catch (RuntimeException ex) {
-                java.util.Collections.reverse(made);
                 try {
-                    io.p2pbench.cuda.Resources.closeEach(made);
+                    io.p2pbench.cuda.Resources.closeReversed(made);
                 } catch (RuntimeException closing) {
                     ex.addSuppressed(closing);
                 }

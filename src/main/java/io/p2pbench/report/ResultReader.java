@@ -116,18 +116,8 @@ public final class ResultReader {
 
     /** Whether this version reports the kind here (the partition study has its own reader). */
     static boolean isKnown(String kind) {
-        Kind k = kindOf(kind);
+        Kind k = Kind.find(kind);
         return k != null && k != Kind.PARTITION;
-    }
-
-    /** The kind labelled {@code label}, or null where this version does not know it. */
-    private static Kind kindOf(String label) {
-        for (Kind k : Kind.values()) {
-            if (k.label().equals(label)) {
-                return k;
-            }
-        }
-        return null;
     }
 
     private static void requireResultFolder(Path dir) throws BadInputException {
@@ -338,7 +328,7 @@ public final class ResultReader {
                 throw new BadInputException(file + " cannot be read: " + e.getMessage());
             }
             // Collectives write two lanes per batch (algbw, busbw); bidirectional copies one per direction.
-            Kind kind = kindOf(c.kind());
+            Kind kind = Kind.find(c.kind());
             boolean collective = kind == null
                     || !java.util.EnumSet.of(Kind.PEER, Kind.PEER_BIDIR, Kind.HOST, Kind.HOST_BIDIR).contains(kind);
             int lanes = kind == Kind.PEER_BIDIR || kind == Kind.HOST_BIDIR || collective ? 2 : 1;

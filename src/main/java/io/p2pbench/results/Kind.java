@@ -39,12 +39,21 @@ public enum Kind {
 
     /** The kind labelled {@code label}; throws naming the accepted labels. */
     public static Kind of(String label) {
+        Kind k = find(label);
+        if (k == null) {
+            throw new IllegalArgumentException("unknown benchmark kind '" + label + "'; known: "
+                    + Arrays.stream(values()).map(Kind::label).collect(Collectors.joining(", ")));
+        }
+        return k;
+    }
+
+    /** The kind labelled {@code label}, or null where this version does not know it. */
+    public static Kind find(String label) {
         for (Kind k : values()) {
             if (k.label.equals(label)) {
                 return k;
             }
         }
-        throw new IllegalArgumentException("unknown benchmark kind '" + label + "'; known: "
-                + Arrays.stream(values()).map(Kind::label).collect(Collectors.joining(", ")));
+        return null;
     }
 }

@@ -92,6 +92,11 @@ public final class ForkGroupMain {
             return of(System.getProperty(RESET_PROPERTY));
         }
 
+        /** Whether the group JVM keeps its streams and NCCL communicators for later combinations. */
+        public boolean keepsHandles() {
+            return this == REUSE_STREAMS;
+        }
+
         /** Whether a later combination of {@code kind} starts after a reset of the GPUs' contexts. */
         public boolean resetsBefore(Kind kind) {
             return switch (this) {
@@ -141,7 +146,8 @@ public final class ForkGroupMain {
         PrintStream protocol = System.out;
         Contexts contexts = Contexts.current();
         boolean gpu = Cuda.availability().available();
-        if (contexts == Contexts.REUSE_STREAMS && gpu) {
+        boolean keep = contexts.keepsHandles() && gpu;
+        if (keep) {
             CudaStream.reuseStreams(true);
             Nccl.keepCommunicators(true);
         }
@@ -180,7 +186,7 @@ public final class ForkGroupMain {
                     + (error == null ? "ok" : "error " + error.replaceAll("\\s+", " ").strip()));
             protocol.flush();
         }
-        if (contexts == Contexts.REUSE_STREAMS && gpu) {
+        if (keep) {
             try {
                 Nccl.keepCommunicators(false);
                 CudaStream.reuseStreams(false);

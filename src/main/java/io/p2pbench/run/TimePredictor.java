@@ -286,7 +286,7 @@ public final class TimePredictor {
                 : GROUPED_FORK_SECONDS;
         // A later NCCL combination of a group that keeps its communicators does not initialise them again.
         boolean keptComms = warmJvm && k == Kind.NCCL && shape.mode() == ForkGroups.Mode.GROUPED
-                && shape.contexts() == ForkGroupMain.Contexts.REUSE_STREAMS;
+                && shape.contexts().keepsHandles();
         return isolated - fixed + own - (keptComms ? NCCL_INIT_SECONDS : 0);
     }
 }
