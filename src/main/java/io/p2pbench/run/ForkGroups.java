@@ -42,6 +42,31 @@ public final class ForkGroups {
      */
     public static final int WARM_WARMUP_MILLIS = Integer.getInteger("p2pbench.groupWarmupMillis", 30);
 
+    /**
+     * System property: the JIT flags of a group JVM. {@code jmh} (the default) gives it what JMH gives a JVM it
+     * forks itself ({@code CompilerHints.addCompilerHints}: the compile-command file of JMH's generated stubs and
+     * the blackhole mode), so a combination runs in a group JVM under the same compiler directives as in its own
+     * JMH fork; {@code none} leaves them out (the behaviour before 2026-12-04T08Z, for an A/B).
+     */
+    public static final String JIT_HINTS_PROPERTY = "p2pbench.groupJitHints";
+
+    /**
+     * Whether group JVMs get JMH's fork JIT flags ({@link #JIT_HINTS_PROPERTY}).
+     *
+     * @throws IllegalArgumentException naming the value and the accepted words
+     */
+    public static boolean jmhJitHints() {
+        String v = System.getProperty(JIT_HINTS_PROPERTY);
+        if (v == null) {
+            return true;
+        }
+        return switch (v.strip()) {
+            case "jmh" -> true;
+            case "none" -> false;
+            default -> throw new IllegalArgumentException(JIT_HINTS_PROPERTY + "=" + v + ": expected jmh or none");
+        };
+    }
+
     /** How combinations are spread over JVMs. */
     public enum Mode {
         /** One JVM per curve (the default, {@code --fork-groups}). */

@@ -380,6 +380,10 @@ public final class RunExecutor {
                     cmd.add("-Djmh.ignoreLock=" + System.getProperty("jmh.ignoreLock"));
                 }
                 cmd.addAll(archive.jvmArgs());
+                if (ForkGroups.jmhJitHints()) {
+                    // What JMH adds to the command of a JVM it forks (Runner.getForkedMainCommand).
+                    org.openjdk.jmh.runner.CompilerHints.addCompilerHints(cmd);
+                }
                 cmd.add("-cp");
                 cmd.add(System.getProperty("java.class.path"));
                 cmd.add(ForkGroupMain.class.getName());

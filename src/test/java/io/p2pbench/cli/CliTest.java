@@ -109,12 +109,22 @@ class CliTest {
 
     @Test
     void aBadGroupContextPolicyIsOneLineExitTwo() {
-        String key = io.p2pbench.run.ForkGroupMain.RESET_PROPERTY;
+        assertBadPropertyIsOneLine(io.p2pbench.run.ForkGroupMain.RESET_PROPERTY,
+                "p2pbench.groupReset=bogus: expected streams, reset or keep");
+    }
+
+    @Test
+    void aBadGroupJitHintsValueIsOneLineExitTwo() {
+        assertBadPropertyIsOneLine(io.p2pbench.run.ForkGroups.JIT_HINTS_PROPERTY,
+                "p2pbench.groupJitHints=bogus: expected jmh or none");
+    }
+
+    /** {@code run --dry-run} with {@code -Dkey=bogus} answers one line with {@code message}, exit 2. */
+    private void assertBadPropertyIsOneLine(String key, String message) {
         String before = System.getProperty(key);
         System.setProperty(key, "bogus");
         try {
-            assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU), "p2pbench.groupReset=bogus: expected streams, "
-                    + "reset or keep");
+            assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU), message);
         } finally {
             if (before == null) {
                 System.clearProperty(key);

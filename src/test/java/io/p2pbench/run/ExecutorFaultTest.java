@@ -124,6 +124,58 @@ class ExecutorFaultTest {
         assertFalse(ProcessHandle.of(forkPid()).map(ProcessHandle::isAlive).orElse(false), "the fork is killed");
     }
 
+    /** The benchmark JVMs' command lines in {@code log} (JMH also runs the launcher to read its properties). */
+    private static List<String> benchmarkJvms(Path log) throws IOException {
+        return Files.readAllLines(log).stream()
+                .filter(c -> c.contains("org.openjdk.jmh.runner.ForkedMain") || c.contains(ForkGroupMain.class.getName()))
+                .toList();
+    }
+
+    /** A launcher that appends its command line to {@code log} and runs java. */
+    private Path recordingLauncher(Path log) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path script = work.resolve("java-record-" + log.getFileName());
+        Files.writeString(script, "#!/bin/sh\necho \"$*\" >> " + log + "\nexec " + java + " \"$@\"\n");
+        assertTrue(script.toFile().setExecutable(true));
+        return script;
+    }
+
+    /**
+     * A group JVM gets the JIT flags JMH gives a JVM it forks (its compile-command file), as a per-benchmark fork
+     * does, unless -Dp2pbench.groupJitHints=none.
+     */
+    @ParameterizedTest
+    @EnumSource(ForkGroups.Mode.class)
+    void everyBenchmarkJvmGetsJmhsCompilerHints(ForkGroups.Mode mode) throws Exception {
+        Path log = work.resolve("commands-" + mode);
+        ExecutorFaultHarness.run(work.resolve("results"), recordingLauncher(log), 60, new PrintWriter(new StringWriter()),
+                mode);
+        List<String> commands = benchmarkJvms(log);
+        assertEquals(2, commands.size(), "two benchmarks, one JVM each: " + commands);
+        for (String c : commands) {
+            assertTrue(c.contains("-XX:CompileCommandFile="), mode + " JVM without JMH's compiler hints: " + c);
+        }
+        if (mode == ForkGroups.Mode.GROUPED) {
+            String before = System.setProperty(ForkGroups.JIT_HINTS_PROPERTY, "none");
+            try {
+                Path none = work.resolve("commands-none");
+                ExecutorFaultHarness.run(work.resolve("results-none"), recordingLauncher(none), 60,
+                        new PrintWriter(new StringWriter()), mode);
+                List<String> noHints = benchmarkJvms(none);
+                assertEquals(2, noHints.size(), noHints.toString());
+                for (String c : noHints) {
+                    assertFalse(c.contains("-XX:CompileCommandFile="), "groupJitHints=none still gave hints: " + c);
+                }
+            } finally {
+                if (before == null) {
+                    System.clearProperty(ForkGroups.JIT_HINTS_PROPERTY);
+                } else {
+                    System.setProperty(ForkGroups.JIT_HINTS_PROPERTY, before);
+                }
+            }
+        }
+    }
+
     /**
      * Two combinations of one curve share a JVM; when that JVM is killed during the first, the first is
      * recorded failed and the second runs in a new JVM.
