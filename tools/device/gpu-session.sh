@@ -5,6 +5,7 @@
 #   topology  p2pbench topology (text and --json)
 #   quick     p2pbench run --preset quick (wall time measured); quick-per-benchmark the same with --fork-per-benchmark
 #   runs      RUNS="ARGS;ARGS": one p2pbench run per ARGS (RUN_LIMIT seconds each)
+#   ringab    the 4 KiB ring latency per benchmark vs grouped, with and without JMH's JIT flags (RINGAB_ROUNDS)
 #   align     0-0 CE_P2P_READ 4K..32M grouped and per benchmark, allocations exact and rounded to 2 MiB, addresses logged
 #   order     FixtureOrderProbe: 0-0 copies in sequences of sizes in one process, outside JMH (ORDER_SEQS), clocks logged
 #   quick-grouped-round  the quick preset with --fork-groups and allocations rounded to 2 MiB
@@ -107,6 +108,21 @@ for s in "$@"; do
       head -2 "$W/subset.log" | tee -a "$SUMMARY"
       tail -1 "$W/subset.log" | tee -a "$SUMMARY"
       grep "^Time of" "$W/subset.log" | tee -a "$SUMMARY" ;;
+    ringab)
+      # Is the grouped ring latency gap the group JVM itself? RINGAB_ROUNDS rounds (default 3) of the 4 KiB ring
+      # at standard timing: one JVM per benchmark, grouped with JMH's fork JIT flags (the default), grouped
+      # without them (-Dp2pbench.groupJitHints=none). Each curve holds FLOAT32 then BFLOAT16: the first
+      # combination of a group JVM, then a later one.
+      R="--preset standard --pairs 0-0 --paths ALLREDUCE_RING --sizes ${RINGAB_SIZES:-4K}"
+      for i in $(seq "${RINGAB_ROUNDS:-3}"); do
+        for v in per-benchmark grouped-jmh grouped-none; do
+          flag=; opts=
+          [ "$v" = per-benchmark ] && flag=--fork-per-benchmark
+          [ "$v" = grouped-none ] && opts=-Dp2pbench.groupJitHints=none
+          P2PBENCH_JAVA_OPTS="$opts" step "ringab-$v-$i" 90 "$B/bin/p2pbench" run $R $flag --out "$W/results"
+          grep -E "ok +ring-lat" "$W/ringab-$v-$i.log" | awk -v v="$v-$i" '{print v, $3, $5}' | tee -a "$SUMMARY"
+        done
+      done ;;
     align)
       # Does where a 1 MiB buffer lands explain the grouped 1 MiB figure (docs/notes/run-overhead.md)? Four runs
       # of the same subset: grouped and per benchmark, device allocations exact and rounded up to 2 MiB, each
