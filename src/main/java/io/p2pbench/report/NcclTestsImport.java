@@ -1,6 +1,7 @@
 package io.p2pbench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.p2pbench.results.Kind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -123,7 +124,7 @@ final class NcclTestsImport {
                             long size, double value, String from) {
         // nccl-tests prints 0.00 bus bandwidth for one rank and for sizes too small to show: no figure to compare.
         if (Double.isFinite(value) && value > 0) {
-            Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, "nccl", path, direction, group, size);
+            Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, Kind.NCCL.label(), path, direction, group, size);
             out.add(new Measurement(key, machine, "group of " + group.split(",").length, !group.contains(","),
                     "collective", "nccl-tests", new double[] {value}, from));
         }

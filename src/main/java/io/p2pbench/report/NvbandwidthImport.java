@@ -1,6 +1,7 @@
 package io.p2pbench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.p2pbench.results.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -137,17 +138,17 @@ final class NvbandwidthImport {
                 int src = square && m.columnToRow ? j : i;
                 int dst = square && m.columnToRow ? i : j;
                 if (host) {
-                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, "host", "PINNED LOCAL", m.direction,
+                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.HOST.label(), "PINNED LOCAL", m.direction,
                             "GPU" + j, size), false, m.testcase, first);
                 } else if (m == Mapping.LOCAL) {
-                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, "peer", m.path, m.direction,
+                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path, m.direction,
                             j + "-" + j, size), true, m.testcase, first);
                 } else {
-                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, "peer", m.path, m.direction,
+                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path, m.direction,
                             src + "-" + dst, size), false, m.testcase, first);
                     if (m.bidirectional()) {
                         double total = value(matrix.get(2 * cols + i).get(j), skipped);
-                        add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, "peer", m.path,
+                        add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path,
                                 ResultReader.BOTH_WAYS, Math.min(i, j) + "-" + Math.max(i, j), size), false,
                                 m.testcase + " (total)", total);
                     }

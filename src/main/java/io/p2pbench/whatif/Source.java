@@ -84,7 +84,7 @@ public final class Source {
                 .comparing((Candidate c) -> op != Comm.SEND && c.curve().ranks() != gpus)
                 .thenComparing(c -> -c.curve().ranks())
                 .thenComparing(c -> c.curve().singleGpu())
-                .thenComparing(c -> !c.kind().equals("nccl") && !c.kind().equals("reference"))
+                .thenComparing(c -> !c.kind().equals(Kind.NCCL.label()) && !c.kind().equals("reference"))
                 .thenComparing(c -> c.curve().description().contains("HOST_STAGED"))
                 .thenComparing(c -> !c.dtype().equalsIgnoreCase(dtype.resultName()))
                 .thenComparing(c -> -c.curve().points().size()));
@@ -126,7 +126,7 @@ public final class Source {
                 String pair = first.pairLabel();
                 out.add(new Candidate(Comm.SEND, new Curve("one-way copy " + k.path() + " " + pair
                         + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), 2, single,
-                        new ArrayList<>(bySize.values())), "peer", ""));
+                        new ArrayList<>(bySize.values())), Kind.PEER.label(), ""));
                 continue;
             }
             String[] words = k.path().split(" ");
