@@ -51,6 +51,15 @@ rm -rf "$B" && mkdir -p "$B" && tar -C "$B" --strip-components=1 -xJf "$C"/bundl
 nvidia-smi -L > "$W/nvidia-smi.txt" 2>&1; nvidia-smi topo -m >> "$W/nvidia-smi.txt" 2>&1
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu,power.draw --format=csv >> "$W/nvidia-smi.txt" 2>&1
 
+# CLOCKS_MS=N: log the GPUs' SM and memory clocks, power and utilisation every N ms for the whole session
+# (clocks.csv), to set beside the runs' start times.
+CLOCK_PID=
+if [ -n "${CLOCKS_MS:-}" ]; then
+  nvidia-smi --query-gpu=timestamp,index,clocks.sm,clocks.mem,power.draw,utilization.gpu,pstate --format=csv \
+    -lms "$CLOCKS_MS" > "$W/clocks.csv" 2>&1 &
+  CLOCK_PID=$!
+fi
+
 step() { # name, limit seconds, command...
   local name="$1" limit="$2"; shift 2
   local t0=$(date +%s)
@@ -120,7 +129,7 @@ for s in "$@"; do
           [ "$v" = per-benchmark ] && flag=--fork-per-benchmark
           [ "$v" = grouped-none ] && opts=-Dp2pbench.groupJitHints=none
           P2PBENCH_JAVA_OPTS="$opts" step "ringab-$v-$i" 90 "$B/bin/p2pbench" run $R $flag --out "$W/results"
-          grep -E "ok +ring-lat" "$W/ringab-$v-$i.log" | awk -v v="$v-$i" '{print v, $3, $5}' | tee -a "$SUMMARY"
+          grep -oE "ok +ring-lat-[^ ]+ +p50 [0-9.]+" "$W/ringab-$v-$i.log" | sed "s/^ok */$v-$i /" | tee -a "$SUMMARY"
         done
       done ;;
     align)
@@ -275,5 +284,6 @@ PY
       cat "$W/$s.log" | tee -a "$SUMMARY" ;;
   esac
 done
+[ -n "$CLOCK_PID" ] && kill "$CLOCK_PID" 2>/dev/null
 tar -C "$W" -czf "$OUT/session.tar.gz" .
 echo "---- summary"; cat "$SUMMARY"
