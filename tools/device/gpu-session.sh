@@ -29,7 +29,7 @@
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
 #   chartsnode p2pbench report of the newest run on the node itself (charts drawn there, no fonts needed)
 # Usage: tools/device/gpu-session.sh STEP... ; everything lands in $OUT/session.tar.gz, a table last.
-# Size: the device tool carries at most 64 MiB: the tracked files (9.6 MiB on 2026-12-02 18:20Z, after the
+# Size: the device tool carries at most 64 MiB: the tracked files (22.7 MiB on 2026-12-04 07:30Z; 9.6 MiB on 2026-12-02 18:20Z, after the
 # compact result format) plus what `carry` names: the bundle (27 MiB), .carry/tests (4 MiB, GPU test classes
 # and the JUnit console jar) and .carry/native (1 MiB) fit together.
 set -u
