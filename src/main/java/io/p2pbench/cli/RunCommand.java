@@ -140,6 +140,7 @@ final class RunCommand implements Callable<Integer> {
             p = Preset.named(preset);
             ForkGroupMain.Contexts.current(); // -Dp2pbench.groupReset, before the predictor reads it
             io.p2pbench.run.ForkGroups.jmhJitHints(); // -Dp2pbench.groupJitHints
+            io.p2pbench.run.ForkGroups.warmWarmupMillis(); // -Dp2pbench.groupWarmupMillis
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -228,7 +229,7 @@ final class RunCommand implements Callable<Integer> {
         settings.put("forks", forkMode.describe());
         if (forkMode == ForkGroups.Mode.GROUPED) {
             settings.put("groupContexts", ForkGroupMain.Contexts.current().word());
-            settings.put("groupWarmupMillis", io.p2pbench.run.ForkGroups.WARM_WARMUP_MILLIS);
+            settings.put("groupWarmupMillis", io.p2pbench.run.ForkGroups.warmWarmupMillis());
             settings.put("groupJitHints", io.p2pbench.run.ForkGroups.jmhJitHints() ? "jmh" : "none");
         }
         settings.put("crossCheckFullBytes", io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES);

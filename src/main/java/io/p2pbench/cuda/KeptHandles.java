@@ -43,11 +43,6 @@ final class KeptHandles<K, H> {
         this.destroy = destroy;
     }
 
-    /** Whether handles are kept. */
-    boolean on() {
-        return on;
-    }
-
     /** Turns keeping on or off; off destroys the idle kept handles (lent ones when they come back). */
     void turn(boolean keep) {
         on = keep;

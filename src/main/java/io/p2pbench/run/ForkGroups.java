@@ -34,13 +34,37 @@ public final class ForkGroups {
     public static final int MAX_PER_FORK = 32;
     /** Warm-up of a later combination in a fork until 2026-12-04: one iteration of at most this many milliseconds. */
     public static final int WARM_WARMUP_MILLIS_BEFORE = 100;
+    /** System property: the warm-up of a later combination in a fork ({@link #warmWarmupMillis}). */
+    public static final String WARMUP_PROPERTY = "p2pbench.groupWarmupMillis";
     /**
-     * Warm-up of a later combination in a fork: one iteration of at most this many milliseconds
-     * ({@code -Dp2pbench.groupWarmupMillis}, default 30 since 2026-12-04: the standard-timing subset with 30
-     * and with 100 ms compared SAME on 79 of 79 rows on the H200 node; the manifest records it as {@code
-     * settings.groupWarmupMillis}).
+     * Warm-up of a later combination in a fork by default: one iteration of at most this many milliseconds
+     * (since 2026-12-04: the standard-timing subset with 30 and with 100 ms compared SAME on 79 of 79 rows on
+     * the H200 node).
      */
-    public static final int WARM_WARMUP_MILLIS = Integer.getInteger("p2pbench.groupWarmupMillis", 30);
+    public static final int WARM_WARMUP_MILLIS = 30;
+
+    /**
+     * The warm-up of a later combination in a fork, in milliseconds: {@link #WARMUP_PROPERTY}, a whole number
+     * from 1 to 60000, or {@link #WARM_WARMUP_MILLIS}; the manifest records it as {@code settings.groupWarmupMillis}.
+     *
+     * @throws IllegalArgumentException naming the value and what is accepted
+     */
+    public static int warmWarmupMillis() {
+        String v = System.getProperty(WARMUP_PROPERTY);
+        if (v == null) {
+            return WARM_WARMUP_MILLIS;
+        }
+        try {
+            int ms = Integer.parseInt(v.strip());
+            if (ms >= 1 && ms <= 60_000) {
+                return ms;
+            }
+        } catch (NumberFormatException e) {
+            // named below
+        }
+        throw new IllegalArgumentException(WARMUP_PROPERTY + "=" + v + ": expected a whole number of milliseconds from 1 "
+                + "to 60000");
+    }
 
     /**
      * System property: the JIT flags of a group JVM. {@code jmh} (the default) gives it what JMH gives a JVM it
@@ -127,7 +151,7 @@ public final class ForkGroups {
 
     /** The warm-up of a combination that is not the first of its fork. */
     public static Preset.Timing warm(Preset.Timing t) {
-        return warm(t, WARM_WARMUP_MILLIS);
+        return warm(t, warmWarmupMillis());
     }
 
     /** The same with a warm-up iteration of at most {@code millis}. */

@@ -122,7 +122,7 @@ public final class RunExecutor {
         folder.writeManifest(manifest);
         Thread hook = new Thread(this::onInterrupt, "p2pbench-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
-        predictedOf = TimePredictor.perCombination(plan, preset, TimePredictor.RunShape.CURRENT.with(mode), numaNode);
+        predictedOf = TimePredictor.perCombination(plan, preset, TimePredictor.RunShape.current().with(mode), numaNode);
         predictedLeft = java.util.Arrays.stream(predictedOf).sum();
         toRun = (int) plan.stream().filter(c -> !c.plannedSkip()).count();
         try {

@@ -485,7 +485,7 @@ public final class RunPlanner {
     public static String describe(Topology t, Preset preset, List<Combination> plan, ForkGroups.Mode mode) {
         StringBuilder sb = new StringBuilder();
         long runs = plan.stream().filter(c -> !c.plannedSkip()).count();
-        double[] predicted = TimePredictor.run(plan, preset, TimePredictor.RunShape.CURRENT.with(mode), c -> null);
+        double[] predicted = TimePredictor.run(plan, preset, TimePredictor.RunShape.current().with(mode), c -> null);
         int jvms = ForkGroups.of(plan, mode, c -> null).size();
         sb.append(String.format(Locale.ROOT, "Plan for %s (%d GPU%s), preset %s: %d benchmarks to run, %d skipped, "
                         + "predicted %s%n", t.fingerprint(), t.gpuCount(), t.gpuCount() == 1 ? "" : "s", preset.name(),

@@ -92,11 +92,15 @@ public final class TimePredictor {
          * This version's runs: grouped by default. A JVM per benchmark ({@code --fork-per-benchmark}) costs
          * about 0.55 s beyond its iterations (quick preset with --fork-per-benchmark on the H200 node,
          * 2026-12-02T18:51Z: 80 s for 72 benchmarks, against 113 s for 69 in the same preset at 16:54Z, before
-         * the fork class-data archive worked and the fills ran in parallel).
+         * the fork class-data archive worked and the fills ran in parallel). Read from this JVM's properties
+         * on every call ({@code -Dp2pbench.groupReset}, {@code -Dp2pbench.groupWarmupMillis}).
          */
-        public static final RunShape CURRENT = new RunShape(ForkGroups.Mode.GROUPED,
-                io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES, io.p2pbench.collective.ResultCheck.PIECE, 0.55, 2.0,
-                ForkGroupMain.Contexts.current(), ForkGroups.WARM_WARMUP_MILLIS);
+        public static RunShape current() {
+            return new RunShape(ForkGroups.Mode.GROUPED, io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES,
+                    io.p2pbench.collective.ResultCheck.PIECE, 0.55, 2.0, ForkGroupMain.Contexts.current(),
+                    ForkGroups.warmWarmupMillis());
+        }
+
         /**
          * Runs recorded before fork groups (no {@code forkMode} in their settings; every run committed up to
          * 2026-12-02T18:32Z): one JVM each at {@link #TRANSFER_FORK_SECONDS}, cross-check 128/32 MiB; their
@@ -161,7 +165,7 @@ public final class TimePredictor {
 
     /** A collective fork: fixed cost, NCCL's communicators if any, iterations, and the CPU reference check. */
     public static double collective(Preset.Timing timing, long size, DataType type, int ranks, boolean nccl) {
-        return collective(timing, size, type, ranks, nccl, RunShape.CURRENT);
+        return collective(timing, size, type, ranks, nccl, RunShape.current());
     }
 
     /** The same with the cross-check of {@code shape}. */

@@ -119,6 +119,12 @@ class CliTest {
                 "p2pbench.groupJitHints=bogus: expected jmh or none");
     }
 
+    @Test
+    void aBadGroupWarmupIsOneLineExitTwo() {
+        assertBadPropertyIsOneLine(io.p2pbench.run.ForkGroups.WARMUP_PROPERTY,
+                "p2pbench.groupWarmupMillis=bogus: expected a whole number of milliseconds from 1 to 60000");
+    }
+
     /** {@code run --dry-run} with {@code -Dkey=bogus} answers one line with {@code message}, exit 2. */
     private void assertBadPropertyIsOneLine(String key, String message) {
         String before = System.getProperty(key);

@@ -99,7 +99,7 @@ class RunPlannerTest {
         String text = RunPlanner.describe(t, Preset.STANDARD, plan);
         assertTrue(text.startsWith("Plan for h200x8-nv18-r580 (8 GPUs), preset standard: "), text);
         assertTrue(text.contains("predicted " + RunPlanner.formatDuration(TimePredictor.run(plan, Preset.STANDARD,
-                TimePredictor.RunShape.CURRENT, c -> null)[0])), text);
+                TimePredictor.RunShape.current(), c -> null)[0])), text);
         assertTrue(text.contains("matrix     peer           bandwidth"), text);
         assertTrue(text.contains("collective allreduce-ring bandwidth"), text);
     }

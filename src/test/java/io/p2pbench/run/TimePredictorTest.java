@@ -50,7 +50,7 @@ class TimePredictorTest {
         TimePredictor.RunShape shape = s.has("forkMode")
                 ? new TimePredictor.RunShape(ForkGroups.Mode.valueOf(s.get("forkMode").asText()),
                         s.get("crossCheckFullBytes").asLong(), s.get("crossCheckPieceBytes").asLong(),
-                        TimePredictor.RunShape.CURRENT.forkSeconds(), TimePredictor.RunShape.CURRENT.runStartSeconds(),
+                        TimePredictor.RunShape.current().forkSeconds(), TimePredictor.RunShape.current().runStartSeconds(),
                         contexts(s), s.has("groupWarmupMillis") ? s.get("groupWarmupMillis").asInt()
                                 : ForkGroups.WARM_WARMUP_MILLIS_BEFORE)
                 : TimePredictor.RunShape.BEFORE_FORK_GROUPS;
