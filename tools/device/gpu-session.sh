@@ -36,10 +36,10 @@ set -u
 OUT="${OUT:-/tmp/p2pbench-out}"
 W="$OUT/work"
 mkdir -p "$W"
-C="$(pwd)/.carry"
+C="$(pwd)/${CARRY_DIR:-.carry}"
 # Test classes and the JUnit console jar; TESTS_DIR=.carry/tests-gpu (no report fixtures) with
 # TESTS_SELECT="--select-package io.p2pbench.gpu" runs only the GPU tests when the carry must be smaller.
-T="$(pwd)/${TESTS_DIR:-.carry/tests}"
+T="$(pwd)/${TESTS_DIR:-${CARRY_DIR:-.carry}/tests}"
 B=/tmp/p2pbench
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu:/usr/local/nvidia/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
