@@ -4,6 +4,7 @@
 #   tests     GPU tests (JUnit console, test classes carried in .carry/tests)
 #   topology  p2pbench topology (text and --json)
 #   quick     p2pbench run --preset quick (wall time measured); quick-per-benchmark the same with --fork-per-benchmark
+#   aa        A/A reruns for compare's error rates: AA_ROUNDS rounds of the quick preset and a standard 1 GiB subset
 #   runs      RUNS="ARGS;ARGS": one p2pbench run per ARGS (RUN_LIMIT seconds each)
 #   ringab    the 4 KiB ring latency per benchmark vs grouped, with and without JMH's JIT flags (RINGAB_ROUNDS)
 #   align     0-0 CE_P2P_READ 4K..32M grouped and per benchmark, allocations exact and rounded to 2 MiB, addresses logged
@@ -69,6 +70,9 @@ step() { # name, limit seconds, command...
   return $rc
 }
 
+# What is under $OUT comes back even when the call runs out of time: keep the archive current after each step.
+snapshot() { tar -C "$W" -czf "$OUT/session.tar.gz" . 2>/dev/null; }
+
 for s in "$@"; do
   case "$s" in
     tests)
@@ -79,7 +83,7 @@ for s in "$@"; do
         -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$T/test-classes:$T/junit-platform-console-standalone.jar" \
         org.junit.platform.console.ConsoleLauncher execute ${TESTS_SELECT:---scan-classpath $T/test-classes} \
         --details=tree --disable-banner --reports-dir "$W/test-reports"
-      grep -E "tests (successful|failed|skipped|aborted)" "$W/tests.log" | tr -s ' ' | tee -a "$SUMMARY" ;;
+      grep -E "tests (successful|failed|skipped|aborted)" "$W/tests.log" | tr -s ' ' | tee -a "$SUMMARY"; snapshot ;;
     cycles)
       # 200 setup/teardown cycles of every fixture (GPU test GpuFixtureCyclesTest, P2PBENCH_TEST_CYCLES).
       step cycles "${CYCLES_LIMIT:-150}" "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
@@ -90,7 +94,8 @@ for s in "$@"; do
       grep -E "tests (successful|failed)|^cycles " "$W/cycles.log" | tr -s ' ' | tee -a "$SUMMARY" ;;
     topology)
       step topology 120 "$B/bin/p2pbench" topology
-      "$B/bin/p2pbench" topology --json --out "$W/topology.json" ;;
+      "$B/bin/p2pbench" topology --json --out "$W/topology.json"
+      snapshot ;;
     quick)
       step quick 230 "$B/bin/p2pbench" run --preset quick --out "$W/results"
       tail -1 "$W/quick.log" | tee -a "$SUMMARY"
@@ -182,6 +187,18 @@ for s in "$@"; do
       unset P2PBENCH_JAVA_OPTS
       tail -1 "$W/quick-grouped-round.log" | tee -a "$SUMMARY"
       grep -E "^Time of|ok +peer-bw-(CE|SM)_P2P_READ-0-0-1MiB " "$W/quick-grouped-round.log" | tee -a "$SUMMARY" ;;
+    aa)
+      # A/A reruns of one build for compare's error rates (docs/compare.md): AA_ROUNDS rounds, each the quick preset
+      # then a standard-timing subset with the 1 GiB one-way and bidirectional copies, back to back.
+      for i in $(seq "${AA_ROUNDS:-4}"); do
+        step "aa-quick-$i" 160 "$B/bin/p2pbench" run --preset quick --out "$W/results-aa-quick"
+        grep "^Time of" "$W/aa-quick-$i.log" | tee -a "$SUMMARY"
+        snapshot
+        step "aa-std-$i" 130 "$B/bin/p2pbench" run --preset standard --pairs 0-0 --paths CE_P2P_READ,HOST_DEVICE \
+          --sizes 1G --out "$W/results-aa-std"
+        grep -E "^Time of|bidir.*1GiB" "$W/aa-std-$i.log" | cut -c1-160 | tee -a "$SUMMARY"
+        snapshot
+      done ;;
     runs)
       # RUNS="ARGS;ARGS;...": one p2pbench run per ARGS (with --out added), each with its own log.
       n=0
