@@ -101,7 +101,7 @@ public abstract class TransferState {
             for (int i = 0; i < b.laneNanos().length; i++) {
                 lanes.add(b.gbps(i));
             }
-            measured.add(new BatchSamples.Batch(b.gated(), lanes));
+            measured.add(new BatchSamples.Batch(b.gated(), lanes, lanes.size() > 1 ? b.totalGbps() : null));
             bytesPerTransfer = b.bytesPerTransfer();
         }
         return b;

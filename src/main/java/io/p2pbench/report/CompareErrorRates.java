@@ -14,8 +14,9 @@ import java.util.function.Predicate;
 /**
  * Measures {@code compare}'s error rates on A/A reruns (same preset, same build, same machine):
  * how often a pair of reruns is called worse (false alarms), and how often known changes injected
- * by {@link ScaleResults} into a copy of a rerun are found, with single-run and leave-one-out
- * (several runs) baselines. Writes a Markdown table; run by {@code tools/compare-error-rates.sh}.
+ * by {@link ScaleResults} into a copy of a rerun are found, with baselines of one, two and three of
+ * the other runs (every such subset) and of all the others together. Writes a Markdown table; run by
+ * {@code tools/compare-error-rates.sh}.
  *
  * <p>Usage: {@code CompareErrorRates OUT.md WORK_DIR THRESHOLD_PCT RUN RUN [RUN...]}.
  */
@@ -40,6 +41,7 @@ public final class CompareErrorRates {
         int changed;
         int unchangedNamed;
         int unchanged;
+        int unjudged;
         final List<String> examples = new ArrayList<>();
 
         void add(Comparison.Result r, Set<String> changedIds, String label) {
@@ -48,7 +50,8 @@ public final class CompareErrorRates {
             exit1 += worse ? 1 : 0;
             for (Comparison.Group g : r.groups()) {
                 boolean isChanged = changedIds.contains(g.headline().candidate().id());
-                boolean named = g.verdict() != Comparison.Verdict.SAME;
+                boolean named = g.verdict() == Comparison.Verdict.WORSE || g.verdict() == Comparison.Verdict.BETTER;
+                unjudged += g.verdict() == Comparison.Verdict.UNJUDGED ? 1 : 0;
                 if (isChanged) {
                     changed++;
                     changedNamed += g.verdict() == Comparison.Verdict.WORSE ? 1 : 0;
@@ -102,13 +105,21 @@ public final class CompareErrorRates {
         md.append("Runs (A/A: same preset, same build, same machine): ").append(String.join(", ",
                 runPaths.stream().map(p -> "`" + p.getFileName() + "`").toList())).append(". Threshold ±")
                 .append(Markdown.plain(threshold)).append("%. Noise floors: the committed default table '")
-                .append(defaults.name()).append("' (single-run baselines); the baseline's own spread, never below "
-                        + "that table (leave-one-out baselines of the other runs).\n\n");
+                .append(defaults.name()).append("' for a one-run baseline, pooled with the baseline's own run pairs "
+                        + "for a baseline of several runs.\n\n");
         md.append("| comparison | baseline | comparisons | exit 1 | changed measurements found worse | unchanged "
-                + "measurements named |\n|---|---|---|---|---|---|\n");
+                + "measurements named | measurements that cannot be judged (per comparison) |\n"
+                + "|---|---|---|---|---|---|---|\n");
         List<String> examples = new ArrayList<>();
 
-        for (String mode : List.of("one run", "leave-one-out")) {
+        List<Integer> modes = new ArrayList<>();
+        for (int k = 1; k <= Math.min(3, runs.size() - 1); k++) {
+            modes.add(k);
+        }
+        if (runs.size() - 1 > 3) {
+            modes.add(runs.size() - 1);
+        }
+        for (int mode : modes) {
             Tally aa = new Tally();
             for (int c = 0; c < runs.size(); c++) {
                 for (List<ResultData> base : baselines(runs, c, mode)) {
@@ -121,7 +132,7 @@ public final class CompareErrorRates {
             for (Injection inj : injections) {
                 Tally t = new Tally();
                 for (int c = 0; c < runs.size(); c++) {
-                    Path copy = work.resolve(mode.replace(' ', '-') + "-" + injections.indexOf(inj) + "-" + c);
+                    Path copy = work.resolve(mode + "-" + injections.indexOf(inj) + "-" + c);
                     deleteRecursively(copy);
                     Set<String> ids = new HashSet<>(ScaleResults.scaledCopy(runPaths.get(c), copy, inj.which(),
                             inj.factor()));
@@ -143,23 +154,39 @@ public final class CompareErrorRates {
         System.out.print(md);
     }
 
-    /** Baselines for candidate {@code c}: every other run alone, or all other runs together. */
-    private static List<List<ResultData>> baselines(List<ResultData> runs, int c, String mode) {
+    /** Baselines for candidate {@code c}: every subset of {@code size} of the other runs. */
+    static List<List<ResultData>> baselines(List<ResultData> runs, int c, int size) {
         List<ResultData> others = new ArrayList<>(runs);
         others.remove(c);
-        return mode.equals("one run") ? others.stream().map(List::of).toList() : List.of(others);
+        List<List<ResultData>> out = new ArrayList<>();
+        subsets(others, size, 0, new ArrayList<>(), out);
+        return out;
+    }
+
+    private static void subsets(List<ResultData> from, int size, int next, List<ResultData> chosen,
+                                List<List<ResultData>> out) {
+        if (chosen.size() == size) {
+            out.add(List.copyOf(chosen));
+            return;
+        }
+        for (int i = next; i < from.size(); i++) {
+            chosen.add(from.get(i));
+            subsets(from, size, i + 1, chosen, out);
+            chosen.remove(chosen.size() - 1);
+        }
     }
 
     private static String label(List<ResultData> runs) {
         return runs.size() == 1 ? runs.get(0).label() : runs.size() + " runs";
     }
 
-    private static void row(StringBuilder md, String what, String mode, Tally t) {
-        md.append(String.format(Locale.ROOT, "| %s | %s | %d | %d (%.0f%%) | %s | %d of %d (%.1f%%) |%n", what,
-                mode.equals("one run") ? "one other run" : "the other runs together", t.comparisons, t.exit1,
+    private static void row(StringBuilder md, String what, int mode, Tally t) {
+        md.append(String.format(Locale.ROOT, "| %s | %s | %d | %d (%.0f%%) | %s | %d of %d (%.1f%%) | %.1f |%n", what,
+                mode == 1 ? "one other run" : mode + " other runs", t.comparisons, t.exit1,
                 100.0 * t.exit1 / t.comparisons, t.changed == 0 ? "n/a" : String.format(Locale.ROOT,
                         "%d of %d (%.0f%%)", t.changedNamed, t.changed, 100.0 * t.changedNamed / t.changed),
-                t.unchangedNamed, t.unchanged, 100.0 * t.unchangedNamed / Math.max(1, t.unchanged)));
+                t.unchangedNamed, t.unchanged, 100.0 * t.unchangedNamed / Math.max(1, t.unchanged),
+                (double) t.unjudged / Math.max(1, t.comparisons)));
     }
 
     private static void deleteRecursively(Path p) throws IOException {

@@ -21,12 +21,17 @@ import java.util.Set;
  * figure is the median over batches (latency: p50, R-7); per side, the median of its runs' figures.
  *
  * <p>A row is worse (better) only when its change is in the bad (good) direction and beyond both the
- * user's threshold and the row's noise floor ({@link NoiseFloors}: the baseline's own run-to-run
- * spread when it holds two runs or more and, on the machine the default table was learned on, never
- * below that table), and, where an exact Mann-Whitney test of the run figures can reach α at all,
- * significant after Benjamini-Hochberg across the tested rows. The lanes of a bidirectional copy and
- * the alg/bus pair of a collective are rows of one measurement, which has one verdict (the worst of
- * its rows) and is counted once.
+ * user's threshold and the row's noise floor ({@link NoiseFloors}: the committed table, with a
+ * baseline of several runs adding its own run pairs to the table's evidence), and, where an exact
+ * Mann-Whitney test of the run figures can reach α at all, significant after Benjamini-Hochberg across
+ * the tested rows. A row whose floor is wider than the threshold and whose change is within the floor
+ * cannot be judged at the threshold: it is counted apart, not as same; so is a row without a ratio.
+ *
+ * <p>The alg/bus pair of a collective and the rows of a bidirectional copy are rows of one
+ * measurement, which has one verdict and is counted once. A collective's is the worst of its rows. A
+ * bidirectional copy's is its sum's (all bytes over the common window): how the two directions share
+ * that window moves from run to run while the total does not, so the lanes are shown beside the sum
+ * but do not decide.
  */
 public final class Comparison {
     /** Significance level (after Benjamini-Hochberg across the tested rows). */
@@ -61,12 +66,17 @@ public final class Comparison {
         WORSE,
         /** Better beyond the threshold and the noise floor (and significant where testable). */
         BETTER,
-        /** Within the threshold, the noise floor, or not significant. */
-        SAME;
+        /** Within the threshold, and the noise floor is not wider than the threshold; or not significant. */
+        SAME,
+        /**
+         * Cannot be judged at the threshold: within a noise floor wider than the threshold, no ratio, or a
+         * lane of a bidirectional copy (its sum decides).
+         */
+        UNJUDGED;
 
         @Override
         public String toString() {
-            return name().toLowerCase(Locale.ROOT);
+            return this == UNJUDGED ? "cannot judge" : name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -95,6 +105,17 @@ public final class Comparison {
         public double adversePct() {
             return (candidate.key().biggerIsBetter() ? 1 / ratio - 1 : ratio - 1) * 100;
         }
+
+        /** Whether there is no ratio to judge (a figure is not positive). */
+        public boolean noRatio() {
+            return !(ratio > 0) || !Double.isFinite(ratio);
+        }
+
+        /** This row with another verdict and reason. */
+        Row withVerdict(Verdict v, String reason) {
+            return new Row(baseline, candidate, baselineRuns, candidateRuns, baselineValue, candidateValue, ratio,
+                    interval, p, smallestP, q, floor, v, reason);
+        }
     }
 
     /**
@@ -119,7 +140,7 @@ public final class Comparison {
      * @param note a line about the matching
      * @param thresholdPct changes within this many percent are "same"
      * @param noise where the noise floors come from, one line
-     * @param groups every measurement, worse first (largest adverse change first), then better, then same
+     * @param groups every measurement, worse first (largest adverse change first), then better, same, cannot judge
      * @param baselineOnly keys only the baseline has
      * @param candidateOnly keys only the candidate has
      */
@@ -128,6 +149,11 @@ public final class Comparison {
         /** Measurements with a given verdict. */
         public long count(Verdict v) {
             return groups.stream().filter(g -> g.verdict() == v).count();
+        }
+
+        /** Measurements that cannot be judged because their noise floor is wider than the threshold. */
+        public long widerFloors() {
+            return groups.stream().filter(g -> g.verdict() == Verdict.UNJUDGED && !g.headline().noRatio()).count();
         }
 
         /** Every row of every measurement. */
@@ -176,14 +202,14 @@ public final class Comparison {
         Set<String> baseKeys = keys(base);
         Set<String> candKeys = keys(cand);
 
-        NoiseFloors own = baselines.size() >= 2 ? NoiseFloors.learn("the baseline's " + baselines.size() + " runs",
-                baselines) : null;
         boolean tableFits = defaults.machine().equals(baseline.machine()) || !baseline.isRun();
-        String noise = own == null
-                ? "default table '" + defaults.name() + "' (learned on " + defaults.machine() + " reruns"
-                        + (tableFits ? ")" : "; WARNING: not this machine, " + baseline.machine() + ")")
-                : "the baseline's own spread over " + baselines.size() + " runs" + (tableFits
-                        ? ", never below the default table '" + defaults.name() + "'" : "");
+        String table = "default table '" + defaults.name() + "' (learned on " + defaults.machine() + " reruns"
+                + (tableFits ? ")" : "; WARNING: not this machine, " + baseline.machine() + ")");
+        NoiseFloors floors = baselines.size() < 2 ? defaults
+                : defaults.pooledWith(NoiseFloors.learn("baseline", baselines), "the " + table + " with the baseline's "
+                        + baselines.size() * (baselines.size() - 1) / 2 + " run pair(s)");
+        String noise = baselines.size() < 2 ? table : "the " + table + " pooled with the baseline's own "
+                + baselines.size() + " runs";
 
         List<Row> rows = new ArrayList<>();
         List<String> rowKeys = new ArrayList<>();
@@ -195,8 +221,7 @@ public final class Comparison {
             Measurement c = first(cand, key);
             double[] bRuns = figures(base, key);
             double[] cRuns = figures(cand, key);
-            NoiseFloors.Floor floor = floor(b.key(), own, tableFits ? defaults : null, defaults);
-            rows.add(measure(b, c, bRuns, cRuns, floor));
+            rows.add(measure(b, c, bRuns, cRuns, floors.floorOf(b.key())));
             rowKeys.add(key);
         }
         if (rows.isEmpty()) {
@@ -218,21 +243,6 @@ public final class Comparison {
     /** The run-level figure of one run's measurement: the median over batches (latency: p50), R-7. */
     public static double runFigure(Measurement m) {
         return Statistics.percentile(m.samples(), 50);
-    }
-
-    private static NoiseFloors.Floor floor(Measurement.Key k, NoiseFloors own, NoiseFloors atLeast,
-                                           NoiseFloors defaults) {
-        if (own == null) {
-            return defaults.floorOf(k);
-        }
-        NoiseFloors.Floor mine = own.floorOf(k);
-        if (atLeast != null) {
-            NoiseFloors.Floor table = atLeast.floorOf(k);
-            if (Double.isNaN(mine.fraction()) || table.fraction() > mine.fraction()) {
-                return table;
-            }
-        }
-        return mine;
     }
 
     /** Figures, ratio, interval and exact test of one row; the verdict comes later, after the correction. */
@@ -267,13 +277,16 @@ public final class Comparison {
                 : "exact Mann-Whitney p = " + significant(r.p()) + ", BH q = " + significant(q);
         Verdict verdict = Verdict.SAME;
         String why;
-        if (!(r.ratio() > 0) || !Double.isFinite(r.ratio())) {
+        if (r.noRatio()) {
+            verdict = Verdict.UNJUDGED;
             why = "no ratio (a figure is not positive)";
+        } else if (sizePct <= floorPct && floorPct > thresholdPct) {
+            verdict = Verdict.UNJUDGED;
+            why = String.format(Locale.ROOT, "cannot judge at ±%s%%: within the noise floor %.1f%%, which is wider "
+                    + "(the figures are %.1f%% apart)", Markdown.plain(thresholdPct), floorPct, sizePct);
         } else if (changePct <= thresholdPct) {
+            // The floor is not wider than the threshold here, so within the threshold is within the noise too.
             why = "within ±" + Markdown.plain(thresholdPct) + "%";
-        } else if (sizePct <= floorPct) {
-            why = String.format(Locale.ROOT, "within the noise floor %.1f%% (the figures are %.1f%% apart)", floorPct,
-                    sizePct);
         } else if (!Double.isNaN(r.p()) && !(q < ALPHA)) {
             why = "not significant (" + test + ")";
         } else {
@@ -285,12 +298,19 @@ public final class Comparison {
                 r.candidateValue(), r.ratio(), r.interval(), r.p(), r.smallestP(), q, r.floor(), verdict, why);
     }
 
+    /** Why a lane of a bidirectional copy does not decide its measurement's verdict. */
+    static final String LANE_NOT_JUDGED = "a lane of a bidirectional copy: shown, not judged (how the directions "
+            + "share the window moves between runs; the sum over the common window decides)";
+
     /** Three significant digits, without trailing zeros: 0.1, 0.0286. */
     static String significant(double v) {
         return new java.math.BigDecimal(String.format(Locale.ROOT, "%.3g", v)).stripTrailingZeros().toPlainString();
     }
 
-    /** Rows of one measurement together (lanes; alg and bus), one verdict each, worst first. */
+    /**
+     * Rows of one measurement together (lanes; alg and bus), one verdict each: a bidirectional copy's
+     * sum first, deciding; otherwise worst first.
+     */
     static List<Group> group(List<Row> rows) {
         Map<String, List<Row>> byMeasurement = new LinkedHashMap<>();
         for (Row r : rows) {
@@ -300,12 +320,26 @@ public final class Comparison {
                 .thenComparing(Comparator.comparingDouble(Row::adversePct).reversed());
         List<Group> groups = new ArrayList<>();
         for (List<Row> members : byMeasurement.values()) {
-            List<Row> sorted = new ArrayList<>(members);
-            sorted.sort(worstFirst);
+            List<Row> sorted = new ArrayList<>();
+            Row sum = members.size() > 1 ? members.stream().filter(r -> isSum(r.candidate().key())).findFirst()
+                    .orElse(null) : null;
+            if (sum != null) {
+                sorted.add(sum);
+                members.stream().filter(r -> r != sum).sorted(Comparator.comparingDouble(Row::adversePct).reversed())
+                        .forEach(r -> sorted.add(r.withVerdict(Verdict.UNJUDGED, LANE_NOT_JUDGED)));
+            } else {
+                sorted.addAll(members);
+                sorted.sort(worstFirst);
+            }
             groups.add(new Group(List.copyOf(sorted), sorted.get(0).verdict()));
         }
         groups.sort(Comparator.comparing(Group::headline, worstFirst));
         return List.copyOf(groups);
+    }
+
+    /** Whether a row is the both-ways figure of a bidirectional copy. */
+    static boolean isSum(Measurement.Key k) {
+        return k.direction().equals(ResultReader.BOTH_WAYS) || k.direction().endsWith("(sum)");
     }
 
     /** What a row is a part of: a bidirectional copy (every lane), a collective (alg and bus), else itself. */

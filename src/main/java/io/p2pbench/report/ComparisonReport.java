@@ -33,13 +33,15 @@ final class ComparisonReport {
                 .append("), and, where an exact two-sided Mann-Whitney test of the run figures can reach α = ")
                 .append(Comparison.ALPHA).append(", significant after Benjamini-Hochberg across those rows; "
                         + "elsewhere \"no test: n too small\" with the smallest attainable p. Bandwidth up and latency "
-                        + "down are better. The lanes of a bidirectional copy and a collective's alg/bus pair are one "
-                        + "measurement: one verdict (the worst of its rows), counted once.\n");
+                        + "down are better. A row within a noise floor wider than the threshold cannot be judged at "
+                        + "the threshold and is counted apart, as is a row without a ratio. A collective's alg/bus pair "
+                        + "is one measurement (the worst of its rows decides); so is a bidirectional copy, whose sum "
+                        + "over the common window decides while its lanes are shown.\n");
         sb.append("- Interval: of the ratio, distribution-free (the Hodges-Lehmann/Moses shift interval of the log run "
                 + "figures), with its exact coverage stated; none with one run on each side.\n");
-        sb.append(String.format(Locale.ROOT, "- Result: **%d worse**, %d better, %d same measurements (%d rows); "
+        sb.append(String.format(Locale.ROOT, "- Result: **%d worse**, %d better, %d same%s measurements (%d rows); "
                         + "%d baseline-only and %d candidate-only rows not compared.%n%n", r.count(Comparison.Verdict.WORSE),
-                r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME), r.rows().size(),
+                r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME), unjudged(r), r.rows().size(),
                 r.baselineOnly(), r.candidateOnly()));
         for (ResultData b : r.baselines()) {
             if (!b.isRun() && !b.notMeasured().isEmpty()) {
@@ -55,8 +57,9 @@ final class ComparisonReport {
             for (Comparison.Row row : g.rows()) {
                 Measurement c = row.candidate();
                 String unit = c.key().biggerIsBetter() ? " GB/s" : " µs";
-                String verdict = !firstOfGroup ? "〃" : g.verdict() == Comparison.Verdict.SAME ? "same"
-                        : "**" + g.verdict() + "**";
+                String verdict = !firstOfGroup ? (row.verdict() == Comparison.Verdict.UNJUDGED ? "(lane)" : "〃")
+                        : g.verdict() == Comparison.Verdict.SAME || g.verdict() == Comparison.Verdict.UNJUDGED
+                        ? g.verdict().toString() : "**" + g.verdict() + "**";
                 rows.add(List.of(c.key().metric(), c.key().kind(), c.pairWithLink(), c.key().path(),
                         c.key().direction(), Sizes.format(c.key().sizeBytes()),
                         Markdown.number(row.baselineValue()) + unit + runs(row.baselineRuns()),
@@ -82,11 +85,12 @@ final class ComparisonReport {
         List<String> out = new ArrayList<>();
         long worse = r.count(Comparison.Verdict.WORSE);
         long better = r.count(Comparison.Verdict.BETTER);
-        out.add(String.format(Locale.ROOT, "%s: %s vs baseline %s: %d worse, %d better, %d same of %d measurements "
+        out.add(String.format(Locale.ROOT, "%s: %s vs baseline %s: %d worse, %d better, %d same%s of %d measurements "
                         + "(threshold ±%s%%, noise floor from %s)", worse > 0 ? "WORSE" : better > 0 ? "BETTER" : "SAME",
-                r.candidateLabel(), r.baselineLabel(), worse, better, r.count(Comparison.Verdict.SAME), r.groups().size(),
-                Markdown.plain(r.thresholdPct()), r.noise()));
-        List<Comparison.Group> named = r.groups().stream().filter(g -> g.verdict() != Comparison.Verdict.SAME).toList();
+                r.candidateLabel(), r.baselineLabel(), worse, better, r.count(Comparison.Verdict.SAME), unjudged(r),
+                r.groups().size(), Markdown.plain(r.thresholdPct()), r.noise()));
+        List<Comparison.Group> named = r.groups().stream().filter(g -> g.verdict() == Comparison.Verdict.WORSE
+                || g.verdict() == Comparison.Verdict.BETTER).toList();
         for (Comparison.Group g : named.subList(0, Math.min(maxRows, named.size()))) {
             Comparison.Row h = g.headline();
             Measurement c = h.candidate();
@@ -103,6 +107,26 @@ final class ComparisonReport {
             out.add("  ... and " + (named.size() - maxRows) + " more in compare.md");
         }
         return out;
+    }
+
+    /**
+     * ", N cannot be judged here (...)" for the measurements that are neither same nor changed at the
+     * threshold, with why; empty when there are none.
+     */
+    static String unjudged(Comparison.Result r) {
+        long n = r.count(Comparison.Verdict.UNJUDGED);
+        if (n == 0) {
+            return "";
+        }
+        long wider = r.widerFloors();
+        List<String> why = new ArrayList<>();
+        if (wider > 0) {
+            why.add((wider == n ? "" : wider + ": ") + "noise floor wider than ±" + Markdown.plain(r.thresholdPct()) + "%");
+        }
+        if (n - wider > 0) {
+            why.add((wider == 0 ? "" : (n - wider) + ": ") + "no ratio");
+        }
+        return ", " + n + " cannot be judged here (" + String.join("; ", why) + ")";
     }
 
     private static String runs(double[] runs) {

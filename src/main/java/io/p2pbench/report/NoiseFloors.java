@@ -12,10 +12,15 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import org.apache.commons.math3.distribution.ChiSquaredDistribution;
+import org.apache.commons.math3.distribution.NormalDistribution;
 
 /**
  * How much a figure moves between reruns of the same build on the same machine: the noise floor
@@ -33,25 +38,57 @@ import java.util.TreeMap;
  * (Bonferroni). Drift has heavier tails than that model, so a floor is never below the largest
  * change actually seen in its class ({@code maxSeen}, kept beside it).
  *
- * <p>Two sources: the baseline's own runs when it holds two or more ({@link #learn}), and the
- * committed default table {@code noise-floors-h200x1.json} learned from the older committed reruns
- * of the H200 node (regenerate: {@code tools/learn-noise-floors.sh}). Classes the table lacks fall
- * back to the largest floor of the same metric in the table.
+ * <p>Evidence adds up: the committed default table {@code noise-floors-h200x1.json} (learned from
+ * older committed reruns of the H200 node; regenerate with {@code tools/learn-noise-floors.sh}) is
+ * the floor of a one-run baseline, and a baseline of several runs adds its own run pairs to the
+ * table's ({@link #pooledWith}): their squared log ratios join the table's in s, their run pairs
+ * join k, their largest change joins maxSeen. More baseline runs therefore narrow the chi-square
+ * bound instead of replacing the table's many run pairs by their own few (two runs alone are one
+ * pair, whose bound is 16 times s). Classes the table lacks fall back to the largest floor of the
+ * same metric.
  *
  * @param name what the floors were learned from, for the output
  * @param machine the machine they were learned on
- * @param floors floor per class, as a fraction (0.05 = 5%)
- * @param pairs run pairs behind each class
+ * @param classes the evidence per class
  */
-public record NoiseFloors(String name, String machine, Map<String, Double> floors, Map<String, Integer> pairs) {
+public record NoiseFloors(String name, String machine, Map<String, ClassNoise> classes) {
     /** Rows one comparison judges, for the Bonferroni z of the floor (the quick preset on one GPU). */
     public static final int FAMILY_ROWS = 114;
     /** z of the floor: Phi^-1(1 - 0.05 / (2 FAMILY_ROWS)). */
-    static final double Z = new org.apache.commons.math3.distribution.NormalDistribution(null, 0, 1)
-            .inverseCumulativeProbability(1 - 0.05 / (2.0 * FAMILY_ROWS));
+    static final double Z = new NormalDistribution(null, 0, 1).inverseCumulativeProbability(1 - 0.05 / (2.0 * FAMILY_ROWS));
 
     /** Resource name of the committed default table. */
     public static final String DEFAULT_RESOURCE = "/io/p2pbench/report/noise-floors-h200x1.json";
+
+    /**
+     * What is known of one class.
+     *
+     * @param sumSquares sum of the squared log ratios seen
+     * @param ratios how many log ratios (rows x run pairs)
+     * @param runPairs run pairs that had a row of the class
+     * @param maxLog the largest |log ratio| seen
+     */
+    public record ClassNoise(double sumSquares, long ratios, int runPairs, double maxLog) {
+        /** The class spread s: RMS of the log ratios. */
+        public double spread() {
+            return Math.sqrt(sumSquares / ratios);
+        }
+
+        /** The largest change seen, as a fraction. */
+        public double maxSeen() {
+            return Math.exp(maxLog) - 1;
+        }
+
+        /** exp(z s_up) - 1, never below the largest change seen. */
+        public double floor() {
+            return Math.max(NoiseFloors.floor(spread(), runPairs), maxSeen());
+        }
+
+        ClassNoise plus(ClassNoise o) {
+            return new ClassNoise(sumSquares + o.sumSquares, ratios + o.ratios, runPairs + o.runPairs,
+                    Math.max(maxLog, o.maxLog));
+        }
+    }
 
     /** The committed default table. */
     public static NoiseFloors defaults() {
@@ -65,17 +102,20 @@ public record NoiseFloors(String name, String machine, Map<String, Double> floor
         }
     }
 
-    /** The row class of a measurement: metric, kind (host: and memory; bidirectional lanes apart), size band. */
+    /**
+     * The row class of a measurement: metric, kind (host: and memory; bidirectional lanes and their
+     * sum apart), size band.
+     */
     public static String classOf(Measurement.Key k) {
         String kind = k.kind();
-        boolean bidir = k.direction().contains("running") || k.direction().contains("(sum)")
-                || k.direction().contains("concurrent");
+        boolean sum = k.direction().contains("(sum)");
+        boolean bidir = sum || k.direction().contains("running") || k.direction().contains("concurrent");
         if (k.is(Kind.HOST)) {
             kind = (bidir ? Kind.HOST_BIDIR : Kind.HOST).label() + " " + k.path().split(" ")[0];
         } else if (k.is(Kind.PEER) && bidir) {
             kind = Kind.PEER_BIDIR.label();
         }
-        return k.metric() + " | " + kind + " | " + sizeBand(k.sizeBytes());
+        return k.metric() + " | " + kind + (sum ? " sum" : "") + " | " + sizeBand(k.sizeBytes());
     }
 
     /** Size bands: up to 64 KiB (launch and enqueue bound), up to 16 MiB, above. */
@@ -89,12 +129,12 @@ public record NoiseFloors(String name, String machine, Map<String, Double> floor
     /** The floor of a class (a fraction), with where it came from; NaN when nothing is known of the metric. */
     public Floor floorOf(Measurement.Key k) {
         String c = classOf(k);
-        Double f = floors.get(c);
-        if (f != null) {
-            return new Floor(f, name + ", class " + c);
+        ClassNoise known = classes.get(c);
+        if (known != null) {
+            return new Floor(known.floor(), name + ", class " + c + " (" + known.runPairs() + " run pairs)");
         }
-        double widest = floors.entrySet().stream().filter(e -> e.getKey().startsWith(k.metric() + " |"))
-                .mapToDouble(Map.Entry::getValue).max().orElse(Double.NaN);
+        double widest = classes.entrySet().stream().filter(e -> e.getKey().startsWith(k.metric() + " |"))
+                .mapToDouble(e -> e.getValue().floor()).max().orElse(Double.NaN);
         return new Floor(widest, name + ", no class " + c + ": widest " + k.metric() + " floor");
     }
 
@@ -105,6 +145,13 @@ public record NoiseFloors(String name, String machine, Map<String, Double> floor
      * @param source where it comes from
      */
     public record Floor(double fraction, String source) {}
+
+    /** This table's evidence and {@code more}'s together, class by class, named {@code name}. */
+    public NoiseFloors pooledWith(NoiseFloors more, String name) {
+        Map<String, ClassNoise> all = new TreeMap<>(classes);
+        more.classes.forEach((c, n) -> all.merge(c, n, ClassNoise::plus));
+        return new NoiseFloors(name, machine, all);
+    }
 
     /** Floors learned from reruns: every pair of runs, every row they share ({@link NoiseFloors} gives the model). */
     public static NoiseFloors learn(String name, List<ResultData> runs) {
@@ -118,7 +165,7 @@ public record NoiseFloors(String name, String machine, Map<String, Double> floor
         }
         for (int a = 0; a < runs.size(); a++) {
             for (int b = a + 1; b < runs.size(); b++) {
-                java.util.Set<String> classes = new java.util.HashSet<>();
+                Set<String> classes = new HashSet<>();
                 for (Map.Entry<String, Measurement> e : indexed.get(a).entrySet()) {
                     Measurement other = indexed.get(b).get(e.getKey());
                     if (other == null) {
@@ -140,28 +187,16 @@ public record NoiseFloors(String name, String machine, Map<String, Double> floor
                 classes.forEach(c -> pairs.merge(c, 1, Integer::sum));
             }
         }
-        Map<String, Double> floors = new TreeMap<>();
-        Map<String, Double> maxSeen = new TreeMap<>();
-        sums.forEach((c, acc) -> {
-            // Never below the largest change actually seen: drift has heavier tails than the normal model.
-            floors.put(c, Math.max(floor(Math.sqrt(acc[0] / acc[1]), pairs.get(c)), Math.exp(acc[2]) - 1));
-            maxSeen.put(c, Math.exp(acc[2]) - 1);
-        });
-        String machine = runs.isEmpty() ? "?" : runs.get(0).machine();
-        NoiseFloors learned = new NoiseFloors(name, machine, floors, pairs);
-        LAST_MAX_SEEN.set(maxSeen);
-        return learned;
+        Map<String, ClassNoise> classes = new TreeMap<>();
+        sums.forEach((c, acc) -> classes.put(c, new ClassNoise(acc[0], (long) acc[1], pairs.get(c), acc[2])));
+        return new NoiseFloors(name, runs.isEmpty() ? "?" : runs.get(0).machine(), classes);
     }
 
     /** exp(z s_up) - 1 for a class spread {@code s} seen over {@code runPairs} run pairs. */
     static double floor(double s, int runPairs) {
-        double chi2 = new org.apache.commons.math3.distribution.ChiSquaredDistribution(null, runPairs)
-                .inverseCumulativeProbability(0.05);
+        double chi2 = new ChiSquaredDistribution(null, runPairs).inverseCumulativeProbability(0.05);
         return Math.exp(Z * s * Math.sqrt(runPairs / chi2)) - 1;
     }
-
-    /** The largest change seen per class by the last {@link #learn} on this thread, for the committed table. */
-    private static final ThreadLocal<Map<String, Double>> LAST_MAX_SEEN = ThreadLocal.withInitial(Map::of);
 
     /** As JSON, for the committed table. */
     public ObjectNode toJson(List<String> learnedFrom) {
@@ -171,26 +206,24 @@ public record NoiseFloors(String name, String machine, Map<String, Double> floor
         root.put("machine", machine);
         root.put("method", "per row class (metric | kind | size band): s = RMS of log(a/b) of run-level figures "
                 + "(median over batches; latency p50, R-7) over every row and pair of runs; floor = exp(z s_up) - 1, "
-                + "s_up = s sqrt(k / chi2_0.05(k)) with k run pairs, z = " + String.format(java.util.Locale.ROOT,
-                "%.3f", Z) + " (Bonferroni over " + FAMILY_ROWS + " rows at 5%)");
-        Map<String, Double> maxSeen = LAST_MAX_SEEN.get();
+                + "s_up = s sqrt(k / chi2_0.05(k)) with k run pairs, z = " + String.format(Locale.ROOT,
+                "%.3f", Z) + " (Bonferroni over " + FAMILY_ROWS + " rows at 5%), never below the largest change seen");
         ArrayNode from = root.putArray("learnedFrom");
         learnedFrom.forEach(from::add);
-        ArrayNode classes = root.putArray("classes");
-        floors.forEach((c, f) -> classes.addObject().put("class", c).put("floor", Math.ceil(f * 1e4) / 1e4)
-                .put("runPairs", pairs.getOrDefault(c, 0))
-                .put("maxSeen", Math.round(maxSeen.getOrDefault(c, Double.NaN) * 1e4) / 1e4));
+        ArrayNode out = root.putArray("classes");
+        classes.forEach((c, n) -> out.addObject().put("class", c).put("floor", Math.ceil(n.floor() * 1e4) / 1e4)
+                .put("runPairs", n.runPairs()).put("maxSeen", Math.round(n.maxSeen() * 1e4) / 1e4)
+                .put("sumSquares", n.sumSquares()).put("ratios", n.ratios()).put("maxLog", n.maxLog()));
         return root;
     }
 
     static NoiseFloors fromJson(JsonNode root) {
-        Map<String, Double> floors = new TreeMap<>();
-        Map<String, Integer> pairs = new TreeMap<>();
+        Map<String, ClassNoise> classes = new TreeMap<>();
         for (JsonNode c : root.path("classes")) {
-            floors.put(c.path("class").asText(), c.path("floor").asDouble());
-            pairs.put(c.path("class").asText(), c.path("runPairs").asInt());
+            classes.put(c.path("class").asText(), new ClassNoise(c.path("sumSquares").asDouble(),
+                    c.path("ratios").asLong(), c.path("runPairs").asInt(), c.path("maxLog").asDouble()));
         }
-        return new NoiseFloors(root.path("name").asText("?"), root.path("machine").asText("?"), floors, pairs);
+        return new NoiseFloors(root.path("name").asText("?"), root.path("machine").asText("?"), classes);
     }
 
     /**

@@ -298,17 +298,24 @@ public final class ResultReader {
             return new Lane(out, "per-batch samples");
         }
 
-        /** Per batch, both lanes added up. */
+        /**
+         * Per batch, both directions together: all bytes over the common window where the batch records
+         * it; results written before it was recorded added up the lanes' own-window figures, and say so.
+         */
         private Lane sum(JmhJson jmh) throws BadInputException {
             BatchSamples s = samples();
             if (s == null) {
                 return new Lane(jmh.secondary("sumGBps"), "JMH sumGBps (no per-batch samples)");
             }
             double[] out = new double[s.batches().size()];
+            boolean window = true;
             for (int i = 0; i < out.length; i++) {
-                out[i] = s.batches().get(i).laneGBps().get(0) + s.batches().get(i).laneGBps().get(1);
+                BatchSamples.Batch b = s.batches().get(i);
+                window &= b.windowGBps() != null;
+                out[i] = b.windowGBps() != null ? b.windowGBps() : b.laneGBps().get(0) + b.laneGBps().get(1);
             }
-            return new Lane(out, "per-batch samples");
+            // Older results keep their label (and their figures' digest): their sum is the lanes' figures added.
+            return new Lane(out, window ? "per-batch samples, all bytes over the common window" : "per-batch samples");
         }
 
         private BatchSamples samples() throws BadInputException {

@@ -141,7 +141,8 @@ public final class ScaleResults {
     /** The same samples with every lane value of every batch multiplied by {@code factor}. */
     private static BatchSamples scaled(BatchSamples s, double factor) {
         List<BatchSamples.Batch> batches = s.batches().stream().map(b -> new BatchSamples.Batch(b.gated(),
-                b.laneGBps().stream().map(v -> v * factor).toList())).toList();
+                b.laneGBps().stream().map(v -> v * factor).toList(),
+                b.windowGBps() == null ? null : b.windowGBps() * factor)).toList();
         return new BatchSamples(s.id(), s.lanes(), s.bytesPerTransfer(), s.copiesPerBatch(), batches,
                 s.bytesVerified());
     }

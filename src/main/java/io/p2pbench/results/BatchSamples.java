@@ -1,5 +1,6 @@
 package io.p2pbench.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -21,7 +22,15 @@ public record BatchSamples(String id, List<String> lanes, long bytesPerTransfer,
      * One batch.
      *
      * @param gated whether the streams were held while it was enqueued
-     * @param laneGBps decimal GB/s per lane
+     * @param laneGBps decimal GB/s per lane, each over its own window (its start to its stop event)
+     * @param windowGBps several lanes: every lane's bytes over the common window, from the first lane's
+     *     start to the last lane's stop (null for one lane, and in results written before it was recorded)
      */
-    public record Batch(boolean gated, List<Double> laneGBps) {}
+    public record Batch(boolean gated, List<Double> laneGBps,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) Double windowGBps) {
+        /** A batch without a common-window figure (one lane, or an older result). */
+        public Batch(boolean gated, List<Double> laneGBps) {
+            this(gated, laneGBps, null);
+        }
+    }
 }

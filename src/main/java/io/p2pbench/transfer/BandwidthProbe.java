@@ -14,6 +14,15 @@ import java.util.List;
  * timed copies start with the copy engine (or kernel) and the link already busy; then {@code
  * copies} timed transfers follow back to back.
  *
+ * <p>Several lanes (a bidirectional copy) are each timed over their own window, start to stop event,
+ * as nvbandwidth's bidirectional testcases report a direction; their windows need not coincide
+ * (one lane may start later or finish earlier), so the lanes' figures do not add up to what moved.
+ * The batch's total is every lane's bytes over the common window, from the first lane's start to the
+ * last lane's stop ({@link Batch#totalGbps()}). The window is measured from a reference event each
+ * lane records when the gate releases it: one lane's reference for every lane timed on the same GPU
+ * (exact), each GPU's own reference otherwise (the gate releases every GPU's streams at one host
+ * write, so their references coincide to within the flag's propagation, about a microsecond).
+ *
  * <p>The gate is skipped (and the batch says so) when a lane cannot be held (pageable host memory,
  * whose copies may block the host) or when a held stream would have to queue more than {@link
  * #MAX_HELD_OPERATIONS} operations, which can block the enqueueing thread. Both happen only for
@@ -71,6 +80,9 @@ public final class BandwidthProbe {
                 }
             }
             for (Lane lane : lanes) {
+                lane.markReleased();
+            }
+            for (Lane lane : lanes) {
                 lane.enqueueTransfer(); // warm-up, untimed
             }
             for (Lane lane : lanes) {
@@ -100,7 +112,21 @@ public final class BandwidthProbe {
         if (gated && gate.spinTimedOut()) {
             throw new IllegalStateException("the gate's spin kernel gave up before release; batch discarded");
         }
-        return new Batch(lanes.get(0).bytes(), copies, gated, nanos);
+        return new Batch(lanes.get(0).bytes(), copies, gated, nanos, lanes.size() == 1 ? nanos[0] : windowNanos());
+    }
+
+    /** From the first lane's start to the last lane's stop, on the references {@link Lane#markReleased} recorded. */
+    private double windowNanos() {
+        Lane first = lanes.get(0);
+        double begin = Double.POSITIVE_INFINITY;
+        double end = Double.NEGATIVE_INFINITY;
+        for (Lane lane : lanes) {
+            Lane reference = lane.timingDevice() == first.timingDevice() ? first : lane;
+            double[] offsets = lane.offsetsNanos(reference.releasedEvent());
+            begin = Math.min(begin, offsets[0]);
+            end = Math.max(end, offsets[1]);
+        }
+        return end - begin;
     }
 
     /**
@@ -109,21 +135,21 @@ public final class BandwidthProbe {
      * @param bytesPerTransfer bytes of one transfer
      * @param copies transfers per lane
      * @param gated whether the streams were held while the batch was enqueued
-     * @param laneNanos device time of each lane, start to stop event
+     * @param laneNanos device time of each lane, its start to its stop event
+     * @param windowNanos device time from the first lane's start to the last lane's stop (one lane: its own)
      */
-    public record Batch(long bytesPerTransfer, int copies, boolean gated, double[] laneNanos) {
-        /** Decimal GB/s of lane {@code i}: bytes moved over its device time. */
+    public record Batch(long bytesPerTransfer, int copies, boolean gated, double[] laneNanos, double windowNanos) {
+        /** Decimal GB/s of lane {@code i}: its bytes over its own device time. */
         public double gbps(int lane) {
             return bytesPerTransfer * (double) copies / laneNanos[lane];
         }
 
-        /** Sum over lanes of their GB/s (bidirectional "sum" figure). */
+        /**
+         * Decimal GB/s of every lane together: all bytes moved over the common window (the bidirectional
+         * "sum"). Never more than the lanes' own figures added up, since the window holds every lane's.
+         */
         public double totalGbps() {
-            double sum = 0;
-            for (int i = 0; i < laneNanos.length; i++) {
-                sum += gbps(i);
-            }
-            return sum;
+            return bytesPerTransfer * (double) copies * laneNanos.length / windowNanos;
         }
     }
 }

@@ -25,6 +25,7 @@ abstract class Lane implements AutoCloseable {
     private final CudaStream verifyStream;
     private final CudaEvent poisonDone;
     private final CudaEvent transferDone;
+    private final CudaEvent released;
     private final CudaEvent start;
     private final CudaEvent stop;
     private Verifier verifier;
@@ -41,6 +42,7 @@ abstract class Lane implements AutoCloseable {
         this.verifyStream = own(new CudaStream(verifyDevice));
         this.poisonDone = own(CudaEvent.ordering(verifyDevice));
         this.transferDone = own(CudaEvent.ordering(timingDevice));
+        this.released = own(CudaEvent.timing(timingDevice));
         this.start = own(CudaEvent.timing(timingDevice));
         this.stop = own(CudaEvent.timing(timingDevice));
     }
@@ -124,6 +126,33 @@ abstract class Lane implements AutoCloseable {
                 work.get(i).waitFor(start);
             }
         }
+    }
+
+    /**
+     * Records, on the timing stream before anything of the batch, the moment the gate lets it run:
+     * the reference from which {@link BandwidthProbe} measures the lanes' common window.
+     */
+    final void markReleased() {
+        released.record(timingStream());
+    }
+
+    /** The GPU whose clock times this lane. */
+    final int timingDevice() {
+        return timingStream().device();
+    }
+
+    /**
+     * Nanoseconds from {@code reference} (an event of this lane's timing GPU, recorded before its
+     * start) to this lane's start and to its stop, after synchronisation.
+     */
+    final double[] offsetsNanos(CudaEvent reference) {
+        return new double[] {CudaEvent.elapsedMillis(reference, start) * 1e6,
+            CudaEvent.elapsedMillis(reference, stop) * 1e6};
+    }
+
+    /** The event {@link #markReleased} recorded. */
+    final CudaEvent releasedEvent() {
+        return released;
     }
 
     /** Records the end of the timed region on the timing stream. */

@@ -41,22 +41,27 @@ class ComparisonTest {
         Comparison.Result r = Comparison.compare(x8, x8, 5);
         assertEquals(Comparison.Matching.SAME_MACHINE, r.matching());
         assertEquals(x8.measurements().size(), r.rows().size());
-        assertTrue(r.rows().stream().allMatch(row -> row.verdict() == Comparison.Verdict.SAME && row.ratio() == 1.0));
+        assertTrue(r.rows().stream().allMatch(row -> row.ratio() == 1.0 && (row.verdict() == Comparison.Verdict.SAME
+                || row.verdict() == Comparison.Verdict.UNJUDGED)));
+        assertEquals(0, r.count(Comparison.Verdict.WORSE) + r.count(Comparison.Verdict.BETTER));
         assertTrue(r.groups().size() < r.rows().size(), "lanes and alg/bus are grouped");
     }
 
     @Test
-    void aChangeWithinTheNoiseFloorIsSameAndBeyondItWorse() {
+    void aChangeWithinTheNoiseFloorCannotBeJudgedAndBeyondItIsWorse() {
         double[] one = {100};
         Comparison.Row inFloor = judge(ONE_WAY_1M, one, new double[] {90}, 0.12, 5);
-        assertEquals(Comparison.Verdict.SAME, inFloor.verdict());
-        assertTrue(inFloor.why().startsWith("within the noise floor 12.0% (the figures are 11.1% apart)"), inFloor.why());
+        assertEquals(Comparison.Verdict.UNJUDGED, inFloor.verdict());
+        assertTrue(inFloor.why().startsWith("cannot judge at ±5%: within the noise floor 12.0%, which is wider (the "
+                + "figures are 11.1% apart)"), inFloor.why());
         Comparison.Row beyond = judge(ONE_WAY_1M, one, new double[] {90}, 0.05, 5);
         assertEquals(Comparison.Verdict.WORSE, beyond.verdict());
         assertTrue(beyond.why().contains("no test: n too small (1 vs 1 runs, smallest attainable p = 1)"), beyond.why());
         Comparison.Row inThreshold = judge(ONE_WAY_1M, one, new double[] {97}, 0.0, 5);
         assertEquals(Comparison.Verdict.SAME, inThreshold.verdict());
         assertTrue(inThreshold.why().startsWith("within ±5%"), inThreshold.why());
+        Comparison.Row narrowFloor = judge(ONE_WAY_1M, one, new double[] {97}, 0.04, 5);
+        assertEquals(Comparison.Verdict.SAME, narrowFloor.verdict(), "a floor within the threshold can vouch for same");
     }
 
     @Test
@@ -122,6 +127,11 @@ class ComparisonTest {
         List<Comparison.Group> groups = Comparison.group(rows);
         assertEquals(2, groups.size(), "one bidirectional copy, one collective");
         assertTrue(groups.stream().allMatch(g -> g.verdict() == Comparison.Verdict.WORSE));
+        Comparison.Group copy = groups.stream().filter(g -> g.headline().candidate().key().kind().equals("peer"))
+                .findFirst().orElseThrow();
+        assertEquals(ResultReader.BOTH_WAYS, copy.headline().candidate().key().direction(), "the sum decides");
+        assertTrue(copy.rows().subList(1, 3).stream().allMatch(r -> r.verdict() == Comparison.Verdict.UNJUDGED
+                && r.why().equals(Comparison.LANE_NOT_JUDGED)), "the lanes are shown, not judged");
         assertEquals(3, groups.stream().filter(g -> g.headline().candidate().key().kind().equals("peer")).findFirst()
                 .orElseThrow().rows().size());
         assertEquals(0.8, groups.get(0).headline().ratio(), 1e-12, "the worst lane leads");
@@ -135,14 +145,73 @@ class ComparisonTest {
         // The baseline's own runs differ by 20%, so a candidate 14% below their median is within its noise.
         Path lower = Fixtures.copy(Fixtures.X1, work.resolve("lower"));
         Fixtures.scaleBandwidth(lower, 0.95);
-        NoiseFloors none = new NoiseFloors("empty", "elsewhere", Map.of(), Map.of());
+        NoiseFloors none = new NoiseFloors("empty", "elsewhere", Map.of());
         Comparison.Result r = Comparison.compare(List.of(x1, ResultReader.read(a)), List.of(ResultReader.read(lower)),
                 2, none);
-        assertTrue(r.noise().startsWith("the baseline's own spread over 2 runs"), r.noise());
+        assertTrue(r.noise().endsWith("pooled with the baseline's own 2 runs"), r.noise());
         assertEquals(0, r.count(Comparison.Verdict.WORSE), ComparisonReport.markdown(r));
         // One baseline run and an empty table: no floor, the threshold decides.
         Comparison.Result single = Comparison.compare(List.of(x1), List.of(ResultReader.read(lower)), 2, none);
         assertTrue(single.count(Comparison.Verdict.WORSE) > 0);
+    }
+
+    @Test
+    void moreBaselineRunsNeverWidenTheFloorsOfRerunsThatAgree() throws Exception {
+        // Two baseline runs that agree add evidence of no change: every floor is at most the table's.
+        ResultData x1 = ResultReader.read(Fixtures.X1);
+        Path again = Fixtures.copy(Fixtures.X1, work.resolve("again"));
+        Path lower = Fixtures.copy(Fixtures.X1, work.resolve("lower"));
+        Fixtures.scaleBandwidth(lower, 0.93);
+        NoiseFloors table = NoiseFloors.defaults();
+        Comparison.Result one = Comparison.compare(List.of(x1), List.of(ResultReader.read(lower)), 5, table);
+        Comparison.Result two = Comparison.compare(List.of(x1, ResultReader.read(again)),
+                List.of(ResultReader.read(lower)), 5, table);
+        Map<String, Double> floorsOfOne = new java.util.HashMap<>();
+        one.rows().forEach(r -> floorsOfOne.put(r.candidate().key().toString(), r.floor().fraction()));
+        for (Comparison.Row r : two.rows()) {
+            assertTrue(r.floor().fraction() <= floorsOfOne.get(r.candidate().key().toString()) + 1e-12,
+                    r.candidate().key() + ": " + r.floor().fraction() + " > " + floorsOfOne.get(r.candidate().key().toString()));
+        }
+        assertTrue(one.count(Comparison.Verdict.WORSE) > 0);
+        assertTrue(two.count(Comparison.Verdict.WORSE) >= one.count(Comparison.Verdict.WORSE),
+                "two agreeing baseline runs catch at least what one does");
+    }
+
+    @Test
+    void poolingAddsTheBaselinesRunPairsToTheTablesEvidence() {
+        NoiseFloors table = new NoiseFloors("t", "m", Map.of("c", new NoiseFloors.ClassNoise(0.01, 100, 10, 0.02)));
+        NoiseFloors own = new NoiseFloors("o", "m", Map.of("c", new NoiseFloors.ClassNoise(0.0, 20, 1, 0.0)));
+        NoiseFloors.ClassNoise pooled = table.pooledWith(own, "p").classes().get("c");
+        assertEquals(new NoiseFloors.ClassNoise(0.01, 120, 11, 0.02), pooled);
+        assertTrue(pooled.floor() < table.classes().get("c").floor());
+        // Alone, one run pair of the baseline bounds s at 16 times its estimate: the old, blinder rule.
+        NoiseFloors.ClassNoise onePair = new NoiseFloors.ClassNoise(0.0001 * 20, 20, 1, 0.01);
+        assertTrue(onePair.floor() > 10 * NoiseFloors.floor(onePair.spread(), 1000));
+    }
+
+    @Test
+    void aFloorWiderThanTheThresholdCannotJudgeSmallChanges() {
+        Comparison.Row wide = judge(ONE_WAY_1M, new double[] {100}, new double[] {103}, 0.30, 5);
+        assertEquals(Comparison.Verdict.UNJUDGED, wide.verdict());
+        assertTrue(wide.why().startsWith("cannot judge at ±5%: within the noise floor 30.0%"), wide.why());
+        Comparison.Row big = judge(ONE_WAY_1M, new double[] {100}, new double[] {60}, 0.30, 5);
+        assertEquals(Comparison.Verdict.WORSE, big.verdict(), "beyond a wide floor is still worse");
+        Comparison.Row none = judge(ONE_WAY_1M, new double[] {0}, new double[] {0}, 0.01, 5);
+        assertEquals(Comparison.Verdict.UNJUDGED, none.verdict());
+        assertEquals("no ratio (a figure is not positive)", none.why());
+    }
+
+    @Test
+    void theVerdictLineCountsUnjudgedMeasurementsApart() throws Exception {
+        ResultData x1 = ResultReader.read(Fixtures.X1);
+        Comparison.Result r = Comparison.compare(x1, x1, 5);
+        long unjudged = r.count(Comparison.Verdict.UNJUDGED);
+        assertTrue(unjudged > 0, "the default table has floors wider than 5%");
+        String line = ComparisonReport.summary(r, 20).get(0);
+        assertTrue(line.contains(r.count(Comparison.Verdict.SAME) + " same, " + unjudged + " cannot be judged here ("
+                + r.widerFloors() + ": noise floor wider than ±5%; " + (unjudged - r.widerFloors()) + ": no ratio) of "
+                + r.groups().size() + " measurements"), line);
+        assertEquals(r.groups().size(), r.count(Comparison.Verdict.SAME) + unjudged);
     }
 
     @Test

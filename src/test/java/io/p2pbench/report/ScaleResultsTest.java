@@ -23,7 +23,7 @@ class ScaleResultsTest {
     @TempDir
     Path work;
 
-    private static final NoiseFloors NONE = new NoiseFloors("empty", "elsewhere", Map.of(), Map.of());
+    private static final NoiseFloors NONE = new NoiseFloors("empty", "elsewhere", Map.of());
 
     @Test
     void scalingOneRowChangesThatRowOnly() throws Exception {

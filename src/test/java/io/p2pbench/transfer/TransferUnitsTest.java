@@ -75,10 +75,13 @@ class TransferUnitsTest {
 
     @Test
     void batchesAreDecimalGigabytesPerSecondOfDeviceTime() {
-        BandwidthProbe.Batch b = new BandwidthProbe.Batch(1_000_000, 10, true, new double[] {200_000, 400_000});
+        // lane 0 runs 200 us, lane 1 400 us, and lane 0 starts 250 us after lane 1: the common window is 450 us
+        BandwidthProbe.Batch b = new BandwidthProbe.Batch(1_000_000, 10, true, new double[] {200_000, 400_000},
+                450_000);
         assertEquals(50.0, b.gbps(0), 1e-12); // 10 MB in 200 us
         assertEquals(25.0, b.gbps(1), 1e-12);
-        assertEquals(75.0, b.totalGbps(), 1e-12);
+        assertEquals(20e6 / 450_000, b.totalGbps(), 1e-12, "all 20 MB over the common window, not 50 + 25");
+        assertTrue(b.totalGbps() < b.gbps(0) + b.gbps(1));
     }
 
     @Test
