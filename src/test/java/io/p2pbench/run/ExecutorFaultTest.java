@@ -112,7 +112,7 @@ class ExecutorFaultTest {
             }
             assertTrue(Files.exists(work.resolve("fork.pid")), "the first fork never started: "
                     + Files.readString(work.resolve("harness.out")));
-            assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start().waitFor());
+            assertEquals(0, new ProcessBuilder("kill", interruptSignal(), Long.toString(run.pid())).start().waitFor());
             boolean ended = run.waitFor((long) MUST_FINISH, TimeUnit.SECONDS);
             if (!ended) {
                 // What the harness was doing: its output and its threads (jstack-like dump on SIGQUIT).
@@ -133,6 +133,23 @@ class ExecutorFaultTest {
         assertEquals("interrupted", m.entries().get(0).status());
         assertEquals("pending", m.entries().get(1).status());
         assertFalse(ProcessHandle.of(forkPid()).map(ProcessHandle::isAlive).orElse(false), "the fork is killed");
+    }
+
+    /**
+     * SIGINT, as Ctrl-C sends it, where this process can pass it on. A build started in the background of a
+     * non-interactive shell (nohup, a CI runner's job) has SIGINT ignored, every child inherits that, and no JVM
+     * among them can be interrupted by it; then SIGTERM, which the JVM answers with the same shutdown hooks.
+     */
+    private static String interruptSignal() throws IOException {
+        Path status = Path.of("/proc/self/status");
+        if (Files.isReadable(status)) {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("SigIgn:") && (Long.parseLong(line.substring(7).strip(), 16) & 0x2) != 0) {
+                    return "-TERM";
+                }
+            }
+        }
+        return "-INT";
     }
 
     /** The benchmark JVMs' command lines in {@code log} (JMH also runs the launcher to read its properties). */
