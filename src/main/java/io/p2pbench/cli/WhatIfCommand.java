@@ -111,6 +111,9 @@ final class WhatIfCommand implements Callable<Integer> {
     @CommandLine.Mixin
     NvbandwidthSizeOption nvbandwidthSize;
 
+    /** What {@code --reference all} left out for {@code --gpus}, said among the plain lines. */
+    private final List<String> leftOut = new ArrayList<>();
+
     @Option(names = "--nccl-tests-op", paramLabel = "OP",
             description = "Collective of nccl-tests printed output that does not name its program.")
     String ncclTestsOperation;
@@ -136,11 +139,18 @@ final class WhatIfCommand implements Callable<Integer> {
             } catch (IllegalArgumentException e) {
                 throw new UserInputException(e.getMessage());
             }
+            List<String> plain = new ArrayList<>(WhatIf.headlines(request, list, rows));
+            plain.addAll(leftOut);
             StringBuilder sb = new StringBuilder(WhatIf.markdown(request, list, rows, command));
             Path svg = WhatIfChart.write(request, rows, out);
             sb.append("\n![time per step by strategy](").append(svg.getFileName()).append(")\n");
-            md = sb.toString();
-            file = out.resolve(MARKDOWN);
+            // The plain lines come first on the terminal and in the file; a Markdown line break ends each.
+            String lines = String.join("  \n", plain) + "\n\n";
+            AtomicFiles.write(out.resolve(MARKDOWN), "# p2pbench whatif\n\n" + lines + sb);
+            spec.commandLine().getOut().print(lines.replace("  \n", "\n") + sb);
+            spec.commandLine().getOut().println("Written to " + out.resolve(MARKDOWN));
+            spec.commandLine().getOut().flush();
+            return 0;
         }
         AtomicFiles.write(file, md);
         spec.commandLine().getOut().print(md);
@@ -165,6 +175,13 @@ final class WhatIfCommand implements Callable<Integer> {
         if (all) {
             List<Source> fitting = known.values().stream().filter(s -> validate || extrapolateGpus
                     || s.candidates().stream().allMatch(c -> c.curve().ranks() == gpus)).toList();
+            List<Source> other = known.values().stream().filter(s -> !fitting.contains(s)).toList();
+            if (!other.isEmpty() && !fitting.isEmpty()) {
+                leftOut.add("--gpus " + gpus + " leaves out " + String.join(", ", other.stream().map(s -> s.label()
+                        .replace(" (" + Source.REFERENCE_LABEL + ")", "") + " (" + s.candidates().get(0).curve().ranks()
+                        + " GPUs)").toList()) + ": public references are predicted for the GPU count they were "
+                        + "measured on; add --extrapolate-gpus to include them (flagged)");
+            }
             if (fitting.isEmpty()) {
                 throw new UserInputException("--reference all: no reference machine has " + gpus + " GPUs (they have "
                         + known.values().stream().map(s -> String.valueOf(s.candidates().get(0).curve().ranks()))

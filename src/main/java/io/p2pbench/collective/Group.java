@@ -46,6 +46,14 @@ public record Group(List<Integer> devices) {
         return devices.stream().distinct().count() < devices.size();
     }
 
+    /**
+     * Whether a collective over this group measures no interconnect, and is labelled single GPU: one rank, or
+     * a GPU that two ranks share.
+     */
+    public boolean measuresNoInterconnect() {
+        return size() == 1 || repeatsDevices();
+    }
+
     /** Whether every rank is on one GPU. */
     public boolean singleGpu() {
         return devices.stream().distinct().count() == 1;

@@ -86,6 +86,15 @@ public final class Compare {
                 charts++;
             }
         }
+        for (ResultData imported : java.util.stream.Stream.concat(base.stream(), cands.stream().flatMap(List::stream))
+                .filter(d -> !d.isRun()).distinct().toList()) {
+            List<String> unmapped = imported.notMeasured().stream()
+                    .filter(n -> n.status().equals(NvbandwidthImport.NOT_MAPPED)).map(ResultData.NotMeasured::id).toList();
+            if (!unmapped.isEmpty()) {
+                summary.add("Not compared: " + imported.label() + " testcases with no p2pbench counterpart (not mapped): "
+                        + String.join(", ", unmapped));
+            }
+        }
         AtomicFiles.write(dir.resolve(MARKDOWN), md.toString());
         summary.add("Full table: " + dir.resolve(MARKDOWN) + (charts > 0 ? "; " + charts + " overlay charts (SVG) in "
                 + dir : "; no overlay charts (no path with two sizes or more)"));

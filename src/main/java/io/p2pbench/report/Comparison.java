@@ -1,7 +1,5 @@
 package io.p2pbench.report;
 
-import io.p2pbench.results.Kind;
-import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -225,7 +223,7 @@ public final class Comparison {
             rowKeys.add(key);
         }
         if (rows.isEmpty()) {
-            throw new BadInputException(nothingInCommon(baseline, candidate, matching));
+            throw new BadInputException(NothingInCommon.why(baseline, candidate, matching));
         }
         double[] p = rows.stream().mapToDouble(Row::p).toArray();
         double[] q = ExactTests.benjaminiHochberg(p);
@@ -387,38 +385,6 @@ public final class Comparison {
                     machines) + "); several runs of one side must be of one machine: "
                     + String.join(", ", runs.stream().map(r -> r.source().toString()).toList()));
         }
-    }
-
-    private static String nothingInCommon(ResultData baseline, ResultData candidate, Matching matching) {
-        StringBuilder sb = new StringBuilder(baseline.label() + " and " + candidate.label()
-                + " have no measurement in common when matched by " + matching.key());
-        if (baseline.origin().startsWith("nvbandwidth") || candidate.origin().startsWith("nvbandwidth")) {
-            ResultData nvb = baseline.origin().startsWith("nvbandwidth") ? baseline : candidate;
-            ResultData other = nvb == baseline ? candidate : baseline;
-            Set<Long> bytes = new java.util.TreeSet<>();
-            other.measurements().stream().filter(m -> m.key().metric().equals(Measurement.BANDWIDTH)
-                    && (m.key().is(Kind.PEER) || m.key().is(Kind.HOST)))
-                    .forEach(m -> bytes.add(m.key().sizeBytes()));
-            List<String> sizes = bytes.stream().map(Sizes::format).toList();
-            List<String> unmapped = nvb.notMeasured().stream().filter(n -> n.status().equals("not mapped"))
-                    .map(ResultData.NotMeasured::id).toList();
-            sb.append("; nvbandwidth's JSON does not record its buffer size and ").append(nvbAssumed(nvb))
-                    .append(" was assumed (pass nvbandwidth's -b as --nvbandwidth-size)");
-            if (!sizes.isEmpty()) {
-                sb.append("; ").append(other.label()).append(" measured copies at ").append(String.join(", ", sizes));
-            }
-            if (!unmapped.isEmpty()) {
-                sb.append("; testcases with no p2pbench counterpart: ").append(String.join(", ", unmapped));
-            }
-            return sb.toString();
-        }
-        return sb.append("; compare results of the same paths and sizes").toString();
-    }
-
-    /** The size an nvbandwidth import was read at, from its origin ({@code nvbandwidth v0.8 (-b 512 MiB)}). */
-    private static String nvbAssumed(ResultData nvb) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("-b ([^)]+)\\)").matcher(nvb.origin());
-        return m.find() ? m.group(1) : "?";
     }
 
     private static Map<String, Measurement> index(List<Measurement> ms, Matching matching) {

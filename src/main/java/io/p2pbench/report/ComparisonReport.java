@@ -43,7 +43,7 @@ final class ComparisonReport {
                         + "%d baseline-only and %d candidate-only rows not compared.%n%n", r.count(Comparison.Verdict.WORSE),
                 r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME), unjudged(r), r.rows().size(),
                 r.baselineOnly(), r.candidateOnly()));
-        for (ResultData b : r.baselines()) {
+        for (ResultData b : java.util.stream.Stream.concat(r.baselines().stream(), r.candidates().stream()).toList()) {
             if (!b.isRun() && !b.notMeasured().isEmpty()) {
                 sb.append("Not used from `").append(b.label()).append("`:\n\n");
                 b.notMeasured().forEach(n -> sb.append("- ").append(n.id()).append(" (").append(n.status())

@@ -1,6 +1,7 @@
 package io.p2pbench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.p2pbench.collective.Group;
 import io.p2pbench.results.Kind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +43,15 @@ final class NcclTestsImport {
             "reduce_scatter_perf", "REDUCE_SCATTER",
             "alltoall_perf", "ALL_TO_ALL");
 
+    /** The GPU names of the ranks, one per GPU: ranks that share a GPU name it once. */
+    private static List<String> perGpu(List<String> devices, List<String> names) {
+        Map<String, String> byGpu = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < devices.size(); i++) {
+            byGpu.putIfAbsent(devices.get(i), names.get(i));
+        }
+        return List.copyOf(byGpu.values());
+    }
+
     /** Whether a parsed JSON document is nccl-tests'. */
     static boolean recognises(JsonNode root) {
         return root.isObject() && root.has("results") && root.has("config") && root.has("args");
@@ -59,8 +69,11 @@ final class NcclTestsImport {
         refuseWrongData(file, root);
         List<String> devices = new ArrayList<>();
         List<String> names = new ArrayList<>();
+        Set<String> hosts = new TreeSet<>();
+        root.path("config").path("devices").forEach(d -> hosts.add(d.path("hostname").asText("")));
         for (JsonNode d : root.path("config").path("devices")) {
-            devices.add(d.path("device").asText());
+            // Across hosts a device number names a GPU only with its host, as in the printed output.
+            devices.add((hosts.size() > 1 ? d.path("hostname").asText() + ":" : "") + d.path("device").asText());
             names.add(d.path("device_info").asText("?"));
         }
         // A single process driving N GPUs (-g N, -t T) lists only its first device in the JSON; nccl-tests
@@ -77,8 +90,8 @@ final class NcclTestsImport {
             inferred = "; group inferred from -g/-t: the JSON lists only device " + first + " of " + perProcess;
         }
         String group = String.join(",", devices);
-        String machine = "nccl-tests " + program + " on " + NvbandwidthImport.describe(names) + ", NCCL "
-                + ncclVersion(root.path("nccl_version").asInt());
+        String machine = "nccl-tests " + program + " on " + NvbandwidthImport.describe(perGpu(devices, names))
+                + ", NCCL " + ncclVersion(root.path("nccl_version").asInt());
         List<Measurement> out = new ArrayList<>();
         for (JsonNode r : root.path("results")) {
             JsonNode figures = r.path("out_of_place").isObject() ? r.path("out_of_place") : r.path("in_place");
@@ -125,9 +138,20 @@ final class NcclTestsImport {
         // nccl-tests prints 0.00 bus bandwidth for one rank and for sizes too small to show: no figure to compare.
         if (Double.isFinite(value) && value > 0) {
             Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, Kind.NCCL.label(), path, direction, group, size);
-            out.add(new Measurement(key, machine, "group of " + group.split(",").length, !group.contains(","),
+            out.add(new Measurement(key, machine, "group of " + group.split(",").length, singleGpu(group),
                     "collective", "nccl-tests", new double[] {value}, from));
         }
+    }
+
+    /**
+     * Whether the ranks' GPUs ({@code 0,0} or {@code hostA:0,hostB:0}) make no interconnect measurement, by the
+     * rule the planner labels p2pbench's own NCCL groups with ({@link Group#measuresNoInterconnect()}): one rank,
+     * or a GPU that two ranks share.
+     */
+    static boolean singleGpu(String group) {
+        List<String> gpus = List.of(group.split(","));
+        List<String> distinct = gpus.stream().distinct().toList();
+        return new Group(gpus.stream().map(distinct::indexOf).toList()).measuresNoInterconnect();
     }
 
     private static final Pattern RANK = Pattern.compile(
@@ -144,19 +168,38 @@ final class NcclTestsImport {
         return text.lines().map(l -> MPI_TAG.matcher(l).replaceFirst("").strip()).toList();
     }
 
-    /** The file's text when it is small text that does not start like JSON; null otherwise. */
+    /** The file's text when it is small and not one JSON document; null otherwise. */
     static String textOf(Path file) throws BadInputException {
         try {
             if (Files.size(file) > 16L << 20) {
                 return null;
             }
             String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
-            String start = text.stripLeading();
-            return start.startsWith("{") || start.startsWith("[") ? null : text;
+            return isJson(text) ? null : text;
         } catch (IOException e) {
             throw new BadInputException(file + " cannot be read: " + e.getMessage());
         }
     }
+
+    /**
+     * Whether {@code text} is one JSON document. Its first character is not enough: OpenMPI's
+     * {@code --tag-output} starts every line with {@code [1,0]<stdout>:}, which opens like a JSON array.
+     */
+    static boolean isJson(String text) {
+        String start = text.stripLeading();
+        if (!start.startsWith("{") && !start.startsWith("[")) {
+            return false;
+        }
+        try {
+            JSON.readTree(start);
+            return true;
+        } catch (IOException notJson) {
+            return false;
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind
+            .ObjectMapper().enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** Whether {@code text} is nccl-tests' printed output: its column header and at least one rank line. */
     static boolean recognisesText(String text) {
@@ -215,7 +258,7 @@ final class NcclTestsImport {
                 ? devices.stream().map(d -> d.substring(d.lastIndexOf(':') + 1)).toList() : devices);
         String program = OPERATIONS.entrySet().stream().filter(e -> e.getValue().equals(op)).findFirst()
                 .orElseThrow().getKey();
-        String machine = "nccl-tests " + program + " on " + NvbandwidthImport.describe(names)
+        String machine = "nccl-tests " + program + " on " + NvbandwidthImport.describe(perGpu(devices, names))
                 + (hosts.size() > 1 ? " (" + hosts.size() + " hosts)" : "") + ", NCCL " + version;
         List<Measurement> out = new ArrayList<>();
         for (String line : lines.subList(header + 1, lines.size())) {

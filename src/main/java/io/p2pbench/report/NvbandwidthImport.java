@@ -71,6 +71,14 @@ final class NvbandwidthImport {
         }
     }
 
+    /** The status of a testcase p2pbench has no counterpart for: listed, never compared. */
+    static final String NOT_MAPPED = "not mapped";
+
+    /** The testcases p2pbench maps onto its measurements. */
+    static List<String> mappedTestcases() {
+        return java.util.Arrays.stream(Mapping.values()).map(m -> m.testcase).toList();
+    }
+
     /** Whether a parsed JSON document is nvbandwidth's. */
     static boolean recognises(JsonNode root) {
         return root.isObject() && root.path("nvbandwidth").has("testcases");
@@ -100,7 +108,7 @@ final class NvbandwidthImport {
                 notMeasured.add(new ResultData.NotMeasured(name, status.toLowerCase(java.util.Locale.ROOT),
                         tc.path("error").asText("reported " + status + " by nvbandwidth"), false));
             } else if (m == null) {
-                notMeasured.add(new ResultData.NotMeasured(name, "not mapped",
+                notMeasured.add(new ResultData.NotMeasured(name, NOT_MAPPED,
                         "no p2pbench counterpart for this nvbandwidth testcase", false));
             } else {
                 Map<String, Integer> skipped = new java.util.TreeMap<>();

@@ -69,7 +69,7 @@ public final class RunExecutor {
 
     private final java.util.function.Function<Combination, Integer> numaNode;
     private Path forkJvm;
-    private Double forkLimitSeconds;
+    private java.util.function.ToDoubleFunction<Combination> forkLimitSeconds = RunExecutor::forkLimitSeconds;
     private ForkGroups.Mode mode = ForkGroups.Mode.PER_BENCHMARK;
     private double predictedLeft;
     private double[] predictedOf;
@@ -103,9 +103,17 @@ public final class RunExecutor {
         return this;
     }
 
-    /** Tests: the outer timeout of every fork, instead of max(120 s, 4 x predicted). */
-    RunExecutor forkLimitSeconds(double seconds) {
-        this.forkLimitSeconds = seconds;
+    /** The outer timeout of a combination's fork: max(120 s, 4 x predicted). */
+    static double forkLimitSeconds(Combination c) {
+        return Math.max(120, 4 * c.predictedSeconds());
+    }
+
+    /**
+     * Tests: the outer timeout of each combination's fork instead of {@link #forkLimitSeconds(Combination)}, so a
+     * fork that must be killed gets a short one and the forks that must finish keep a generous one.
+     */
+    RunExecutor forkLimitSeconds(java.util.function.ToDoubleFunction<Combination> secondsOf) {
+        this.forkLimitSeconds = secondsOf;
         return this;
     }
 
@@ -286,12 +294,9 @@ public final class RunExecutor {
         if (forkJvm != null) {
             opts.jvm(forkJvm.toString());
         }
-        double limit = forkLimitSeconds != null ? forkLimitSeconds : Math.max(120, 4 * c.predictedSeconds());
+        double limit = forkLimitSeconds.applyAsDouble(c);
         AtomicBoolean timedOut = new AtomicBoolean();
-        ScheduledFuture<?> kill = watchdog.schedule(() -> {
-            timedOut.set(true);
-            killForks();
-        }, (long) (limit * 1000), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> kill = watchdog(limit, timedOut);
         long t0 = System.nanoTime();
         long runnerStart = ForkPhases.nowMicros();
         Collection<RunResult> results;
@@ -337,7 +342,7 @@ public final class RunExecutor {
                 Preset.Timing full = preset.timing(Metric.of(c.metric()));
                 // The first combination of a JVM warms it up; later ones find the JIT and the GPU warm.
                 Preset.Timing timing = k == 0 ? full : ForkGroups.warm(full);
-                double limit = forkLimitSeconds != null ? forkLimitSeconds : Math.max(120, 4 * c.predictedSeconds());
+                double limit = forkLimitSeconds.applyAsDouble(c);
                 slots.put(i, new Slot(i, c, stem, logRel, tmpJson, phaseFile, limit, new StringBuilder()));
                 tasks.add(new ForkGroupMain.Task(i, c.id(), c.benchmark(), c.kind(), c.params(), timing.warmupIterations(),
                         timing.warmupMillis(), timing.measurementMillis(), tmpJson.toString(),
@@ -405,17 +410,23 @@ public final class RunExecutor {
     private boolean runGroupJvm(List<String> cmd, List<Integer> remaining, Map<Integer, Slot> slots) throws IOException {
         AtomicBoolean timedOut = new AtomicBoolean();
         long startMicros = ForkPhases.nowMicros();
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         Slot cur = slots.get(remaining.get(0));
         long curStart = startMicros;
+        synchronized (lock) {
+            if (interrupted) {
+                return false;
+            }
+            // Before the JVM starts: an interruption from then on names this combination as the one interrupted.
+            current = cur.index();
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         synchronized (lock) {
             if (interrupted) {
                 killForks();
                 return false;
             }
-            current = cur.index();
         }
-        ScheduledFuture<?> kill = watchdog(cur, timedOut);
+        ScheduledFuture<?> kill = watchdog(cur.limit(), timedOut);
         try (java.io.BufferedReader r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
                 java.nio.charset.StandardCharsets.UTF_8))) {
             String line;
@@ -449,7 +460,7 @@ public final class RunExecutor {
                 synchronized (lock) {
                     current = cur.index();
                 }
-                kill = watchdog(cur, timedOut);
+                kill = watchdog(cur.limit(), timedOut);
             }
         } finally {
             kill.cancel(false);
@@ -487,11 +498,15 @@ public final class RunExecutor {
         return record(cur.index(), cur.c(), e, seconds);
     }
 
-    private ScheduledFuture<?> watchdog(Slot slot, AtomicBoolean timedOut) {
-        return watchdog.schedule(() -> {
+    /**
+     * Kills the forks once {@code limitSeconds} have passed, and again every second until cancelled: JMH may start
+     * the benchmark's JVM only after the first kill (it runs a probe JVM first), and that one must not hang the run.
+     */
+    private ScheduledFuture<?> watchdog(double limitSeconds, AtomicBoolean timedOut) {
+        return watchdog.scheduleWithFixedDelay(() -> {
             timedOut.set(true);
             killForks();
-        }, (long) (slot.limit() * 1000), TimeUnit.MILLISECONDS);
+        }, (long) (limitSeconds * 1000), 1000, TimeUnit.MILLISECONDS);
     }
 
     /** What the fork JVM printed outside JMH during this combination, appended to its log. */

@@ -373,7 +373,7 @@ public final class RunPlanner {
         }
         JmhBenchmark bench = JmhBenchmark.NCCL_COLLECTIVE;
         return combination(id, bench, metric, bench.params(g, op, type, size), "collective", "group", size,
-                g.repeatsDevices() || g.size() == 1, skip,
+                g.measuresNoInterconnect(), skip,
                 TimePredictor.collective(p.timing(metric), size, type, g.size(), true));
     }
 

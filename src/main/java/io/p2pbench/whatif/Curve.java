@@ -1,6 +1,7 @@
 package io.p2pbench.whatif;
 
 import io.p2pbench.report.HockneyFit;
+import org.apache.commons.math3.distribution.TDistribution;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -14,12 +15,13 @@ import java.util.Locale;
  *
  * <ul>
  *   <li>{@link Method#FIT}: the alpha-beta (Hockney) model tau = alpha + S / beta, fitted by
- *       {@link HockneyFit} (relative least squares); the interval is tau +- 1.96 standard errors from
+ *       {@link HockneyFit} (relative least squares); the interval is tau +- t(n-2) standard errors from
  *       alpha's and 1/beta's standard errors, their covariance left out (usually negative, so the
- *       interval is wider than the joint one);</li>
+ *       interval is wider than the joint one), only inside the measured sizes and from 4 sizes on;</li>
  *   <li>{@link Method#INTERPOLATE}: busbw interpolated linearly in log2(size) between the two
  *       neighbouring measured sizes, and held at the nearest measured size outside them; the interval
- *       interpolates the points' 95% t-intervals where they have samples, else there is none.</li>
+ *       interpolates the points' 95% intervals of the median where they have samples, inside the
+ *       measured sizes only.</li>
  * </ul>
  *
  * A curve needs {@link HockneyFit#MIN_SIZES} sizes (and a physical fit: alpha >= 0, beta > 0) for
@@ -55,10 +57,29 @@ public final class Curve {
      * @param seconds tau(S)
      * @param lowSeconds lower end of its interval (NaN: none)
      * @param highSeconds upper end (NaN: none)
+     * @param noInterval why there is no interval (null when there is one)
      * @param method what made it ({@code alpha-beta fit}, {@code interpolation}, {@code held at 1 GiB})
      * @param outside whether S lies outside the measured sizes (an extrapolation)
      */
-    public record Estimate(double seconds, double lowSeconds, double highSeconds, String method, boolean outside) {}
+    public record Estimate(double seconds, double lowSeconds, double highSeconds, String noInterval, String method,
+                           boolean outside) {
+        /** An interval contains its estimate; one that did not would be a defect here, never shown. */
+        public Estimate {
+            boolean interval = Double.isFinite(lowSeconds) && Double.isFinite(highSeconds);
+            if (interval != (noInterval == null)) {
+                throw new IllegalStateException("an estimate has an interval or a reason for none: " + noInterval);
+            }
+            if (interval && !(lowSeconds <= seconds * (1 + 1e-12) && seconds <= highSeconds * (1 + 1e-12))) {
+                throw new IllegalStateException("interval " + lowSeconds + " .. " + highSeconds + " s does not contain "
+                        + "its estimate " + seconds + " s (" + method + ")");
+            }
+        }
+
+        /** Whether there is an interval. */
+        public boolean hasInterval() {
+            return noInterval == null;
+        }
+    }
 
     private final String description;
     private final int ranks;
@@ -141,7 +162,12 @@ public final class Curve {
                 : Sizes.format(minBytes()) + ".." + Sizes.format(maxBytes()) + " (" + points.size() + " sizes)";
     }
 
-    /** The bus time of a message of {@code sizeBytes}, by {@code method}. */
+    /**
+     * The bus time of a message of {@code sizeBytes}, by {@code method}. The fit's interval is t +- t(n-2) standard
+     * errors, given only inside the measured sizes and from 4 sizes on (what {@code --validate} can check: leave-one-out
+     * keeps 3); interpolation's interpolates the points' intervals of the median inside the measured sizes; a size held
+     * at a curve's end has none. Where there is none, the estimate says why.
+     */
     public Estimate predict(long sizeBytes, Method method) {
         if (sizeBytes <= 0) {
             throw new IllegalArgumentException("message size must be positive, was " + sizeBytes);
@@ -152,9 +178,25 @@ public final class Curve {
             double gammaError = 1e-3 * fit.betaError() / (fit.betaGBps() * fit.betaGBps());
             double micros = fit.alphaMicros() + gammaMicrosPerByte * sizeBytes;
             double se = Math.hypot(fit.alphaError(), gammaError * sizeBytes);
-            double low = Double.isFinite(se) ? Math.max(micros - 1.96 * se, 0) : Double.NaN;
-            double high = Double.isFinite(se) ? micros + 1.96 * se : Double.NaN;
-            return new Estimate(micros * 1e-6, low * 1e-6, high * 1e-6, "alpha-beta fit", outside);
+            List<String> none = new ArrayList<>();
+            if (points.size() <= HockneyFit.MIN_SIZES) {
+                none.add("a fit on " + points.size() + " sizes has " + (points.size() - 2) + " degree of freedom, and "
+                        + "--validate cannot check it");
+            }
+            if (outside) {
+                none.add(Sizes.format(sizeBytes) + " is " + factor(sizeBytes) + " the measured " + range()
+                        + ", where the fit is not checked");
+            }
+            if (!Double.isFinite(se)) {
+                none.add("the fit has no standard errors");
+            }
+            if (!none.isEmpty()) {
+                return new Estimate(micros * 1e-6, Double.NaN, Double.NaN, String.join("; ", none), "alpha-beta fit",
+                        outside);
+            }
+            double t = new TDistribution(null, points.size() - 2).inverseCumulativeProbability(0.975);
+            return new Estimate(micros * 1e-6, Math.max(micros - t * se, 0) * 1e-6, (micros + t * se) * 1e-6, null,
+                    "alpha-beta fit", false);
         }
         String why = method == Method.FIT ? " (no fit: " + (points.size() < HockneyFit.MIN_SIZES
                 ? points.size() + " size" + (points.size() == 1 ? "" : "s") + " measured, a fit needs "
@@ -164,8 +206,21 @@ public final class Curve {
                 : sizeBytes > maxBytes() ? "held at " + Sizes.format(maxBytes())
                 : points.size() == 1 || isMeasured(sizeBytes) ? "measured size" : "interpolation";
         // 1 GB/s = 1e9 bytes per second; a higher bandwidth is a shorter time.
-        double high = bw[1] > 0 ? sizeBytes / (bw[1] * 1e9) : Double.NaN;
-        return new Estimate(sizeBytes / (bw[0] * 1e9), sizeBytes / (bw[2] * 1e9), high, how + why, outside);
+        double seconds = sizeBytes / (bw[0] * 1e9);
+        if (outside) {
+            return new Estimate(seconds, Double.NaN, Double.NaN, Sizes.format(sizeBytes) + " is " + factor(sizeBytes)
+                    + " the measured " + range() + ", held at the nearest", how + why, true);
+        }
+        if (!(bw[1] > 0 && bw[2] > 0)) {
+            return new Estimate(seconds, Double.NaN, Double.NaN, "one value per size", how + why, false);
+        }
+        return new Estimate(seconds, sizeBytes / (bw[2] * 1e9), sizeBytes / (bw[1] * 1e9), null, how + why, false);
+    }
+
+    /** How far outside the measured sizes {@code sizeBytes} lies: {@code 10.2x below}, {@code 1.6x above}. */
+    private String factor(long sizeBytes) {
+        double f = sizeBytes < minBytes() ? (double) minBytes() / sizeBytes : (double) sizeBytes / maxBytes();
+        return String.format(Locale.ROOT, "%.3gx %s", f, sizeBytes < minBytes() ? "below" : "above");
     }
 
     private boolean isMeasured(long sizeBytes) {

@@ -41,17 +41,40 @@ public final class Source {
      * @param curve the curve
      * @param kind {@code nccl}, {@code allreduce-ring}, {@code peer}, {@code reference}, ...
      * @param dtype its element type as the source spells it ({@code FLOAT32}), or empty
+     * @param inSwitchReduction for an all-reduce the switch reduced (NVLink SHARP, "NVLS"), its name; else null.
+     *     Such a curve's bus bandwidth can exceed the links' line rate, which reduce-scatter, all-gather and a
+     *     send cannot: it is no curve to derive them from.
      */
-    public record Candidate(Comm op, Curve curve, String kind, String dtype) {}
+    public record Candidate(Comm op, Curve curve, String kind, String dtype, String inSwitchReduction) {}
+
+    /**
+     * What a source says of its GPUs beyond its curves; NaN where it does not say.
+     *
+     * @param gpuMemoryBytes memory of its smallest GPU
+     * @param memoryFrom where that figure comes from
+     * @param lineRateGBps per-direction line rate of one GPU's links, decimal GB/s
+     * @param lineRateFrom where that figure comes from
+     */
+    public record Hardware(double gpuMemoryBytes, String memoryFrom, double lineRateGBps, String lineRateFrom) {
+        /** Nothing known. */
+        static final Hardware UNKNOWN = new Hardware(Double.NaN, "", Double.NaN, "");
+    }
 
     private final String label;
     private final String origin;
     private final List<Candidate> candidates;
+    private final Hardware hardware;
 
-    Source(String label, String origin, List<Candidate> candidates) {
+    Source(String label, String origin, List<Candidate> candidates, Hardware hardware) {
         this.label = label;
         this.origin = origin;
         this.candidates = List.copyOf(candidates);
+        this.hardware = hardware;
+    }
+
+    /** What the source says of its GPUs' memory and links. */
+    public Hardware hardware() {
+        return hardware;
     }
 
     /** Short name for tables and the chart's bar groups. */
@@ -80,7 +103,21 @@ public final class Source {
      * before other types, then the most sizes.
      */
     public Optional<Candidate> curve(Comm op, GradientType dtype, int gpus) {
-        return candidates.stream().filter(c -> c.op() == op).min(Comparator
+        return best(candidates.stream().filter(c -> c.op() == op).toList(), op, dtype, gpus);
+    }
+
+    /**
+     * The all-reduce curve to derive reduce-scatter, all-gather or a send from: one whose links did the
+     * reducing (a ring) before one the switch reduced.
+     */
+    public Optional<Candidate> allReduceToDeriveFrom(GradientType dtype, int gpus) {
+        List<Candidate> allReduce = candidates.stream().filter(c -> c.op() == Comm.ALL_REDUCE).toList();
+        List<Candidate> ring = allReduce.stream().filter(c -> c.inSwitchReduction() == null).toList();
+        return best(ring.isEmpty() ? allReduce : ring, Comm.ALL_REDUCE, dtype, gpus);
+    }
+
+    private static Optional<Candidate> best(List<Candidate> of, Comm op, GradientType dtype, int gpus) {
+        return of.stream().min(Comparator
                 .comparing((Candidate c) -> op != Comm.SEND && c.curve().ranks() != gpus)
                 .thenComparing(c -> -c.curve().ranks())
                 .thenComparing(c -> c.curve().singleGpu())
@@ -114,8 +151,10 @@ public final class Source {
             for (Measurement m : ms) {
                 Statistics.Bandwidth b = Statistics.bandwidth(m.samples());
                 if (b.median() > 0) {
-                    bySize.put(m.key().sizeBytes(), new Curve.Point(m.key().sizeBytes(), b.median(),
-                            b.hasInterval() ? b.ciLow() : Double.NaN, b.hasInterval() ? b.ciHigh() : Double.NaN));
+                    // The interval of the median, the figure predicted from: a t-interval of the mean need
+                    // not contain it (skewed batches), and an interval must contain its estimate.
+                    double[] ci = b.n() >= 2 ? Statistics.medianInterval(m.samples()) : new double[] {Double.NaN, Double.NaN};
+                    bySize.put(m.key().sizeBytes(), new Curve.Point(m.key().sizeBytes(), b.median(), ci[0], ci[1]));
                 }
             }
             if (bySize.isEmpty()) {
@@ -126,7 +165,7 @@ public final class Source {
                 String pair = first.pairLabel();
                 out.add(new Candidate(Comm.SEND, new Curve("one-way copy " + k.path() + " " + pair
                         + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), 2, single,
-                        new ArrayList<>(bySize.values())), Kind.PEER.label(), ""));
+                        new ArrayList<>(bySize.values())), Kind.PEER.label(), "", null));
                 continue;
             }
             String[] words = k.path().split(" ");
@@ -140,11 +179,16 @@ public final class Source {
             String who = k.is(Kind.NCCL) ? "NCCL " + k.path() : "p2pbench " + k.path().replace("ALL_REDUCE", "all-reduce");
             out.add(new Candidate(op, new Curve(who + " on " + k.pair() + ", bus bandwidth"
                     + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), ranks, single,
-                    new ArrayList<>(bySize.values())), k.kind(), words.length > 1 ? words[1] : ""));
+                    new ArrayList<>(bySize.values())), k.kind(), words.length > 1 ? words[1] : "", null));
         }
         String origin = data.isRun() ? "measured here: " + data.origin() + ", " + data.source()
                 : "imported: " + data.origin() + ", " + data.source();
-        return new Source(data.isRun() ? data.label() : data.machine(), origin, out);
+        Hardware hardware = Hardware.UNKNOWN;
+        if (data.topology() != null && !data.topology().gpus().isEmpty()) {
+            long memory = data.topology().gpus().stream().mapToLong(g -> g.memoryBytes()).min().orElseThrow();
+            hardware = new Hardware(memory, "the run's topology.json", Double.NaN, "");
+        }
+        return new Source(data.isRun() ? data.label() : data.machine(), origin, out, hardware);
     }
 
     /** The public reference machines shipped with the suite, by id, in the order of the resource. */
@@ -168,9 +212,13 @@ public final class Source {
             int gpus = m.path("gpus").asInt();
             String name = m.path("name").asText();
             Curve curve = new Curve(m.path("tool").asText() + " on " + gpus + " GPUs", gpus, false, points);
+            String reduction = m.hasNonNull("inSwitchReduction") ? m.path("inSwitchReduction").asText() : null;
+            Hardware hardware = new Hardware(m.path("gpuMemoryBytes").asDouble(Double.NaN),
+                    m.path("gpuMemoryFrom").asText(""), m.path("lineRateGBps").asDouble(Double.NaN),
+                    m.path("lineRateFrom").asText(""));
             out.put(m.path("id").asText().toLowerCase(Locale.ROOT), new Source(name + " (" + REFERENCE_LABEL + ")",
                     REFERENCE_LABEL + ": " + m.path("interconnect").asText() + "; " + m.path("source").asText(),
-                    List.of(new Candidate(op, curve, "reference", ""))));
+                    List.of(new Candidate(op, curve, "reference", "", reduction)), hardware));
         }
         return out;
     }

@@ -28,25 +28,47 @@ import java.util.Locale;
  */
 public enum Strategy {
     /** Data parallel: all-reduce of all gradients. */
-    DP("data parallel"),
+    DP("data parallel", "data-parallel gradient sync"),
     /** ZeRO stage 1 or 2: reduce-scatter of gradients, all-gather of parameters. */
-    ZERO12("ZeRO-1/2"),
+    ZERO12("ZeRO-1/2", "ZeRO-1/2 gradient and parameter sync"),
     /** ZeRO stage 3 or FSDP: all-gathers in forward and backward plus reduce-scatter, per layer. */
-    ZERO3("ZeRO-3/FSDP"),
+    ZERO3("ZeRO-3/FSDP", "ZeRO-3/FSDP parameter and gradient sync"),
     /** Tensor parallel: per-layer all-reduces of activations. */
-    TP("tensor parallel"),
+    TP("tensor parallel", "tensor-parallel activation all-reduces"),
     /** Pipeline parallel: boundary activations and their gradients. */
-    PP("pipeline parallel");
+    PP("pipeline parallel", "pipeline-parallel activation sends");
 
     private final String label;
+    private final String sync;
 
-    Strategy(String label) {
+    Strategy(String label, String sync) {
         this.label = label;
+        this.sync = sync;
     }
 
     /** How tables name the strategy. */
     public String label() {
         return label;
+    }
+
+    /** What its communication is, in a sentence: {@code data-parallel gradient sync}. */
+    public String sync() {
+        return sync;
+    }
+
+    /**
+     * The least each GPU holds of the model's parameters and gradients (in the model's type) under this strategy
+     * on {@code gpus} GPUs: data parallel a whole replica of both; ZeRO-1/2 all parameters and its shard of the
+     * gradients (ZeRO-2; ZeRO-1 keeps them all); ZeRO-3/FSDP, tensor and pipeline parallel a 1/n shard of both.
+     * Optimizer states, activations and workspace come on top: a GPU with less memory than this cannot hold it.
+     */
+    public double stateBytesPerGpu(TrainingModel model, int gpus) {
+        double g = model.gradientBytes();
+        return switch (this) {
+            case DP -> 2 * g;
+            case ZERO12 -> g + g / gpus;
+            case ZERO3, TP, PP -> 2 * g / gpus;
+        };
     }
 
     /**

@@ -174,8 +174,56 @@ class ReportCompareCliTest {
 
     @Test
     void twoResultsWithNothingInCommon() {
-        assertOneLine(run("compare", Fixtures.NCCL_TESTS.toString(), x1(), "--out", out("c")),
+        assertOneLine(run("compare", Fixtures.NCCL_TESTS.toString(), Fixtures.NVBANDWIDTH.toString(), "--out", out("c")),
                 "have no measurement in common when matched by (path, direction, size, pair)");
+    }
+
+    /** Eight GPUs against one: the same collective, size and direction on other GPUs is said as such. */
+    @Test
+    void twoResultsThatDifferOnlyInTheirGpusSaySo() {
+        assertOneLine(run("compare", Fixtures.NCCL_TESTS.toString(), x1(), "--out", out("c")),
+                "measured the same path, direction and size only on different GPUs (synthetic-h200x8-all_reduce_perf"
+                        + ".json on 0,1,2,3,4,5,6,7 (group of 8); h200x1-single-r580/synthetic-h200x1 on 0 (group of 1), "
+                        + "single GPU: not an interconnect measurement); a figure is compared only with one of the "
+                        + "same GPUs");
+    }
+
+    /**
+     * nccl-tests under {@code mpirun --tag-output}, two ranks on GPU 0 of the one-H200 machine: read (not taken
+     * for JSON), labelled single GPU, and the run's one-rank NCCL rows are named as other GPUs.
+     */
+    @Test
+    void ncclTestsTagOutputOfTwoRanksOnOneGpuIsReadAndLabelledSingleGpu() {
+        String tagged = Fixtures.NCCL_TESTS_TWO_RANKS_ONE_GPU.toString();
+        assertOneLine(run("compare", tagged, x1(), "--out", out("c")),
+                "2ranks-1gpu-tag-output.txt on 0,0 (group of 2), single GPU: not an interconnect measurement; "
+                        + "h200x1-single-r580/synthetic-h200x1 on 0 (group of 1)");
+        CliTest.Result self = run("compare", tagged, tagged, "--out", out("self"));
+        assertEquals(0, self.code(), self.err());
+        assertTrue(self.out().startsWith("SAME: "), self.out());
+        assertTrue(compareMd("self").contains("| bandwidth | nccl | 0,0 (group of 2), single GPU: not an "
+                + "interconnect measurement | ALL_REDUCE FLOAT32 | bus | 64 MiB |"), compareMd("self"));
+    }
+
+    /** A plain nvbandwidth run holds testcases p2pbench has no counterpart for: listed, and the rest compared. */
+    @Test
+    void nvbandwidthTestcasesWithoutACounterpartAreListedNotFatal() {
+        String nvb = Fixtures.NVBANDWIDTH_UNMAPPED.toString();
+        CliTest.Result r = run("compare", nvb, x8(), "--nvbandwidth-size", "256M", "--out", out("nvb"));
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("Not compared: synthetic-h200x8-nvbandwidth-v0.8-unmapped-testcases.json "
+                + "testcases with no p2pbench counterpart (not mapped): all_to_host_memcpy_ce, host_to_device_memcpy_sm, "
+                + "device_to_host_memcpy_sm, host_device_latency_sm"), r.out());
+        assertTrue(compareMd("nvb").contains("- device_to_host_memcpy_sm (not mapped): no p2pbench counterpart"),
+                compareMd("nvb"));
+        assertTrue(compareMd("nvb").contains("| bandwidth | peer | 1→0 (NV18) | CE_P2P_READ | one-way | 256 MiB |"),
+                "the mapped testcases are compared: " + compareMd("nvb"));
+        CliTest.Result asCandidate = run("compare", x8(), nvb, "--nvbandwidth-size", "256M", "--out", out("cand"));
+        assertEquals(0, asCandidate.code(), asCandidate.err());
+        assertTrue(asCandidate.out().contains("Not compared: synthetic-h200x8-nvbandwidth-v0.8-unmapped-testcases"
+                + ".json testcases"), asCandidate.out());
+        assertOneLine(run("compare", nvb, x8(), "--out", out("c512")), "512 MiB was assumed",
+                "left out, and not why nothing matched: testcases with no p2pbench counterpart: all_to_host_memcpy_ce");
     }
 
     @Test

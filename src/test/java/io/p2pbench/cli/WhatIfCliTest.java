@@ -115,4 +115,82 @@ class WhatIfCliTest {
         assertOneLine(run("whatif", nccl, "--params", "70B", "--strategies", "TP", "--out", out()),
                 "tensor parallel needs --layers");
     }
+
+    /** The terminal and whatif.md start with one plain line per source, then say which references --gpus left out. */
+    @Test
+    void plainLinesComeFirstAndSayWhatGpusLeftOut() throws Exception {
+        CliTest.Result r = run("whatif", "--reference", "all", "--out", out());
+        assertEquals(0, r.code(), r.err());
+        java.util.List<String> lines = r.out().lines().toList();
+        assertEquals("8x H200 NVLink (NVLS) (public reference, not measured here): data-parallel gradient sync ≈ 0.87 s "
+                + "per step", lines.get(0));
+        assertEquals("8x RTX 5090 PCIe Gen5 (public reference, not measured here): data-parallel gradient sync ≈ 8.75 s "
+                + "per step", lines.get(2));
+        assertTrue(lines.get(1).contains("DENSE_70B in FP16 does not fit a GPU's 150.11 GB under data parallel, "
+                + "ZeRO-1/2"), lines.get(1));
+        assertEquals("--gpus 8 leaves out 4x RTX 5090 PCIe Gen5 (4 GPUs), 4x RTX 4090 PCIe Gen4 (4 GPUs): public "
+                + "references are predicted for the GPU count they were measured on; add --extrapolate-gpus to include "
+                + "them (flagged)", lines.get(4));
+        assertEquals("", lines.get(5));
+        String md = Files.readString(work.resolve("whatif/whatif.md"));
+        assertTrue(md.startsWith("# p2pbench whatif\n\n" + lines.get(0) + "  \n"), md);
+        String zero3 = rowOf(r.out(), "8x H200 NVLink", "ZeRO-3/FSDP");
+        assertTrue(zero3.contains("| ≥ 780.56 ms | none: one value per size; the time is a lower bound |"), zero3);
+    }
+
+    /**
+     * On the committed ring sweep (batches with skew) every interval contains its estimate; the 4x RTX 4090
+     * curve's 3-size fit, extrapolated 10x down to 25 MiB buckets, gives none and says why.
+     */
+    @Test
+    void intervalsContainTheirEstimateOrAreWithheldWithTheReason() {
+        CliTest.Result r = run("whatif", "results/h200x1-single-r580/2026-12-02T17-50-12Z", "--gpus", "4", "--out",
+                out());
+        assertEquals(0, r.code(), r.err());
+        int checked = 0;
+        for (String row : r.out().lines().filter(l -> l.startsWith("| h200x1-single-r580/2026-12-02T17-50-12Z | ")
+                && l.contains(" .. ")).toList()) {
+            String[] cells = row.split("\\|");
+            double estimate = seconds(cells[5].strip());
+            String[] ends = cells[6].strip().split(" \\.\\. ");
+            assertTrue(seconds(ends[0]) <= estimate && estimate <= seconds(ends[1]), row);
+            checked++;
+        }
+        assertTrue(checked >= 3, "rows with an interval: " + checked + "\n" + r.out());
+        CliTest.Result pcie = run("whatif", "--reference", "rtx4090x4-pcie4", "--gpus", "4", "--strategies", "DP",
+                "--out", out());
+        assertEquals(0, pcie.code(), pcie.err());
+        assertTrue(rowOf(pcie.out(), "4x RTX 4090", "data parallel").contains("| 9.017 s | none: a fit on 3 sizes has "
+                + "1 degree of freedom, and --validate cannot check it; 25 MiB is 10.2x below the measured 256 MiB..1 GiB "
+                + "(3 sizes), where the fit is not checked; 14.4 MiB is 17.8x below"), pcie.out());
+    }
+
+    /** {@code 279.79 ms}, {@code 3.778 s}, {@code 1.17 ms}, {@code 364.7 µs} in seconds. */
+    private static double seconds(String text) {
+        String[] t = text.split(" ");
+        double v = Double.parseDouble(t[0]);
+        return switch (t[1]) {
+            case "s" -> v;
+            case "ms" -> v * 1e-3;
+            case "µs" -> v * 1e-6;
+            default -> throw new AssertionError(text);
+        };
+    }
+
+    /** The example of docs/whatif.md (plain lines and table) is what the command prints today, unedited. */
+    @Test
+    void docsExampleIsWhatTheCommandPrints() throws Exception {
+        String doc = Files.readString(Path.of("docs/whatif.md"));
+        String example = doc.substring(doc.indexOf("DENSE_70B, FP16, 8 GPUs, from the two 8-GPU references"),
+                doc.indexOf("## Validation (leave-one-out)"));
+        CliTest.Result r = run("whatif", "--model", "DENSE_70B", "--dtype", "FP16", "--gpus", "8", "--reference",
+                "h200x8-nvlink-nvls,rtx5090x8-pcie5", "--out", out());
+        assertEquals(0, r.code(), r.err());
+        java.util.List<String> shown = example.lines().filter(l -> l.startsWith("8x ") || l.startsWith("| 8x ")).toList();
+        assertEquals(14, shown.size(), "4 plain lines and 10 rows: " + shown);
+        for (String line : shown) {
+            assertTrue(r.out().lines().anyMatch(line::equals), "docs/whatif.md shows a line the command does not "
+                    + "print:\n" + line + "\n--- printed:\n" + r.out());
+        }
+    }
 }

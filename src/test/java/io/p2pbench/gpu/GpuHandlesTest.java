@@ -79,6 +79,17 @@ class GpuHandlesTest {
         PeerAccess.ensureDisabled(0, 0); // a no-op, never an error
     }
 
+    /**
+     * Waits for the work behind {@code after} to run, up to a minute: polls the event, as a blocking synchronize
+     * would never return when what is tested (a release) does not happen.
+     */
+    private static void awaitComplete(CudaEvent after) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!after.isComplete() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+    }
+
     private static void holdsThenReleases(String mode, StreamGate.Mode expected) throws InterruptedException {
         String old = System.getProperty(StreamGate.MODE_PROPERTY);
         System.setProperty(StreamGate.MODE_PROPERTY, mode);
@@ -90,10 +101,7 @@ class GpuHandlesTest {
             Thread.sleep(200);
             assertFalse(after.isComplete(), mode + ": work behind the gate ran before release");
             gate.release();
-            long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-            while (!after.isComplete() && System.nanoTime() < deadline) {
-                Thread.sleep(1);
-            }
+            awaitComplete(after);
             assertTrue(after.isComplete(), mode + ": work behind the gate did not run after release");
             assertEquals(expected, StreamGate.modeOf(0));
             // a second cycle with the same gate
@@ -129,7 +137,7 @@ class GpuHandlesTest {
              StreamGate gate = new StreamGate(Duration.ofMillis(300))) {
             gate.hold(stream);
             after.record(stream);
-            Thread.sleep(1000);
+            awaitComplete(after);
             assertTrue(after.isComplete(), "the watchdog did not release the stream");
             IllegalStateException e = assertThrows(IllegalStateException.class, gate::release);
             assertTrue(e.getMessage().contains("not released within 300 ms"), e.getMessage());

@@ -1,7 +1,5 @@
 package io.p2pbench.gpu;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import io.p2pbench.cuda.Copies;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.DeviceBuffer;
@@ -21,14 +19,12 @@ class GpuQueueDepthTest {
         try (DeviceBuffer a = new DeviceBuffer(0, 4096); DeviceBuffer b = new DeviceBuffer(0, 4096);
              CudaStream s = new CudaStream(0); StreamGate gate = new StreamGate(Duration.ofSeconds(5))) {
             gate.hold(s);
-            long t0 = System.nanoTime();
             for (int i = 0; i < 256; i++) {
                 Copies.async(b, 0, a, 0, 4096, s);
             }
-            long enqueueNanos = System.nanoTime() - t0;
-            gate.release(); // throws if the watchdog had to release: the host was blocked
+            // Throws if the watchdog had to release: an enqueue blocked the host until then. No clock is read.
+            gate.release();
             s.synchronize();
-            assertTrue(enqueueNanos < 2_000_000_000L, "enqueueing 256 copies took " + enqueueNanos / 1e6 + " ms");
         }
     }
 }

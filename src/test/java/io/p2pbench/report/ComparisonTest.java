@@ -255,7 +255,28 @@ class ComparisonTest {
     void nothingInCommonIsBadInput() throws Exception {
         BadInputException e = assertThrows(BadInputException.class, () -> Comparison.compare(
                 Compare.read(Fixtures.NCCL_TESTS, 0), ResultReader.read(Fixtures.X1), 5));
-        assertTrue(e.getMessage().contains("have no measurement in common"), e.getMessage());
+        assertTrue(e.getMessage().contains("measured the same path, direction and size only on different GPUs"),
+                e.getMessage());
+        BadInputException none = assertThrows(BadInputException.class, () -> Comparison.compare(
+                Compare.read(Fixtures.NCCL_TESTS, 0), Compare.read(Fixtures.NVBANDWIDTH, 0), 5));
+        assertTrue(none.getMessage().startsWith("synthetic-h200x8-all_reduce_perf.json and "
+                + "synthetic-h200x8-nvbandwidth-v0.8.json have no measurement in common"), none.getMessage());
+    }
+
+    /**
+     * Inputs that measured the same collective on other GPUs say so and name each side's GPUs, the single-GPU
+     * label included, instead of "no measurement in common".
+     */
+    @Test
+    void inputsThatDifferOnlyInTheirGpusSaySo() throws Exception {
+        BadInputException e = assertThrows(BadInputException.class, () -> Comparison.compare(
+                Compare.read(Fixtures.NCCL_TESTS_TWO_RANKS_ONE_GPU, 0), ResultReader.read(Fixtures.X1), 5));
+        assertEquals("synthetic-h200x1-all_reduce_perf_mpi-2ranks-1gpu-tag-output.txt and "
+                + "h200x1-single-r580/synthetic-h200x1 measured the same path, direction and size only on different "
+                + "GPUs (synthetic-h200x1-all_reduce_perf_mpi-2ranks-1gpu-tag-output.txt on 0,0 (group of 2), "
+                + Measurement.SINGLE_GPU + "; h200x1-single-r580/synthetic-h200x1 on 0 (group of 1), "
+                + Measurement.SINGLE_GPU + "); a figure is compared only with one of the same GPUs, so nothing was "
+                + "compared", e.getMessage());
     }
 
     @Test

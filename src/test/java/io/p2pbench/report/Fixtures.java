@@ -30,6 +30,16 @@ public final class Fixtures {
     public static final Path NCCL_TESTS_TEXT =
             Path.of("src/test/resources/fixtures/nccl-tests/synthetic-h200x8-all_reduce_perf.txt");
 
+    /** The NVBANDWIDTH run with the testcases p2pbench has no counterpart for that a plain run lists. */
+    public static final Path NVBANDWIDTH_UNMAPPED = Path.of(
+            "src/test/resources/fixtures/nvbandwidth/synthetic-h200x8-nvbandwidth-v0.8-unmapped-testcases.json");
+    /**
+     * nccl-tests all_reduce_perf_mpi, two ranks on GPU 0 of one H200, as {@code mpirun --tag-output} writes it
+     * (every line tagged, the first one too), 1 MiB to 256 MiB; written by hand.
+     */
+    public static final Path NCCL_TESTS_TWO_RANKS_ONE_GPU = Path.of(
+            "src/test/resources/fixtures/nccl-tests/synthetic-h200x1-all_reduce_perf_mpi-2ranks-1gpu-tag-output.txt");
+
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private Fixtures() {}

@@ -2,6 +2,7 @@ package io.p2pbench.report;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -282,8 +283,91 @@ class ImportTest {
         mapper.writeValue(file.toFile(), root);
         BadInputException e = assertThrows(BadInputException.class, () -> Comparison.compare(
                 Compare.read(file, MIB_256), ResultReader.read(Fixtures.X8), 5));
-        assertTrue(e.getMessage().contains("testcases with no p2pbench counterpart: host_to_device_memcpy_sm, "
-                + "device_to_host_memcpy_sm"), e.getMessage());
-        assertTrue(e.getMessage().contains("256 MiB was assumed"), e.getMessage());
+        assertTrue(e.getMessage().contains("sm.json holds only testcases with no p2pbench counterpart: "
+                + "host_to_device_memcpy_sm, device_to_host_memcpy_sm (p2pbench compares host_to_device_memcpy_ce, "),
+                e.getMessage());
+        assertFalse(e.getMessage().contains("was assumed"), "the size is not why: " + e.getMessage());
+    }
+
+    /** A plain nvbandwidth run lists testcases p2pbench has no counterpart for: they are listed, the rest compared. */
+    @Test
+    void nvbandwidthTestcasesWithoutACounterpartAreListedAndTheRestCompared() throws Exception {
+        ResultData all = Compare.read(Fixtures.NVBANDWIDTH_UNMAPPED, MIB_256);
+        ResultData mapped = Compare.read(Fixtures.NVBANDWIDTH, MIB_256);
+        assertEquals(List.of("all_to_host_memcpy_ce", "host_to_device_memcpy_sm", "device_to_host_memcpy_sm",
+                "host_device_latency_sm"), all.notMeasured().stream().filter(n -> n.status().equals("not mapped"))
+                .map(ResultData.NotMeasured::id).toList());
+        assertEquals(mapped.measurements().size(), all.measurements().size(), "every mapped testcase is still read");
+        Comparison.Result r = Comparison.compare(all, ResultReader.read(Fixtures.X8), 5);
+        assertEquals(Comparison.compare(mapped, ResultReader.read(Fixtures.X8), 5).rows().size(), r.rows().size());
+        assertTrue(ComparisonReport.markdown(r).contains("- device_to_host_memcpy_sm (not mapped): no p2pbench "
+                + "counterpart for this nvbandwidth testcase"), ComparisonReport.markdown(r));
+
+        BadInputException wrongSize = assertThrows(BadInputException.class, () -> Comparison.compare(
+                Compare.read(Fixtures.NVBANDWIDTH_UNMAPPED, 512 * Sizes.MIB), ResultReader.read(Fixtures.X8), 5));
+        assertTrue(wrongSize.getMessage().contains("512 MiB was assumed (pass nvbandwidth's -b as --nvbandwidth-size)"
+                + "; h200x8-nv18-r580/synthetic-h200x8 measured copies at 4 KiB, 1 MiB, 64 MiB, 256 MiB; left out, "
+                + "and not why nothing matched: testcases with no p2pbench counterpart: all_to_host_memcpy_ce, "
+                + "host_to_device_memcpy_sm, device_to_host_memcpy_sm, host_device_latency_sm"), wrongSize.getMessage());
+    }
+
+    @Test
+    void jsonIsOneJsonDocumentNotTextThatOpensWithABracket() {
+        assertTrue(NcclTestsImport.isJson("{\"version\": 2}\n"));
+        assertTrue(NcclTestsImport.isJson("  [1, 0]\n"));
+        assertFalse(NcclTestsImport.isJson("[1,0]<stdout>:# nThread 1 nGpus 1\n"), "OpenMPI --tag-output");
+        assertFalse(NcclTestsImport.isJson("# nThread 1 nGpus 8\n"));
+        assertFalse(NcclTestsImport.isJson("{\"version\": 2"), "cut JSON is not a JSON document");
+    }
+
+    /** {@code mpirun --tag-output > out.txt}: the first line is tagged too, so the file starts with '['. */
+    @Test
+    void openMpiTagOutputFromItsFirstLineIsReadAsPrintedOutput(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("tagged.txt");
+        Files.writeString(file, Files.readString(TAG_OUTPUT).lines().filter(l -> !l.startsWith("$ "))
+                .map(l -> l + "\n").reduce("", String::concat));
+        assertTrue(Files.readString(file).startsWith("[1,"), "the fixture without its command line");
+        BadInputException unnamed = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256));
+        assertTrue(unnamed.getMessage().contains("does not name its program"), unnamed.getMessage());
+        assertSameFiguresAsJson(Compare.read(file, MIB_256, "ALL_REDUCE"));
+
+        ResultData two = Compare.read(Fixtures.NCCL_TESTS_TWO_RANKS_ONE_GPU, MIB_256);
+        assertEquals(10, two.measurements().size(), "5 sizes x (bus, alg)");
+        assertEquals(174.39, StatisticsTest.find(two.measurements(), "bandwidth", "nccl", "ALL_REDUCE FLOAT32", "bus",
+                "0,0", 64 * Sizes.MIB).samples()[0], 0);
+        assertTrue(two.machine().startsWith("nccl-tests all_reduce_perf on 1x NVIDIA H200, NCCL 2.28.3"),
+                two.machine());
+    }
+
+    /** Two ranks on one GPU measure no interconnect: labelled single GPU, as the suite labels its own groups. */
+    @Test
+    void twoRanksOnOneGpuAreLabelledSingleGpu(@TempDir Path dir) throws Exception {
+        for (Measurement m : Compare.read(Fixtures.NCCL_TESTS_TWO_RANKS_ONE_GPU, MIB_256).measurements()) {
+            assertEquals("0,0", m.key().pair());
+            assertTrue(m.singleGpu(), m.toString());
+            assertTrue(m.pairWithLink().endsWith(Measurement.SINGLE_GPU), m.pairWithLink());
+        }
+        ObjectNode root = (ObjectNode) mapper.readTree(Fixtures.NCCL_TESTS.toFile());
+        ArrayNode devices = (ArrayNode) root.path("config").path("devices");
+        while (devices.size() > 2) {
+            devices.remove(2);
+        }
+        ((ObjectNode) devices.get(1)).put("device", 0);
+        ((ObjectNode) root.path("config")).put("ngpus", 1);
+        Path file = dir.resolve("two-ranks-gpu0.json");
+        mapper.writeValue(file.toFile(), root);
+        List<Measurement> json = Compare.read(file, MIB_256).measurements();
+        assertFalse(json.isEmpty());
+        assertTrue(json.stream().allMatch(m -> m.key().pair().equals("0,0") && m.singleGpu()), json.toString());
+        assertTrue(Compare.read(Fixtures.NCCL_TESTS, MIB_256).measurements().stream().noneMatch(Measurement::singleGpu),
+                "eight GPUs measure the interconnect");
+        ((ObjectNode) devices.get(1)).put("hostname", "other-host");
+        mapper.writeValue(file.toFile(), root);
+        List<Measurement> twoHosts = Compare.read(file, MIB_256).measurements();
+        assertTrue(twoHosts.stream().allMatch(m -> m.key().pair().equals("synthetic-host:0,other-host:0")
+                && !m.singleGpu()), "device 0 of two hosts is two GPUs: " + twoHosts);
+        assertTrue(NcclTestsImport.singleGpu("0"), "one rank");
+        assertTrue(NcclTestsImport.singleGpu("hostA:3,hostA:3"));
+        assertFalse(NcclTestsImport.singleGpu("hostA:0,hostB:0"), "device 0 of two hosts is two GPUs");
     }
 }

@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
+import java.io.FilterWriter;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,6 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** One measuring run per machine: a second one is refused naming the first, or waits with --wait. */
 class RunLockTest {
+    /** How long a child JVM may take to let go of or lose the lock: far more than a busy build machine needs. */
+    private static final long RELEASE_AFTER_SECONDS = 180;
+
     @TempDir
     Path dir;
 
@@ -40,7 +46,9 @@ class RunLockTest {
         }
         if (holder != null && holder.isAlive()) {
             holder.getOutputStream().close();
-            holder.waitFor(30, TimeUnit.SECONDS);
+            if (!holder.waitFor(RELEASE_AFTER_SECONDS, TimeUnit.SECONDS)) {
+                holder.destroyForcibly();
+            }
         }
     }
 
@@ -71,19 +79,31 @@ class RunLockTest {
         Path file = dir.resolve("p2pbench.lock");
         holder = holdInAnotherProcess(file);
         StringWriter said = new StringWriter();
+        CountDownLatch waiting = new CountDownLatch(1);
+        // The holder lets go once the second run has said it waits: then that run has found the lock held.
+        PrintWriter sayer = new PrintWriter(new FilterWriter(said) {
+            @Override
+            public void flush() throws IOException {
+                super.flush();
+                if (said.toString().contains("Waiting:")) {
+                    waiting.countDown();
+                }
+            }
+        });
         Thread release = new Thread(() -> {
             try {
-                Thread.sleep(500);
-                holder.getOutputStream().close();
+                if (waiting.await(RELEASE_AFTER_SECONDS, TimeUnit.SECONDS)) {
+                    holder.getOutputStream().close();
+                }
             } catch (Exception ignored) {
                 // the test fails on its own if the holder never lets go
             }
         });
         release.start();
-        try (RunLock lock = RunLock.acquire(file, "p2pbench run", true, 50, new PrintWriter(said))) {
+        try (RunLock lock = RunLock.acquire(file, "p2pbench run", true, 50, sayer)) {
             assertTrue(said.toString().startsWith("Waiting: another p2pbench run is measuring on this machine (pid "
                     + holder.pid()), said.toString());
-            assertTrue(holder.waitFor(30, TimeUnit.SECONDS));
+            assertTrue(holder.waitFor(RELEASE_AFTER_SECONDS, TimeUnit.SECONDS));
         }
         release.join();
     }
@@ -92,7 +112,7 @@ class RunLockTest {
     void aLockOfAKilledRunIsFreeAgain() throws Exception {
         Path file = dir.resolve("p2pbench.lock");
         holder = holdInAnotherProcess(file);
-        holder.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+        assertTrue(holder.destroyForcibly().waitFor(RELEASE_AFTER_SECONDS, TimeUnit.SECONDS));
         try (RunLock lock = RunLock.acquire(file, "p2pbench run", false, 50, new PrintWriter(new StringWriter()))) {
             assertTrue(java.nio.file.Files.readString(file).startsWith("pid " + ProcessHandle.current().pid()));
         }

@@ -94,4 +94,72 @@ class CurveTest {
         assertEquals(6, nvls.points().size());
         assertEquals(480, nvls.points().get(5).gbps());
     }
+
+    /**
+     * Skewed batches: eleven at 100 GB/s and nine at 50 put the median (100) above the mean's t-interval
+     * (about 66..89). The estimate is the median, so its interval is the median's, and contains it.
+     */
+    @Test
+    void anIntervalContainsItsEstimateEvenWhenTheBatchesAreSkewed() {
+        double[] batches = new double[20];
+        java.util.Arrays.fill(batches, 0, 9, 50);
+        java.util.Arrays.fill(batches, 9, 20, 100);
+        io.p2pbench.report.Statistics.Bandwidth b = io.p2pbench.report.Statistics.bandwidth(batches);
+        assertTrue(b.median() > b.ciHigh(), "the fixture is what it claims: median " + b.median() + ", t-interval "
+                + b.ciLow() + ".." + b.ciHigh());
+        List<io.p2pbench.report.Measurement> ms = new ArrayList<>();
+        for (long size : List.of(Sizes.MIB, 4 * Sizes.MIB)) {
+            ms.add(new io.p2pbench.report.Measurement(new io.p2pbench.report.Measurement.Key("bandwidth", "nccl",
+                    "ALL_REDUCE FLOAT16", "bus", "0,1,2,3", size), "m", "group of 4", false, "collective", "id",
+                    batches, "test"));
+        }
+        Source source = Source.of(new io.p2pbench.report.ResultData(java.nio.file.Path.of("skewed"), "skewed", "m",
+                "test", null, null, ms, List.of(), Map.of(), null));
+        Curve c = source.candidates().get(0).curve();
+        for (long size : List.of(Sizes.MIB, 2 * Sizes.MIB, 4 * Sizes.MIB)) {
+            Curve.Estimate e = c.predict(size, Curve.Method.AUTO);
+            assertTrue(e.hasInterval(), e.toString());
+            assertTrue(e.lowSeconds() <= e.seconds() && e.seconds() <= e.highSeconds(), e.toString());
+        }
+        IllegalStateException wrong = org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> new Curve.Estimate(326.42e-3, 326.75e-3, 359.70e-3, null, "interpolation", false));
+        assertTrue(wrong.getMessage().contains("does not contain its estimate"), wrong.getMessage());
+    }
+
+    /** The 4x RTX 4090 curve has 3 sizes: its fit has one degree of freedom, and 25 MiB is 10x below it. */
+    @Test
+    void aFitOnThreeSizesExtrapolatedTenfoldGivesNoIntervalAndSaysWhy() {
+        Curve pcie4 = Source.references().get("rtx4090x4-pcie4").candidates().get(0).curve();
+        Curve.Estimate e = pcie4.predict(25 * Sizes.MIB, Curve.Method.AUTO);
+        assertEquals("alpha-beta fit", e.method());
+        assertFalse(e.hasInterval());
+        assertTrue(Double.isNaN(e.lowSeconds()) && Double.isNaN(e.highSeconds()));
+        assertEquals("a fit on 3 sizes has 1 degree of freedom, and --validate cannot check it; 25 MiB is 10.2x below "
+                + "the measured 256 MiB..1 GiB (3 sizes), where the fit is not checked", e.noInterval());
+        Curve.Estimate inside = pcie4.predict(512 * Sizes.MIB, Curve.Method.FIT);
+        assertEquals("a fit on 3 sizes has 1 degree of freedom, and --validate cannot check it", inside.noInterval());
+    }
+
+    /** Five exact sizes: an interval inside them (Student t, 3 degrees of freedom), none beyond them. */
+    @Test
+    void aFitGivesAnIntervalOnlyInsideTheSizesItWasFittedOn() {
+        List<Curve.Point> ps = new ArrayList<>();
+        double[] wobble = {1.02, 0.97, 1.03, 0.98, 1.01};
+        long[] sizes = {Sizes.MIB, 4 * Sizes.MIB, 16 * Sizes.MIB, 64 * Sizes.MIB, 256 * Sizes.MIB};
+        for (int i = 0; i < sizes.length; i++) {
+            ps.add(new Curve.Point(sizes[i], hockneyGbps(sizes[i]) * wobble[i], Double.NaN, Double.NaN));
+        }
+        Curve c = new Curve("wobbly alpha-beta", 8, false, ps);
+        Curve.Estimate inside = c.predict(32 * Sizes.MIB, Curve.Method.FIT);
+        assertTrue(inside.hasInterval(), inside.noInterval());
+        assertTrue(inside.lowSeconds() < inside.seconds() && inside.seconds() < inside.highSeconds(), inside.toString());
+        Curve.Estimate beyond = c.predict(4 * Sizes.GIB, Curve.Method.AUTO);
+        assertEquals("alpha-beta fit", beyond.method());
+        assertEquals("4 GiB is 16.0x above the measured 1 MiB..256 MiB (5 sizes), where the fit is not checked",
+                beyond.noInterval());
+        Curve.Estimate held = new Curve("two", 4, false, List.of(new Curve.Point(Sizes.MIB, 100, 90, 110),
+                new Curve.Point(4 * Sizes.MIB, 200, 180, 220))).predict(64 * Sizes.MIB, Curve.Method.AUTO);
+        assertFalse(held.hasInterval(), "a size held at the curve's end has no interval of its own");
+        assertTrue(held.noInterval().endsWith("held at the nearest"), held.noInterval());
+    }
 }

@@ -111,4 +111,14 @@ class StrategyTest {
         assertThrows(IllegalArgumentException.class, () -> TrainingModel.parseParams("-5B"));
         assertThrows(IllegalArgumentException.class, () -> TrainingModel.parseParams("0"));
     }
+
+    /** What a GPU holds at least, in parameters and gradients: 70B in FP16 on 8 GPUs. */
+    @Test
+    void stateHeldPerGpuIsAWholeReplicaForDataParallelAndAShardForZero3() {
+        assertEquals(280e9, Strategy.DP.stateBytesPerGpu(M70_FP16, 8), 1e-3);
+        assertEquals(140e9 + 140e9 / 8, Strategy.ZERO12.stateBytesPerGpu(M70_FP16, 8), 1e-3);
+        for (Strategy s : List.of(Strategy.ZERO3, Strategy.TP, Strategy.PP)) {
+            assertEquals(35e9, s.stateBytesPerGpu(M70_FP16, 8), 1e-3, s.label());
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package io.p2pbench.whatif;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,7 +34,8 @@ class WhatIfTest {
         }
         assertEquals(expected, dp.seconds(), 1e-12);
         assertTrue(dp.lowSeconds() < dp.seconds() && dp.seconds() < dp.highSeconds());
-        assertTrue(dp.flags().isEmpty(), "25 MiB lies inside 1 MiB..8 GiB: " + dp.flags());
+        assertTrue(dp.flags().stream().noneMatch(f -> f.startsWith("extrapolated")), "25 MiB lies inside 1 MiB..8 GiB: "
+                + dp.flags());
     }
 
     @Test
@@ -69,5 +71,73 @@ class WhatIfTest {
         assertTrue(bars.seconds()[0][0] > 0 && bars.seconds()[1][1] > 0);
         String svg = WhatIfChart.svg(req, rows);
         assertTrue(svg.contains(">data parallel</text>") && svg.contains(">ZeRO-3/FSDP</text>"), svg);
+    }
+
+    /**
+     * The NVLS all-reduce reaches 480 GB/s, above NVLink's 450 GB/s line rate: reduce-scatter, all-gather and a
+     * send derived from it are marked a lower bound; the all-reduce rows are not.
+     */
+    @Test
+    void collectivesDerivedFromAnNvlsAllReduceAreALowerBound() {
+        Source nvls = Source.references().get("h200x8-nvlink-nvls");
+        List<WhatIf.Row> rows = WhatIf.predict(request(8, false, Strategy.DP, Strategy.ZERO12, Strategy.ZERO3,
+                Strategy.TP, Strategy.PP), List.of(nvls));
+        for (WhatIf.Row r : rows) {
+            boolean derived = r.step().strategy() == Strategy.ZERO12 || r.step().strategy() == Strategy.ZERO3
+                    || r.step().strategy() == Strategy.PP;
+            assertEquals(derived, r.lowerBound(), r.step().strategy() + ": " + r.flags());
+            assertEquals(derived, r.flags().stream().anyMatch(f -> f.startsWith("a lower bound: ")
+                    && f.contains("from an all-reduce the switch reduced (NVLink SHARP (NVLS)), whose bus bandwidth "
+                    + "reaches 480 GB/s at 8 GiB, above the 450 GB/s per-direction line rate")), r.flags().toString());
+            assertTrue(!derived || r.noInterval().contains("the time is a lower bound"), r.noInterval());
+        }
+        assertTrue(rows.get(4).flags().stream().noneMatch(f -> f.startsWith("send time from all-reduce")),
+                "one flag says why the send is a lower bound: " + rows.get(4).flags());
+    }
+
+    /** Given a ring all-reduce beside the NVLS one, reduce-scatter and all-gather come from the ring. */
+    @Test
+    void aRingAllReduceIsPreferredToDeriveFrom() {
+        Source.Candidate nvls = Source.references().get("h200x8-nvlink-nvls").candidates().get(0);
+        Curve ringCurve = new Curve("ring all-reduce on 8 GPUs", 8, false, List.of(
+                new Curve.Point(Sizes.MIB, 40, Double.NaN, Double.NaN),
+                new Curve.Point(Sizes.GIB, 370, Double.NaN, Double.NaN)));
+        Source both = new Source("both", "test", List.of(nvls,
+                new Source.Candidate(Comm.ALL_REDUCE, ringCurve, "nccl", "", null)), Source.Hardware.UNKNOWN);
+        WhatIf.Row dp = WhatIf.predict(request(8, false, Strategy.DP), List.of(both)).get(0);
+        assertTrue(dp.curves().stream().allMatch(c -> c.startsWith("nccl-tests all_reduce_perf")),
+                "all-reduce itself keeps the NVLS curve (most sizes): " + dp.curves());
+        WhatIf.Row zero = WhatIf.predict(request(8, false, Strategy.ZERO12), List.of(both)).get(0);
+        assertFalse(zero.lowerBound(), zero.flags().toString());
+        assertTrue(zero.curves().stream().allMatch(c -> c.startsWith("ring all-reduce on 8 GPUs")), zero.curves().toString());
+    }
+
+    /** One plain line per source, the data-parallel time first, figures from the computation. */
+    @Test
+    void plainLinesGiveEachSourcesTimeAndWhatDoesNotFit() throws Exception {
+        List<Source> refs = List.of(Source.references().get("h200x8-nvlink-nvls"),
+                Source.references().get("rtx5090x8-pcie5"));
+        WhatIf.Request req = request(8, false, Strategy.DP, Strategy.ZERO12, Strategy.ZERO3);
+        List<WhatIf.Row> rows = WhatIf.predict(req, refs);
+        List<String> lines = WhatIf.headlines(req, refs, rows);
+        assertEquals(List.of(
+                "8x H200 NVLink (NVLS) (public reference, not measured here): data-parallel gradient sync ≈ 0.87 s per step",
+                "8x H200 NVLink (NVLS) (public reference, not measured here): DENSE_70B in FP16 does not fit a GPU's "
+                        + "150.11 GB under data parallel, ZeRO-1/2: its parameters and gradients alone take at least "
+                        + "280.00 GB, 157.50 GB per GPU",
+                "8x RTX 5090 PCIe Gen5 (public reference, not measured here): data-parallel gradient sync ≈ 8.75 s per step",
+                "8x RTX 5090 PCIe Gen5 (public reference, not measured here): DENSE_70B in FP16 does not fit a GPU's "
+                        + "34.36 GB under data parallel, ZeRO-1/2, ZeRO-3/FSDP: its parameters and gradients alone take "
+                        + "at least 280.00 GB, 157.50 GB, 35.00 GB per GPU"), lines);
+        assertEquals(WhatIf.plain(rows.get(0).seconds()), "0.87 s", "the line's figure is the row's");
+        assertEquals(Boolean.TRUE, rows.get(2).fits(), "ZeRO-3 shards both: 35 GB per H200");
+
+        Source imported = Source.of(Compare.read(Fixtures.NCCL_TESTS, 512 * Sizes.MIB));
+        WhatIf.Request dpOnly = request(8, false, Strategy.DP);
+        List<String> unknown = WhatIf.headlines(dpOnly, List.of(imported), WhatIf.predict(dpOnly, List.of(imported)));
+        assertEquals("nccl-tests all_reduce_perf on 8x NVIDIA H200, NCCL 2.28.3: GPU memory not known, so whether "
+                + "DENSE_70B fits is not checked", unknown.get(1));
+        Source run = Source.of(Compare.read(Fixtures.X8, 512 * Sizes.MIB));
+        assertEquals(Boolean.FALSE, WhatIf.predict(dpOnly, List.of(run)).get(0).fits(), "a run's topology gives its GPUs' memory");
     }
 }
