@@ -129,18 +129,16 @@ public final class ScaleResults {
         if (!Files.isRegularFile(f)) {
             throw new BadInputException(dir + " is not a p2pbench result folder (no manifest.json)");
         }
-        try {
-            ResultFolder.open(dir).readManifest(); // refuses files named outside the folder, before any is written
-        } catch (BadInputException e) {
-            throw e;
-        } catch (IOException e) {
-            throw new BadInputException(e.getMessage());
-        }
         JsonNode m = MAPPER.readTree(f.toFile());
         String format = m.path("format").asText("?");
         if (!RunManifest.READABLE.contains(format)) {
             throw new BadInputException(dir + " is results format '" + format + "'; this tool scales "
                     + RunManifest.FORMAT + " and " + RunManifest.FORMAT_1);
+        }
+        try {
+            ResultFolder.open(dir).readManifest(); // refuses files named outside the folder, before any is written
+        } catch (IOException e) {
+            throw new BadInputException(e.getMessage());
         }
         return m;
     }
