@@ -29,6 +29,7 @@ public final class ManifestPaths {
             requirePlainName(manifestFile, "fingerprint", m.fingerprint());
         }
         List<RunManifest.Entry> entries = m.entries() == null ? List.of() : m.entries();
+        Path real = dir.toRealPath();
         for (int i = 0; i < entries.size(); i++) {
             RunManifest.Entry e = entries.get(i);
             String at = "entries[" + i + "]";
@@ -39,9 +40,9 @@ public final class ManifestPaths {
             if (e.combination() != null && e.combination().id() != null) {
                 requirePlainName(manifestFile, at + ".combination.id", e.combination().id());
             }
-            inside(dir, manifestFile, at + ".jmhFile", e.jmhFile());
-            inside(dir, manifestFile, at + ".samplesFile", e.samplesFile());
-            inside(dir, manifestFile, at + ".logFile", e.logFile());
+            inside(dir, real, manifestFile, at + ".jmhFile", e.jmhFile());
+            inside(dir, real, manifestFile, at + ".samplesFile", e.samplesFile());
+            inside(dir, real, manifestFile, at + ".logFile", e.logFile());
         }
     }
 
@@ -59,6 +60,11 @@ public final class ManifestPaths {
      * null. The check follows the links that exist now; what does not exist yet is created inside.
      */
     public static Path inside(Path dir, Path manifestFile, String field, String relative) throws IOException {
+        return relative == null ? null : inside(dir, dir.toRealPath(), manifestFile, field, relative);
+    }
+
+    private static Path inside(Path dir, Path real, Path manifestFile, String field, String relative)
+            throws IOException {
         if (relative == null) {
             return null;
         }
@@ -82,7 +88,6 @@ public final class ManifestPaths {
         if (rel.toString().isEmpty()) {
             throw new IOException(refused + "names the folder itself, not a file" + accepted);
         }
-        Path real = dir.toRealPath();
         Path at = real;
         for (Path part : rel) {
             at = at.resolve(part.toString());
