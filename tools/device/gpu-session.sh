@@ -29,6 +29,9 @@
 #   gemmdiag  why GEMM shapes differ: each side's cuBLAS library, torch's kernels, cuBLASLt traces of GEMMDIAG_ONLY shapes
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
 #   chartsnode p2pbench report of the newest run on the node itself (charts drawn there, no fonts needed)
+#   faults    faults during a real run (docs/hardening.md): a fork killed with SIGKILL, a fork stopped with
+#             SIGSTOP (a hang: the watchdog must kill it), SIGINT to the run, the disk filling mid-run (a
+#             small tmpfs, where the node lets it be mounted); each run's exit code, last line and manifest
 # Usage: tools/device/gpu-session.sh STEP... ; everything lands in $OUT/session.tar.gz, a table last.
 # Size: the device tool carries at most 64 MiB: the tracked files (22.7 MiB on 2026-12-04 07:30Z; 9.6 MiB on 2026-12-02 18:20Z, after the
 # compact result format) plus what `carry` names: the bundle (27 MiB), .carry/tests (4 MiB, GPU test classes
@@ -72,6 +75,52 @@ step() { # name, limit seconds, command...
 
 # What is under $OUT comes back even when the call runs out of time: keep the archive current after each step.
 snapshot() { tar -C "$W" -czf "$OUT/session.tar.gz" . 2>/dev/null; }
+# A fault during a real run: FAULT_NAME, the signal (KILL or STOP for the first benchmark JVM, INT for the run
+# itself, FILL to fill the disk under OUTDIR), OUTDIR; then what the run said and what its manifest holds.
+fault_run() {
+  local name="$1" sig="$2" out="$3" t0 fork pid rc
+  t0=$(date +%s)
+  "$B/bin/p2pbench" run --preset quick --pairs 0-0 --paths CE_P2P_READ --sizes 4K,1M,64M --out "$out" \
+    > "$W/$name.log" 2>&1 &
+  pid=$!
+  fork=
+  for _ in $(seq 120); do # the first benchmark JVM: its command names the run folder below OUTDIR
+    fork="$(pgrep -f "p2pbench.run.dir=$out" | head -1)"
+    [ -n "$fork" ] && break
+    sleep 0.5
+  done
+  sleep 2 # into its measurement
+  case "$sig" in
+    KILL|STOP) [ -n "$fork" ] && kill -"$sig" "$fork" ;;
+    INT) kill -INT "$pid" ;;
+    FILL) dd if=/dev/zero of="$out/filler" bs=4k 2>/dev/null ;;
+  esac
+  local waited=0
+  while kill -0 "$pid" 2>/dev/null && [ "$waited" -lt "${FAULT_LIMIT:-240}" ]; do
+    sleep 1; waited=$((waited + 1))
+  done
+  if kill -0 "$pid" 2>/dev/null; then
+    note "  $name: the run was still going after ${FAULT_LIMIT:-240} s; killed"
+    kill -KILL "$pid"
+  fi
+  wait "$pid"; rc=$?
+  note "$(printf '%-10s rc=%-3s %4ss signal %s to %s' "$name" "$rc" "$(( $(date +%s) - t0 ))" "$sig" \
+    "$([ "$sig" = INT ] && echo "the run" || echo "fork ${fork:-none found}")")"
+  tail -2 "$W/$name.log" | tee -a "$SUMMARY"
+  python3 - "$out" <<'PY' | tee -a "$SUMMARY"
+import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/*/*/manifest.json")):
+    try:
+        m = json.load(open(f))
+    except ValueError as e:
+        print("  manifest NOT whole: %s: %s" % (f, e)); continue
+    print("  state %s, %d entries" % (m["state"], len(m["entries"])))
+    for e in m["entries"]:
+        print("  %-10s %-36s %s" % (e["status"], e["combination"]["id"], (e.get("reason") or "")[:110]))
+PY
+  [ -n "$(pgrep -f "p2pbench.run.dir=$out")" ] && note "  LEFT RUNNING: $(pgrep -f "p2pbench.run.dir=$out" | tr '\n' ' ')"
+  return 0
+}
 
 for s in "$@"; do
   case "$s" in
@@ -296,6 +345,19 @@ PY
     chartsnode)
       step chartsnode 60 "$B/bin/p2pbench" report "$(ls -d "$W"/results/*/* | tail -1)" --out "$W/report-node"
       ls "$W/report-node" | tr '\n' ' ' | tee -a "$SUMMARY"; echo | tee -a "$SUMMARY" ;;
+    faults)
+      fault_run faults-kill KILL "$W/faults-kill"
+      fault_run faults-hang STOP "$W/faults-hang"   # the watchdog: max(120 s, 4 x predicted)
+      fault_run faults-int INT "$W/faults-int"
+      disk=/tmp/p2pbench-faults-disk
+      mkdir -p "$disk"
+      if mount -t tmpfs -o size=4m tmpfs "$disk" 2>/dev/null; then
+        fault_run faults-disk FILL "$disk"
+        mkdir -p "$W/faults-disk" && cp -r "$disk"/h* "$W/faults-disk/" 2>/dev/null
+        umount -l "$disk"
+      else
+        note "faults-disk: skipped: cannot mount a tmpfs here (needs root)"
+      fi ;;
     latency|latency-again)
       step "$s" 120 "$C/native/copy_latency" -n 200000 -b 4 -j
       cat "$W/$s.log" | tee -a "$SUMMARY" ;;

@@ -60,7 +60,7 @@ final class CompareCommand implements Callable<Integer> {
             }
             out.add(Path.of(part.strip()));
         }
-        return out;
+        return SameFolders.once(out, spec.commandLine().getOut());
     }
 
     @Override
@@ -74,8 +74,9 @@ final class CompareCommand implements Callable<Integer> {
         }
         Compare.Outcome outcome;
         try {
+            String op = Compare.ncclTestsOperation(ncclTestsOperation);
             outcome = Compare.run(runs(baseline), candidates.stream().map(this::runs).toList(),
-                    thresholdPct, nvbandwidthSize.bytes, ncclTestsOperation, out);
+                    thresholdPct, nvbandwidthSize.bytes, op, out);
         } catch (IOException e) {
             throw new UserInputException(e.getMessage());
         }

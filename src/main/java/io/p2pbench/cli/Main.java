@@ -35,7 +35,7 @@ public final class Main implements Runnable {
 
     /** Runs the command line and returns the exit code. */
     public static int execute(String... args) {
-        return commandLine().execute(args);
+        return execute(commandLine(), args);
     }
 
     /** Runs the command line with its output and errors going to the given writers (tests). */
@@ -43,10 +43,39 @@ public final class Main implements Runnable {
         CommandLine cl = commandLine();
         cl.setOut(out);
         cl.setErr(err);
-        int code = cl.execute(args);
+        int code = execute(cl, args);
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * Runs {@code cl}. The JVM's own errors that a command can run into end in one line too: running
+     * out of heap is one the user can fix (exit code 2, saying how), a stack overflow is ours (1).
+     */
+    static int execute(CommandLine cl, String... args) {
+        try {
+            return cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            PrintWriter err = cl.getErr();
+            if (debug()) {
+                e.printStackTrace(err);
+            }
+            err.println("p2pbench: out of memory (" + oneLine(e.getMessage()) + "): this command needs more than the "
+                    + io.p2pbench.transfer.Sizes.format(Runtime.getRuntime().maxMemory()) + " of Java heap it was "
+                    + "given; give it more with P2PBENCH_JAVA_OPTS=-Xmx<size>, e.g. P2PBENCH_JAVA_OPTS=-Xmx8g");
+            err.flush();
+            return EXIT_USAGE;
+        } catch (StackOverflowError e) {
+            PrintWriter err = cl.getErr();
+            if (debug()) {
+                e.printStackTrace(err);
+            }
+            err.println("p2pbench: internal error: StackOverflowError" + (debug() ? ""
+                    : " (set P2PBENCH_DEBUG=1 for the stack trace)"));
+            err.flush();
+            return 1;
+        }
     }
 
     static CommandLine commandLine() {
@@ -76,7 +105,9 @@ public final class Main implements Runnable {
         if (debug()) {
             e.printStackTrace(err);
         }
-        if (e instanceof UserInputException || e instanceof CudaException) {
+        if (e instanceof UserInputException || e instanceof CudaException
+                || e instanceof io.p2pbench.results.AtomicFiles.CannotWrite) {
+            // CannotWrite: a full disk or a folder that went away; its message names the file and why.
             err.println("p2pbench: " + oneLine(e.getMessage()));
             err.flush();
             return EXIT_USAGE;

@@ -1,10 +1,13 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.results.LockFile;
 import io.p2pbench.results.ResultMigration;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -18,7 +21,9 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code p2pbench migrate}: converts result folders to the current format in place
  * ({@code docs/results-format.md}); a folder already in it is left as it is, so running it twice is
- * harmless. Needs no GPU.
+ * harmless. A folder that cannot be migrated is named with the reason and left as it was, the others
+ * are migrated, and the command ends with exit code 2. One migrate at a time per machine (a lock file,
+ * {@link ResultMigration#lockFile()}); a second waits. Needs no GPU.
  */
 @Command(name = "migrate", mixinStandardHelpOptions = true,
         description = {"Converts result folders to format " + RunManifest.FORMAT + " in place: JMH JSON and "
@@ -32,8 +37,12 @@ final class MigrateCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Result folders, or folders holding them.")
     List<Path> paths;
 
+    /** Migrations of this JVM, one at a time (the file lock keeps other processes out, not other threads). */
+    private static final java.util.concurrent.locks.ReentrantLock IN_THIS_JVM =
+            new java.util.concurrent.locks.ReentrantLock();
+
     @Override
-    public Integer call() {
+    public Integer call() throws InterruptedException {
         Set<Path> folders = new LinkedHashSet<>();
         try {
             for (Path p : paths) {
@@ -43,14 +52,36 @@ final class MigrateCommand implements Callable<Integer> {
             throw new UserInputException(e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
+        IN_THIS_JVM.lockInterruptibly();
+        try (FileChannel lockFile = LockFile.open(ResultMigration.lockFile())) {
+            FileLock lock = LockFile.tryLock(lockFile);
+            if (lock == null) {
+                out.println("Waiting: another p2pbench migrate is running on this machine (lock "
+                        + ResultMigration.lockFile() + ") ...");
+                out.flush();
+                lock = lockFile.lock();
+            }
+            return migrateAll(folders, out);
+        } catch (IOException e) {
+            throw new UserInputException(e.getMessage());
+        } finally {
+            IN_THIS_JVM.unlock();
+        }
+    }
+
+    /** Migrates each folder; a broken one is named and skipped, and the command ends in exit code 2. */
+    private int migrateAll(Set<Path> folders, PrintWriter out) {
         List<ResultMigration.Outcome> done = new ArrayList<>();
+        List<Path> failed = new ArrayList<>();
         for (Path dir : folders) {
             ResultMigration.Outcome o;
             try {
                 o = ResultMigration.migrate(dir);
             } catch (IOException e) {
+                out.println(dir + ": not migrated, left as it was: " + Main.oneLine(e.getMessage()));
                 out.flush();
-                throw new UserInputException(e.getMessage());
+                failed.add(dir);
+                continue;
             }
             done.add(o);
             out.println(dir + ": " + (RunManifest.FORMAT.equals(o.from())
@@ -63,6 +94,11 @@ final class MigrateCommand implements Callable<Integer> {
         long after = done.stream().mapToLong(ResultMigration.Outcome::bytesAfter).sum();
         out.println(done.size() + " result folder(s), " + Sizes.format(before) + " -> " + Sizes.format(after));
         out.flush();
+        if (!failed.isEmpty()) {
+            throw new UserInputException(failed.size() + " of " + folders.size() + " result folder(s) could not be "
+                    + "migrated and were left as they were (each named above with the reason): " + failed.get(0)
+                    + (failed.size() > 1 ? " and " + (failed.size() - 1) + " more" : ""));
+        }
         return 0;
     }
 }

@@ -15,6 +15,11 @@ final class OutputFolder {
 
     /** Makes {@code dir} if needed and proves it writable; else a {@link UserInputException}. */
     static void requireWritable(String option, Path dir) {
+        if (dir.toString().isBlank()) {
+            // Path.of("") is the working directory: an empty value is a mistake, never a request to write here.
+            throw new UserInputException(option + " '" + dir + "' is empty; name a folder to write into, e.g. "
+                    + option + " out (use " + option + " . for the working directory)");
+        }
         Path abs = dir.toAbsolutePath().normalize();
         if (Files.exists(abs) && !Files.isDirectory(abs)) {
             throw new UserInputException(option + " " + dir + " is a file, not a folder; name a folder to write into");

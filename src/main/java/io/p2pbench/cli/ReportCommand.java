@@ -38,14 +38,15 @@ final class ReportCommand implements Callable<Integer> {
         if (out != null) {
             OutputFolder.requireWritable("--out", out);
         }
+        List<Path> runs = SameFolders.once(resultDirs, spec.commandLine().getOut());
         Path summary;
         try {
             if (nvbandwidth != null) {
                 Path dir = out != null ? out : Reporter.defaultOutDir(
-                        io.p2pbench.report.ResultReader.read(resultDirs.get(0)).machine());
-                summary = Reporter.render(resultDirs, nvbandwidth, nvbandwidthSize.bytes, dir);
+                        io.p2pbench.report.ResultReader.read(runs.get(0)).machine());
+                summary = Reporter.render(runs, nvbandwidth, nvbandwidthSize.bytes, dir);
             } else {
-                summary = out == null ? Reporter.render(resultDirs) : Reporter.render(resultDirs, out);
+                summary = out == null ? Reporter.render(runs) : Reporter.render(runs, out);
             }
         } catch (IOException e) {
             throw new UserInputException(e.getMessage());

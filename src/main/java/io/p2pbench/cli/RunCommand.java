@@ -148,6 +148,10 @@ final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--topology plans for another machine and needs --dry-run");
         }
+        if (charts != null && !report) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--charts " + charts + " says where --report "
+                    + "writes, and --report is not given; add --report, or leave --charts out");
+        }
         Set<String> pathSet = null;
         if (paths != null) {
             pathSet = new LinkedHashSet<>();
@@ -176,6 +180,8 @@ final class RunCommand implements Callable<Integer> {
             return planAndRun(p, pathSet);
         } catch (RunLock.Held held) {
             throw new UserInputException(held.getMessage());
+        } catch (io.p2pbench.results.LockFile.Unusable unusable) {
+            throw new UserInputException(unusable.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new UserInputException("interrupted while waiting for the other run to finish");
@@ -276,6 +282,9 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static String ioReason(IOException e) {
+        if (e instanceof io.p2pbench.results.AtomicFiles.CannotWrite w) {
+            return w.reason() + " (" + w.file() + ")";
+        }
         if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
             return f.getReason() + " (" + f.getFile() + ")";
         }
@@ -286,7 +295,7 @@ final class RunCommand implements Callable<Integer> {
         for (var g : topology.gpus()) {
             long free = Cuda.memInfo(g.index())[0];
             for (long s : sizes) {
-                if (2 * s > free) {
+                if (s > free / 2) {
                     throw new IllegalArgumentException("size " + Sizes.format(s) + " does not fit: a copy needs "
                             + Sizes.format(2 * s) + " and GPU" + g.index() + " has " + Sizes.format(free)
                             + " free; use sizes up to " + Sizes.format(free / 2 / 4 * 4));

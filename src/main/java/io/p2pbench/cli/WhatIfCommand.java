@@ -55,10 +55,11 @@ final class WhatIfCommand implements Callable<Integer> {
     List<String> references = new ArrayList<>();
 
     @Option(names = "--model", paramLabel = "PRESET", description = "DENSE_8B, DENSE_13B or DENSE_70B "
-            + "(Llama-class shapes, 4096 tokens per step). Default: DENSE_70B unless --params is given.")
+            + "(Llama-class shapes, 4096 tokens per step). Default: DENSE_70B unless --params is given (not both).")
     String model;
 
-    @Option(names = "--params", paramLabel = "COUNT", description = "Parameter count, e.g. 70B, 6.7B, 350M.")
+    @Option(names = "--params", paramLabel = "COUNT", description = "Parameter count of a custom model, e.g. 70B, "
+            + "6.7B, 350M (instead of --model; with --layers, --hidden, --tokens where a strategy needs them).")
     String params;
 
     @Option(names = "--layers", paramLabel = "N", description = "Transformer layers (ZeRO-3/FSDP, TP).")
@@ -162,9 +163,15 @@ final class WhatIfCommand implements Callable<Integer> {
     /** The sources in the order given, then the reference machines; null data for references. */
     private Map<Source, ResultData> readSources() {
         Map<Source, ResultData> read = new LinkedHashMap<>();
-        for (Path p : sources) {
+        String op;
+        try {
+            op = Compare.ncclTestsOperation(ncclTestsOperation);
+        } catch (BadInputException e) {
+            throw new UserInputException(e.getMessage());
+        }
+        for (Path p : SameFolders.once(sources, spec.commandLine().getOut())) {
             try {
-                ResultData d = Compare.read(p, nvbandwidthSize.bytes, ncclTestsOperation);
+                ResultData d = Compare.read(p, nvbandwidthSize.bytes, op);
                 read.put(Source.of(d), d);
             } catch (BadInputException e) {
                 throw new UserInputException(e.getMessage());
@@ -211,12 +218,14 @@ final class WhatIfCommand implements Callable<Integer> {
         try {
             GradientType type = GradientType.parse(dtype);
             TrainingModel base;
+            if (params != null && model != null) {
+                // Both say how many parameters the model has: refused rather than one silently winning.
+                throw new IllegalArgumentException("--model " + model + " and --params " + params + " both give the "
+                        + "model's size; give --model alone, or --params with --layers, --hidden and --tokens as the "
+                        + "strategies need them");
+            }
             if (params != null) {
-                TrainingModel.Preset p = model == null ? null : TrainingModel.Preset.parse(model);
-                long count = TrainingModel.parseParams(params);
-                base = p == null ? new TrainingModel("custom", count, 0, 0, 0, type)
-                        : new TrainingModel(p.name(), count, p.model(type).layers(), p.model(type).hidden(),
-                        TrainingModel.Preset.TOKENS, type);
+                base = new TrainingModel("custom", TrainingModel.parseParams(params), 0, 0, 0, type);
             } else {
                 base = TrainingModel.Preset.parse(model == null ? "DENSE_70B" : model).model(type);
             }

@@ -70,6 +70,20 @@ public final class Compare {
         for (List<ResultData> cand : cands) {
             results.add(Comparison.compare(base, cand, thresholdPct, defaults));
         }
+        NewFiles added = NewFiles.under(dir);
+        try {
+            return write(results, dir);
+        } catch (IOException | RuntimeException e) {
+            added.removeAfter(e); // a full disk: no overlay charts without the compare.md that names them
+            if (e instanceof AtomicFiles.CannotWrite w) {
+                throw new BadInputException("cannot write the comparison to " + dir + ": " + w.reason() + " ("
+                        + w.file() + "); the files it had added there were removed");
+            }
+            throw e;
+        }
+    }
+
+    private static Outcome write(List<Comparison.Result> results, Path dir) throws IOException {
         Files.createDirectories(dir);
         StringBuilder md = new StringBuilder("# p2pbench compare\n\n");
         List<String> summary = new ArrayList<>();
@@ -102,6 +116,14 @@ public final class Compare {
     }
 
     /**
+     * Checks a {@code --nccl-tests-op} value before anything is read (null: none given) and returns
+     * it as the suite names it; a one-line {@link BadInputException} listing the accepted ones otherwise.
+     */
+    public static String ncclTestsOperation(String given) throws BadInputException {
+        return given == null ? null : NcclTestsImport.operation(given);
+    }
+
+    /**
      * Reads a result folder, or an nvbandwidth or nccl-tests JSON file; a one-line
      * {@link BadInputException} for anything else.
      */
@@ -121,6 +143,19 @@ public final class Compare {
         }
         if (Files.isDirectory(path)) {
             return ResultReader.read(path);
+        }
+        String accepted = "; give a p2pbench result folder, nvbandwidth -j JSON, or nccl-tests -J JSON or printed output";
+        if (!Files.isRegularFile(path)) {
+            throw new BadInputException(path + " is not a regular file (a device, pipe or socket)" + accepted);
+        }
+        try {
+            if (Files.size(path) == 0) {
+                throw new BadInputException(path + " is empty, not a result" + accepted);
+            }
+        } catch (BadInputException e) {
+            throw e;
+        } catch (java.io.IOException e) {
+            throw new BadInputException(path + " cannot be read: " + e.getMessage());
         }
         String text = NcclTestsImport.textOf(path);
         if (text != null && NcclTestsImport.recognisesText(text)) {

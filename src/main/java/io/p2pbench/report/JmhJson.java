@@ -41,16 +41,19 @@ final class JmhJson {
      * when it is missing or truncated.
      */
     static JsonNode parse(Path file, String what) throws BadInputException {
-        if (!Files.isRegularFile(file)) {
+        if (!Files.exists(file)) {
             throw new BadInputException(file + " is missing (" + what + ")");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new BadInputException(file + " is not a regular file (" + what + " expected)");
         }
         try {
             return MAPPER.readTree(io.p2pbench.results.AtomicFiles.read(file));
         } catch (JacksonException e) {
             throw new BadInputException(file + " is not readable " + what + " (truncated?): "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
-        } catch (java.io.EOFException | java.util.zip.ZipException e) {
-            throw new BadInputException(file + " is not readable " + what + " (truncated gzip?): " + e.getMessage());
+        } catch (io.p2pbench.results.AtomicFiles.BadGzip e) {
+            throw new BadInputException(file + " is not readable " + what + ": it " + e.reason());
         } catch (IOException e) {
             throw new BadInputException(file + " cannot be read: " + e.getMessage());
         }

@@ -288,6 +288,19 @@ final class NcclTestsImport {
                 List.copyOf(out), List.of(), Map.of(), null);
     }
 
+    /**
+     * The collective {@code --nccl-tests-op} names ({@code all_reduce} reads as {@code ALL_REDUCE}); a
+     * one-line {@link BadInputException} listing the accepted ones for anything else.
+     */
+    static String operation(String given) throws BadInputException {
+        String op = given.strip().toUpperCase(Locale.ROOT);
+        if (!OPERATIONS.containsValue(op)) {
+            throw new BadInputException("--nccl-tests-op '" + given + "' is not a collective nccl-tests measures; use "
+                    + String.join(", ", new TreeSet<>(OPERATIONS.values())));
+        }
+        return op;
+    }
+
     /** The collective: named in the text (a program name before the table), by the caller, or both in agreement. */
     private static String textOperation(Path file, List<String> before, String given) throws BadInputException {
         Set<String> named = new LinkedHashSet<>();
@@ -300,10 +313,7 @@ final class NcclTestsImport {
         }
         String choices = String.join(", ", new TreeSet<>(OPERATIONS.values()));
         if (given != null) {
-            String op = given.toUpperCase(Locale.ROOT);
-            if (!OPERATIONS.containsValue(op)) {
-                throw new BadInputException("nccl-tests operation '" + given + "' is not one of " + choices);
-            }
+            String op = operation(given);
             if (!named.isEmpty() && !named.equals(Set.of(op))) {
                 throw new BadInputException(file + " is nccl-tests output of " + String.join(", ", named)
                         + ", not " + op);

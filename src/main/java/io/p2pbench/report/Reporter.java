@@ -68,7 +68,25 @@ public final class Reporter {
         return write(sources, outDir);
     }
 
+    /**
+     * Writes the report; when that fails (a full disk), what it had added to {@code outDir} is removed
+     * and the one-line message names the file that could not be written ({@link NewFiles}).
+     */
     private static Path write(List<ResultData> sources, Path outDir) throws IOException {
+        NewFiles added = NewFiles.under(outDir);
+        try {
+            return writeInto(sources, outDir);
+        } catch (IOException | RuntimeException e) {
+            added.removeAfter(e);
+            if (e instanceof AtomicFiles.CannotWrite w) {
+                throw new BadInputException("cannot write the report to " + outDir + ": " + w.reason() + " ("
+                        + w.file() + "); the files this report had added there were removed");
+            }
+            throw e;
+        }
+    }
+
+    private static Path writeInto(List<ResultData> sources, Path outDir) throws IOException {
         Files.createDirectories(outDir);
         Merged merged = merge(sources);
         List<Measurement> measurements = merged.measurements();

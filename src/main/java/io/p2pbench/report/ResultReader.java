@@ -329,8 +329,8 @@ public final class ResultReader {
             } catch (com.fasterxml.jackson.core.JacksonException e) {
                 throw new BadInputException(file + " is not readable samples JSON (truncated?): "
                         + e.getOriginalMessage().lines().findFirst().orElse(""));
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                throw new BadInputException(file + " is not readable samples JSON (truncated gzip?): " + e.getMessage());
+            } catch (io.p2pbench.results.AtomicFiles.BadGzip e) {
+                throw new BadInputException(file + " is not readable samples JSON: it " + e.reason());
             } catch (IOException e) {
                 throw new BadInputException(file + " cannot be read: " + e.getMessage());
             }

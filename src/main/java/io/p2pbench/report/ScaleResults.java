@@ -135,6 +135,11 @@ public final class ScaleResults {
             throw new BadInputException(dir + " is results format '" + format + "'; this tool scales "
                     + RunManifest.FORMAT + " and " + RunManifest.FORMAT_1);
         }
+        try {
+            ResultFolder.open(dir).readManifest(); // refuses files named outside the folder, before any is written
+        } catch (IOException e) {
+            throw new BadInputException(e.getMessage());
+        }
         return m;
     }
 

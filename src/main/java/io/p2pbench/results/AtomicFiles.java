@@ -24,17 +24,67 @@ public final class AtomicFiles {
         write(target, text.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Writes {@code bytes} to {@code target} atomically, creating parent folders. */
+    /**
+     * Writes {@code bytes} to {@code target} atomically, creating parent folders. The temporary name is
+     * unique ({@link Files#createTempFile}), so writers of one file at once never share one, and it is
+     * removed whatever happens. A failure (a full disk) is a {@link CannotWrite} naming the file.
+     */
     public static void write(Path target, byte[] bytes) throws IOException {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
-        Files.createDirectories(dir);
-        Path tmp = Files.createTempFile(dir, "." + abs.getFileName(), ".tmp");
+        Path tmp = null;
         try {
+            Files.createDirectories(dir);
+            tmp = Files.createTempFile(dir, "." + abs.getFileName(), ".tmp");
             Files.write(tmp, bytes);
             move(tmp, abs);
+        } catch (java.nio.file.FileSystemException e) {
+            throw new CannotWrite(abs, e.getReason() != null ? e.getReason() : e.getClass().getSimpleName(), e);
+        } catch (IOException e) {
+            throw new CannotWrite(abs, e.getMessage(), e);
         } finally {
-            Files.deleteIfExists(tmp);
+            if (tmp != null) {
+                Files.deleteIfExists(tmp);
+            }
+        }
+    }
+
+    /** A file that could not be written; the message names it and why, e.g. {@code No space left on device}. */
+    public static final class CannotWrite extends IOException {
+        private static final long serialVersionUID = 1L;
+        private final transient Path file;
+        private final String reason;
+
+        CannotWrite(Path file, String reason, IOException cause) {
+            super("cannot write " + file + ": " + reason, cause);
+            this.file = file;
+            this.reason = reason;
+        }
+
+        /** The file. */
+        public Path file() {
+            return file;
+        }
+
+        /** Why, as the system says it ({@code No space left on device}). */
+        public String reason() {
+            return reason;
+        }
+    }
+
+    /** A {@code .gz} file that is not whole gzip data; the message names the file. */
+    public static final class BadGzip extends java.util.zip.ZipException {
+        private static final long serialVersionUID = 1L;
+        private final String reason;
+
+        BadGzip(Path file, String reason) {
+            super(file + " " + reason);
+            this.reason = reason;
+        }
+
+        /** What is wrong, without the file: {@code is cut short (...)} or {@code is not gzip data ...}. */
+        public String reason() {
+            return reason;
         }
     }
 
@@ -59,13 +109,21 @@ public final class AtomicFiles {
         return out.toByteArray();
     }
 
-    /** The content of {@code file}, decompressed when its name ends in {@code .gz}. */
+    /**
+     * The content of {@code file}, decompressed when its name ends in {@code .gz}; a {@link BadGzip}
+     * naming the file when that is cut short or not gzip at all.
+     */
     public static byte[] read(Path file) throws IOException {
         if (!file.getFileName().toString().endsWith(".gz")) {
             return Files.readAllBytes(file);
         }
         try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
             return in.readAllBytes();
+        } catch (java.io.EOFException e) {
+            throw new BadGzip(file, "is cut short (a truncated gzip file: " + e.getMessage() + ")");
+        } catch (java.util.zip.ZipException e) {
+            throw new BadGzip(file, "Not in GZIP format".equals(e.getMessage())
+                    ? "is not gzip data, though its name ends in .gz" : "is not whole gzip data (" + e.getMessage() + ")");
         }
     }
 

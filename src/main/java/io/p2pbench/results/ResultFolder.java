@@ -73,7 +73,11 @@ public final class ResultFolder {
         AtomicFiles.write(dir.resolve("manifest.json"), MAPPER.writeValueAsString(manifest) + "\n");
     }
 
-    /** Reads manifest.json; a one-line message if it is missing, truncated or of another format. */
+    /**
+     * Reads manifest.json; a one-line message if it is missing, truncated or of another format, or if
+     * an entry is null or a file it names or its fingerprint would lead outside the folder
+     * ({@link ManifestPaths}).
+     */
     public RunManifest readManifest() throws IOException {
         Path file = dir.resolve("manifest.json");
         if (!Files.isRegularFile(file)) {
@@ -89,10 +93,13 @@ public final class ResultFolder {
         if (m == null) {
             throw new IOException(file + " is not a p2pbench manifest (it holds JSON null, not an object)");
         }
-        if (!RunManifest.READABLE.contains(m.format())) {
-            throw new IOException(file + " has result format '" + m.format() + "'; this p2pbench reads '"
-                    + RunManifest.FORMAT_1 + "' and '" + RunManifest.FORMAT + "'");
+        if (m.format() == null || !RunManifest.READABLE.contains(m.format())) {
+            throw new IOException(file + (m.format() == null ? " has no \"format\" field" : " has result format "
+                    + ManifestPaths.quote(m.format())) + "; this p2pbench reads '" + RunManifest.FORMAT_1 + "' and '"
+                    + RunManifest.FORMAT + "'");
         }
+        // Untrusted: a folder from elsewhere must not name files outside itself (ManifestPaths).
+        ManifestPaths.check(dir, file, m);
         return m;
     }
 
@@ -147,10 +154,27 @@ public final class ResultFolder {
         List<byte[]> files = new ArrayList<>();
         for (RunManifest.Entry e : m.entries() == null ? List.<RunManifest.Entry>of() : m.entries()) {
             if ("ok".equals(e.status()) && e.jmhFile() != null) {
-                files.add(AtomicFiles.read(dir.resolve(e.jmhFile())));
+                files.add(readJmhFile(dir.resolve(e.jmhFile())));
             }
         }
         return files.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(mergeJmh(files));
+    }
+
+    /**
+     * The bytes of one benchmark's JMH JSON file (gunzipped when named {@code .gz}), checked to be a
+     * whole JSON array; else one line naming the file and what is wrong with it.
+     */
+    public static byte[] readJmhFile(Path file) throws IOException {
+        byte[] bytes = AtomicFiles.read(file);
+        try {
+            if (!MAPPER.readTree(bytes).isArray()) {
+                throw new IOException(file + " is not JMH JSON (expected an array of results)");
+            }
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new IOException(file + " is not readable JMH JSON (truncated?): "
+                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+        }
+        return bytes;
     }
 
     /** One JSON array of every result object of the given JMH JSON files (format 1's jmh-results.json). */

@@ -12,13 +12,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import io.p2pbench.results.LockFile;
 
 /**
- * One measuring run per machine. Two runs at once would measure each other, and JMH's own
+ * One measuring run per machine, whoever runs it. Two runs at once would measure each other, and JMH's own
  * machine-wide lock ({@code /tmp/jmh.lock}) would fail every benchmark of the second one. A run
  * takes this lock before it measures anything: an OS file lock ({@link FileChannel#tryLock()}, so
  * a killed run releases it) on a file that records the holder's pid, start time and command, so
- * a refused run can say which one is running. Held until {@link #close()}.
+ * a refused run can say which one is running. Held until {@link #close()}. The file is one for every
+ * user, created writable by all ({@link LockFile}): two users measuring at once would spoil each
+ * other's figures as surely as one user twice. A lock file that cannot be used (a folder, a link,
+ * another user's file left unwritable by an older version) is one line naming it and what to do.
  */
 public final class RunLock implements AutoCloseable {
     /** System property naming the lock file (tests); default {@link #DEFAULT_FILE}. */
@@ -56,14 +60,21 @@ public final class RunLock implements AutoCloseable {
     /**
      * Takes the lock for {@code command}. Without {@code wait}, throws {@link Held} naming the
      * running one; with it, says once on {@code out} what it waits for and polls every
-     * {@code pollMillis} until the lock is free.
+     * {@code pollMillis} until the lock is free. A lock file that cannot be used throws
+     * {@link LockFile.Unusable} at once, with or without {@code wait}.
      */
     public static RunLock acquire(Path file, String command, boolean wait, long pollMillis, PrintWriter out)
             throws IOException, InterruptedException {
         boolean said = false;
         while (true) {
             RunLock l = tryAcquire(file, command);
-            String other = l == null ? describeHolder(file) : jmhLockHolder();
+            String other;
+            try {
+                other = l == null ? describeHolder(file) : jmhLockHolder();
+            } catch (LockFile.Unusable e) {
+                l.close();
+                throw e;
+            }
             if (l != null && other == null) {
                 return l;
             }
@@ -83,17 +94,13 @@ public final class RunLock implements AutoCloseable {
     }
 
     private static RunLock tryAcquire(Path file, String command) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.READ);
+        FileChannel ch = LockFile.open(file);
         FileLock lock;
         try {
-            lock = ch.tryLock();
-        } catch (OverlappingFileLockException sameJvm) {
-            lock = null;
+            lock = LockFile.tryLock(ch);
+        } catch (IOException e) {
+            ch.close();
+            throw new LockFile.Unusable("the lock file " + file.toAbsolutePath() + " cannot be locked: " + e.getMessage());
         }
         if (lock == null) {
             ch.close();
@@ -110,7 +117,9 @@ public final class RunLock implements AutoCloseable {
     private static String describeHolder(Path file) {
         String who = "";
         try {
-            who = Files.readString(file).strip();
+            // Any user can write the file: shown as one line of printable text, never more than 300 characters.
+            who = Files.readString(file).lines().findFirst().orElse("").strip().replaceAll("\\p{Cntrl}", "?");
+            who = who.length() > 300 ? who.substring(0, 300) + "..." : who;
         } catch (IOException e) {
             // the holder may be writing it; the path alone still tells the user where to look
         }
@@ -118,12 +127,26 @@ public final class RunLock implements AutoCloseable {
                 + file) + ")";
     }
 
-    /** Who holds JMH's lock when it is not us, or null: probed and released at once. */
-    private static String jmhLockHolder() {
+    /**
+     * Who holds JMH's lock when it is not us, or null: probed and released at once. A JMH lock this user
+     * cannot open for writing (another user's, left by a JMH that made it {@code rw-r--r--}) would make
+     * JMH refuse every benchmark: {@link LockFile.Unusable}, unless {@code -Djmh.ignoreLock=true} is given.
+     */
+    private static String jmhLockHolder() throws LockFile.Unusable {
         Path jmhLock = Path.of(System.getProperty(JMH_LOCK_PROPERTY,
                 Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock").toString()));
-        if (!Files.exists(jmhLock)) {
+        if (!Files.exists(jmhLock, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return null;
+        }
+        if (!Files.isRegularFile(jmhLock) || !Files.isWritable(jmhLock)) {
+            if ("true".equals(System.getProperty("jmh.ignoreLock"))) {
+                return null;
+            }
+            throw new LockFile.Unusable("JMH's lock file " + jmhLock + (Files.isRegularFile(jmhLock)
+                    ? " " + LockFile.ownerAndMode(jmhLock) + " and is not writable by you"
+                    : " is not a file") + ", so JMH would refuse every benchmark; ask its owner or root to remove it "
+                    + "(rm " + jmhLock + "), or add -Djmh.ignoreLock=true to P2PBENCH_JAVA_OPTS (p2pbench's own lock "
+                    + "still keeps p2pbench runs apart)");
         }
         try (FileChannel ch = FileChannel.open(jmhLock, StandardOpenOption.WRITE)) {
             FileLock l;

@@ -144,9 +144,11 @@ public final class RunPlanner {
         if (r.sizes() != null) {
             long smallestGpu = t.gpus().stream().mapToLong(GpuInfo::memoryBytes).min().orElse(0);
             for (long s : r.sizes()) {
-                if (2 * s > smallestGpu) {
+                // Compared as s > memory / 2, never 2 * s > memory: twice a size near 2^63 wraps to "fits".
+                if (s > smallestGpu / 2) {
                     throw new IllegalArgumentException("size " + Sizes.format(s) + " does not fit: a copy needs a source "
-                            + "and a destination buffer, " + Sizes.format(2 * s) + ", and the smallest GPU has "
+                            + "and a destination buffer, " + (s > Long.MAX_VALUE / 2 ? "twice that"
+                            : Sizes.format(2 * s)) + ", and the smallest GPU has "
                             + Sizes.format(smallestGpu) + "; use sizes up to " + Sizes.format(smallestGpu / 2 / 4 * 4));
                 }
             }

@@ -29,6 +29,27 @@ public final class Fingerprint {
         return gpus + "-" + linkPart + "-r" + driverMajor(t.host().driverVersion());
     }
 
+    /** Longest plain name: a file name, with room for the suffixes the suite adds. */
+    public static final int MAX_PLAIN_NAME = 200;
+
+    /**
+     * Why {@code name} cannot be a file name of its own, or null when it can: a plain name is 1 to
+     * {@value #MAX_PLAIN_NAME} letters, digits and {@code . _ - +} (fingerprints join machines with
+     * {@code +}), and not {@code .} or {@code ..}. Fingerprints and combination ids name folders and
+     * files, so one read from a file (a topology, a manifest) must be plain before it is used.
+     */
+    public static String plainNameProblem(String name) {
+        if (name == null || name.isEmpty()) {
+            return "is empty; expected a plain name (letters, digits and . _ - +), e.g. h200x8-nv18-r580";
+        }
+        if (name.length() > MAX_PLAIN_NAME || name.equals(".") || name.equals("..")
+                || !name.chars().allMatch(c -> c < 128 && (Character.isLetterOrDigit(c) || ".-_+".indexOf(c) >= 0))) {
+            return "is not a plain name; expected 1 to " + MAX_PLAIN_NAME + " letters, digits and . _ - + (not . or ..), "
+                    + "e.g. h200x8-nv18-r580";
+        }
+        return null;
+    }
+
     /** "NVIDIA H100 80GB HBM3" becomes "h100-80gb-hbm3". */
     static String modelSlug(String name) {
         String s = name == null ? "gpu" : name.toLowerCase(Locale.ROOT)

@@ -3,6 +3,7 @@ package io.p2pbench.topology;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,7 +12,9 @@ import java.nio.file.Path;
 public final class TopologyJson {
     private static final ObjectMapper MAPPER = new ObjectMapper()
             .enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // 1.5 GPUs, an index of 0.5: refused, not rounded (the message names the field).
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
 
     private TopologyJson() {}
 
@@ -24,28 +27,127 @@ public final class TopologyJson {
         }
     }
 
-    /** Parses a topology written by {@link #write}; a one-line message on bad input. */
+    /**
+     * Parses a topology written by {@link #write}; a one-line message on bad input, naming the field and
+     * its value: a topology file may come from anywhere (another machine, a hand edit), so every value
+     * the suite uses is checked before it is used ({@link #problem}).
+     */
     public static Topology read(Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
             throw new IOException(file + " is not a file");
         }
+        String unusable = file + " is not a usable p2pbench topology: ";
         try {
-            Topology t = MAPPER.readValue(file.toFile(), Topology.class);
-            if (t == null) {
+            JsonNode root = MAPPER.readTree(file.toFile());
+            if (root == null || root.isNull()) {
                 throw new IOException(file + " is not a p2pbench topology (it holds JSON null, not an object)");
             }
-            if (t.gpus() == null || t.pairs() == null || t.host() == null) {
+            if (!root.isObject() || !root.path("gpus").isArray() || !root.path("pairs").isArray()
+                    || !root.path("host").isObject()) {
                 throw new IOException(file + " is not a p2pbench topology (no gpus, pairs or host)");
             }
-            String problem = problem(t);
+            String problem = treeProblem(root);
             if (problem != null) {
-                throw new IOException(file + " is not a usable p2pbench topology: " + problem);
+                throw new IOException(unusable + problem);
+            }
+            Topology t = MAPPER.treeToValue(root, Topology.class);
+            problem = problem(t);
+            if (problem != null) {
+                throw new IOException(unusable + problem);
             }
             return t;
+        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+            String at = fieldPath(e.getPath());
+            throw new IOException(at.isEmpty() ? file + " is not a p2pbench topology JSON: " + firstLine(e)
+                    : unusable + at + ": " + withoutJacksonHint(firstLine(e)) + expected(e));
         } catch (com.fasterxml.jackson.core.JacksonException e) {
-            throw new IOException(file + " is not a p2pbench topology JSON: "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+            throw new IOException(file + " is not a p2pbench topology JSON: " + firstLine(e));
         }
+    }
+
+    /** Most GPUs a topology may list: one machine's; every ordered pair is planned and looked up. */
+    public static final int MAX_GPUS = 256;
+
+    /** What the JSON tree has that would not survive the mapping to records unnoticed, or null. */
+    private static String treeProblem(JsonNode root) {
+        JsonNode gpus = root.path("gpus");
+        if (gpus.size() > MAX_GPUS) {
+            return gpus.size() + " GPUs; p2pbench plans for one machine of up to " + MAX_GPUS + " GPUs (its pair matrix "
+                    + "alone would be " + ((long) gpus.size() * gpus.size()) + " pairs)";
+        }
+        for (int i = 0; i < gpus.size(); i++) {
+            JsonNode g = gpus.get(i);
+            if (g == null || g.isNull()) {
+                return "gpus[" + i + "] is null";
+            }
+            if (!isWholeNumber(g.get("index"))) {
+                return "gpus[" + i + "] has index " + g.get("index") + "; expected a whole number, the CUDA device index";
+            }
+            JsonNode memory = g.get("memoryBytes");
+            if (memory == null || memory.isNull()) {
+                return "gpus[" + i + "] has no memoryBytes; expected the GPU's memory in bytes, a whole number above 0";
+            }
+            if (!memory.isIntegralNumber() || !memory.canConvertToLong() || memory.asLong() <= 0) {
+                return "gpus[" + i + "].memoryBytes " + memory + " is not a memory size; expected a whole number of "
+                        + "bytes above 0, e.g. 150754820096";
+            }
+        }
+        JsonNode pairs = root.path("pairs");
+        for (int i = 0; i < pairs.size(); i++) {
+            JsonNode p = pairs.get(i);
+            if (p != null && !p.isNull() && !(isWholeNumber(p.get("src")) && isWholeNumber(p.get("dst")))) {
+                return "pairs[" + i + "] has src " + p.get("src") + " and dst " + p.get("dst")
+                        + "; expected two whole numbers, GPU indices";
+            }
+        }
+        return null;
+    }
+
+    private static boolean isWholeNumber(JsonNode n) {
+        return n != null && n.isIntegralNumber() && n.canConvertToInt();
+    }
+
+    /** {@code gpus[0].smCount}: where in the JSON a mapping failed. */
+    private static String fieldPath(java.util.List<com.fasterxml.jackson.databind.JsonMappingException.Reference> path) {
+        StringBuilder sb = new StringBuilder();
+        for (var r : path) {
+            if (r.getFieldName() != null) {
+                sb.append(sb.length() == 0 ? "" : ".").append(r.getFieldName());
+            } else if (r.getIndex() >= 0) {
+                sb.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Jackson's message without its advice to reconfigure Jackson, which is no use to the user. */
+    private static String withoutJacksonHint(String message) {
+        for (String hint : new String[] {" (but could if", " (set DeserializationConfig"}) {
+            int at = message.indexOf(hint);
+            if (at > 0) {
+                message = message.substring(0, at);
+            }
+        }
+        return message;
+    }
+
+    /** "; expected a whole number" for the type a field wanted, where Jackson says which. */
+    private static String expected(com.fasterxml.jackson.databind.JsonMappingException e) {
+        if (!(e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException m) || m.getTargetType() == null) {
+            return "";
+        }
+        Class<?> type = m.getTargetType();
+        if (type == int.class || type == long.class || type == Integer.class || type == Long.class) {
+            return "; expected a whole number";
+        }
+        if (type == boolean.class || type == Boolean.class) {
+            return "; expected true or false";
+        }
+        return "; expected " + (type == String.class ? "a string" : "a " + type.getSimpleName());
+    }
+
+    private static String firstLine(com.fasterxml.jackson.core.JacksonException e) {
+        return e.getOriginalMessage().lines().findFirst().orElse("");
     }
 
     /**
@@ -71,6 +173,17 @@ public final class TopologyJson {
             if (g.pciBusId() == null || g.nvlinks() == null || g.nvlinks().contains(null)) {
                 return "GPU " + g.index() + " has no " + (g.pciBusId() == null ? "pciBusId" : "nvlinks list");
             }
+            String value = gpuValueProblem(g);
+            if (value != null) {
+                return "gpus[" + i + "]." + value;
+            }
+        }
+        if (t.host().sockets() < 1 || t.host().numaNodes() < 1) {
+            return "host." + (t.host().sockets() < 1 ? "sockets " + t.host().sockets() : "numaNodes " + t.host().numaNodes())
+                    + " is not a count; expected a whole number of 1 or more";
+        }
+        if (t.fingerprint() != null && Fingerprint.plainNameProblem(t.fingerprint()) != null) {
+            return "fingerprint '" + t.fingerprint() + "' " + Fingerprint.plainNameProblem(t.fingerprint());
         }
         if (t.pairs().size() != (long) n * n) {
             return t.pairs().size() + " pairs for " + n + " GPU(s); expected every ordered pair once, " + n * n + " pairs";
@@ -91,6 +204,29 @@ public final class TopologyJson {
             if (p.link() == null) {
                 return "pair " + p.src() + "-" + p.dst() + " has no link class (\"link\" is null or missing)";
             }
+        }
+        return null;
+    }
+
+    /** What is wrong with one GPU's numbers ({@code memoryBytes 0 is ...}), or null. */
+    private static String gpuValueProblem(GpuInfo g) {
+        if (g.memoryBytes() <= 0) {
+            return "memoryBytes " + g.memoryBytes() + " is not a memory size; expected a whole number of bytes above 0";
+        }
+        if (g.smCount() < 0 || g.copyEngines() < 0) {
+            return (g.smCount() < 0 ? "smCount " + g.smCount() : "copyEngines " + g.copyEngines())
+                    + " is negative; expected a count of 0 or more";
+        }
+        String[] names = {"pcieGenCurrent", "pcieGenMax", "pcieWidthCurrent", "pcieWidthMax"};
+        Integer[] values = {g.pcieGenCurrent(), g.pcieGenMax(), g.pcieWidthCurrent(), g.pcieWidthMax()};
+        for (int k = 0; k < names.length; k++) {
+            if (values[k] != null && values[k] < 1) {
+                return names[k] + " " + values[k] + " is not a PCIe generation or width; expected 1 or more, or null "
+                        + "where unknown";
+            }
+        }
+        if (g.numaNode() != null && g.numaNode() < -1) {
+            return "numaNode " + g.numaNode() + " is not a NUMA node; expected 0 or more, or -1 where unknown";
         }
         return null;
     }

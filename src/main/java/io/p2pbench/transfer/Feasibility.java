@@ -53,9 +53,16 @@ public final class Feasibility {
         return Optional.empty();
     }
 
-    /** Device bytes one GPU needs for a peer copy of {@code bytes} (source and destination per lane). */
+    /**
+     * Device bytes one GPU needs for a peer copy of {@code bytes} (source and destination per lane);
+     * {@link Long#MAX_VALUE} where that would not fit a long, so a fit check cannot wrap into "fits".
+     */
     public static long deviceBytesPerGpu(GpuPair pair, long bytes, boolean bidirectional) {
-        int lanes = bidirectional ? 2 : 1;
-        return pair.sameGpu() ? 2L * lanes * bytes : (long) lanes * bytes;
+        int buffers = (bidirectional ? 2 : 1) * (pair.sameGpu() ? 2 : 1);
+        try {
+            return Math.multiplyExact(bytes, (long) buffers);
+        } catch (ArithmeticException tooLarge) {
+            return Long.MAX_VALUE;
+        }
     }
 }

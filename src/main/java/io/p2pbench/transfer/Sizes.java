@@ -17,6 +17,10 @@ public final class Sizes {
     public static final long MIB = 1L << 20;
     /** 2^30 bytes. */
     public static final long GIB = 1L << 30;
+    /** 2^40 bytes. */
+    public static final long TIB = 1L << 40;
+    /** The most TiB a size in bytes can hold (a long). */
+    private static final long MAX_TIB = Long.MAX_VALUE / TIB;
     private static final java.util.regex.Pattern FORM = java.util.regex.Pattern.compile(
             "(\\d+)\\s*(?:([KMGT])(?:I?B)?|B)?", java.util.regex.Pattern.CASE_INSENSITIVE);
 
@@ -33,24 +37,21 @@ public final class Sizes {
             throw new IllegalArgumentException("size '" + text + "' is not a size; use bytes or a binary multiple "
                     + "such as 4096, 4K, 4KiB, 1M, 256MiB, 1G");
         }
-        long n;
-        try {
-            n = Long.parseLong(m.group(1));
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("size '" + text + "' is too large");
-        }
         String unit = m.group(2) == null ? "" : m.group(2).toUpperCase(Locale.ROOT);
-        int shift = switch (unit) {
-            case "K" -> 10;
-            case "M" -> 20;
-            case "G" -> 30;
-            case "T" -> 40;
-            default -> 0;
+        long multiple = switch (unit) {
+            case "K" -> KIB;
+            case "M" -> MIB;
+            case "G" -> GIB;
+            case "T" -> TIB;
+            default -> 1;
         };
-        if (n > (Long.MAX_VALUE >> shift)) {
-            throw new IllegalArgumentException("size '" + text + "' is too large");
+        long bytes;
+        try {
+            bytes = Math.multiplyExact(Long.parseLong(m.group(1)), multiple);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException("size '" + text + "' is too large: it does not fit in 64 bits; sizes are "
+                    + "bytes or binary multiples up to " + MAX_TIB + "T");
         }
-        long bytes = n << shift;
         if (bytes <= 0) {
             throw new IllegalArgumentException("size '" + text + "' must be positive");
         }

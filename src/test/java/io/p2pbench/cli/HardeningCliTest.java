@@ -104,7 +104,8 @@ class HardeningCliTest {
     }
 
     private static String gpu(int index) {
-        return "{\"index\":" + index + ",\"name\":\"G\",\"pciBusId\":\"0000:0" + index + ":00.0\",\"nvlinks\":[]}";
+        return "{\"index\":" + index + ",\"name\":\"G\",\"pciBusId\":\"0000:0" + index + ":00.0\",\"memoryBytes\":"
+                + (80L << 30) + ",\"nvlinks\":[]}";
     }
 
     private static String pair(int src, int dst, String link) {

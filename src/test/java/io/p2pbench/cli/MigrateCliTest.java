@@ -40,6 +40,9 @@ class MigrateCliTest {
         assertOneLine(run("migrate", work.toString()), "holds no p2pbench result folder");
         Path bad = Fixtures.copy(Fixtures.X1, work.resolve("bad"));
         Files.writeString(bad.resolve("jmh-results.json"), "[]\n");
-        assertOneLine(run("migrate", bad.toString()), "holds JMH results that the ok entries' jmh/ files do not");
+        CliTest.Result r = run("migrate", bad.toString());
+        assertOneLine(r, "1 of 1 result folder(s) could not be migrated", bad.toString());
+        assertTrue(r.out().contains(bad + ": not migrated, left as it was: " + bad.resolve("jmh-results.json")
+                + " holds JMH results that the ok entries' jmh/ files do not"), r.out());
     }
 }

@@ -87,8 +87,9 @@ class ReportCompareCliTest {
     }
 
     @Test
-    void severalRunsPerSideAreCommaLists() {
-        CliTest.Result r = run("compare", x8() + "," + x8(), x8() + "," + x8(), "--out", out("runs"));
+    void severalRunsPerSideAreCommaLists() throws Exception {
+        String again = Fixtures.copy(Fixtures.X8, work.resolve("again")).toString();
+        CliTest.Result r = run("compare", x8() + "," + again, x8() + "," + again, "--out", out("runs"));
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("pooled with the baseline's own 2 runs"), r.out());
         assertOneLine(run("compare", x8() + ",", x8(), "--out", out("runs")), "has an empty element");

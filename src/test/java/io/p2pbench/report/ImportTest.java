@@ -148,7 +148,8 @@ class ImportTest {
         assertTrue(other.getMessage().contains("is nccl-tests output of ALL_REDUCE, not ALL_GATHER"), other.getMessage());
         BadInputException bad = assertThrows(BadInputException.class,
                 () -> Compare.read(Fixtures.NCCL_TESTS_TEXT, MIB_256, "BROADCAST"));
-        assertTrue(bad.getMessage().contains("'BROADCAST' is not one of ALL_GATHER, ALL_REDUCE"), bad.getMessage());
+        assertTrue(bad.getMessage().contains("'BROADCAST' is not a collective nccl-tests measures; use ALL_GATHER, "
+                + "ALL_REDUCE"), bad.getMessage());
     }
 
     @Test
