@@ -70,7 +70,9 @@ public final class Compare {
         for (List<ResultData> cand : cands) {
             results.add(Comparison.compare(base, cand, thresholdPct, defaults));
         }
+        ReportFolder folder = ReportFolder.claim(dir);
         Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
         StringBuilder md = new StringBuilder("# p2pbench compare\n\n");
         List<String> summary = new ArrayList<>();
         boolean worse = false;
@@ -83,10 +85,13 @@ public final class Compare {
             String prefix = results.size() > 1 ? "candidate" + (i + 1) + "-" : "";
             for (Charts.ChartFile chart : ComparisonReport.charts(r, dir, prefix)) {
                 md.append("![").append(chart.title()).append("](").append(chart.svg().getFileName()).append(")\n\n");
+                written.add(chart.svg());
                 charts++;
             }
         }
         AtomicFiles.write(dir.resolve(MARKDOWN), md.toString());
+        written.add(dir.resolve(MARKDOWN));
+        folder.finish(written);
         summary.add("Full table: " + dir.resolve(MARKDOWN) + (charts > 0 ? "; " + charts + " overlay charts (SVG) in "
                 + dir : "; no overlay charts (no path with two sizes or more)"));
         return new Outcome(md.toString(), worse, dir, List.copyOf(summary), charts);

@@ -14,7 +14,8 @@ import java.util.Map;
  * {@code p2pbench report}: reads result folders, computes the statistics and alpha-beta fits,
  * draws the charts and writes, into one output folder, {@code summary.md}, {@code statistics.md},
  * the charts (PNG and SVG), github-action-benchmark files and each run's JMH JSON untouched.
- * Needs no GPU. Run: {@code p2pbench report results/h200x8-nv18-r580/2026-12-02T14-03-11Z}.
+ * The folder is the report's ({@link ReportFolder}): a rerun replaces the previous report's files and
+ * removes those it does not write again; a folder holding anything else is refused. Needs no GPU. Run: {@code p2pbench report results/h200x8-nv18-r580/2026-12-02T14-03-11Z}.
  */
 public final class Reporter {
     /** Name of the summary file. */
@@ -23,6 +24,20 @@ public final class Reporter {
     public static final String STATISTICS = "statistics.md";
 
     private Reporter() {}
+
+    /**
+     * Checks, before anything is measured or written, that a report may write into {@code dir}: a new or
+     * empty folder, or one an earlier report wrote ({@link ReportFolder}); else one line saying why.
+     */
+    public static void requireReportFolder(Path dir) throws BadInputException {
+        try {
+            ReportFolder.claim(dir);
+        } catch (BadInputException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new BadInputException("cannot read the report folder " + dir + ": " + e.getMessage());
+        }
+    }
 
     /** The default output folder for a machine: {@code charts/<fingerprint>}. */
     public static Path defaultOutDir(String fingerprint) {
@@ -69,7 +84,9 @@ public final class Reporter {
     }
 
     private static Path write(List<ResultData> sources, Path outDir) throws IOException {
+        ReportFolder folder = ReportFolder.claim(outDir);
         Files.createDirectories(outDir);
+        List<Path> written = new ArrayList<>();
         Merged merged = merge(sources);
         List<Measurement> measurements = merged.measurements();
         List<Charts.ChartFile> charts = new ArrayList<>();
@@ -86,7 +103,7 @@ public final class Reporter {
         machines.values().forEach(d -> descriptions.put(d.machine(), d.machineDescription()));
         charts.addAll(PartitionVerdict.writeCharts(partition, descriptions, outDir));
         List<String> exports = new ArrayList<>(exports(runs, measurements.stream()
-                .filter(m -> runs.stream().anyMatch(d -> d.machine().equals(m.machine()))).toList(), outDir));
+                .filter(m -> runs.stream().anyMatch(d -> d.machine().equals(m.machine()))).toList(), outDir, written));
         ReportContent content = new ReportContent(sources, measurements, merged.superseded(), merged.runOf(),
                 HockneyFit.fitAll(measurements), charts, exports, partition);
         SummaryWriter.Documents docs = SummaryWriter.render(content, outDir);
@@ -94,6 +111,9 @@ public final class Reporter {
         Path summary = outDir.resolve(SUMMARY);
         AtomicFiles.write(summary, docs.summary());
         AtomicFiles.write(outDir.resolve(HtmlReport.FILE), HtmlReport.render(docs.summary(), outDir));
+        charts.forEach(c -> written.add(c.svg()));
+        written.addAll(List.of(outDir.resolve(STATISTICS), summary, outDir.resolve(HtmlReport.FILE)));
+        folder.finish(written);
         return summary;
     }
 
@@ -134,11 +154,18 @@ public final class Reporter {
         return sources;
     }
 
-    /** Writes the github-action-benchmark files and copies each run's JMH JSON; one line per export. */
-    private static List<String> exports(List<ResultData> sources, List<Measurement> ms, Path outDir)
-            throws IOException {
+    /**
+     * Writes the github-action-benchmark files and copies each run's JMH JSON, adding each file to {@code
+     * written}; one line per export.
+     */
+    private static List<String> exports(List<ResultData> sources, List<Measurement> ms, Path outDir,
+                                        List<Path> written) throws IOException {
         List<String> lines = new ArrayList<>();
         BenchmarkActionExport.write(ms, outDir);
+        for (String name : List.of(BenchmarkActionExport.BIGGER, BenchmarkActionExport.SMALLER,
+                BenchmarkActionExport.BENCHER)) {
+            written.add(outDir.resolve(name));
+        }
         lines.add("`" + BenchmarkActionExport.BIGGER + "`, `" + BenchmarkActionExport.SMALLER
                 + "`: github-action-benchmark, tools `customBiggerIsBetter` (bandwidth medians) and "
                 + "`customSmallerIsBetter` (latency p50 and p99).");
@@ -156,6 +183,7 @@ public final class Reporter {
             }
             Path copy = outDir.resolve("jmh").resolve(Charts.stem(d.label()) + ".json");
             AtomicFiles.write(copy, jmh.get());
+            written.add(copy);
             lines.add("`jmh/" + copy.getFileName() + "`: JMH's JSON of `" + d.label()
                     + "`, untouched (jmh-visualizer reads it).");
         }
