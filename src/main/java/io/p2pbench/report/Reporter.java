@@ -13,7 +13,8 @@ import java.util.Map;
 /**
  * {@code p2pbench report}: reads result folders, computes the statistics and alpha-beta fits,
  * draws the charts and writes, into one output folder, {@code summary.md}, {@code statistics.md},
- * the charts (PNG and SVG), github-action-benchmark files and each run's JMH JSON untouched.
+ * the charts (SVG; PNG too when asked, where the machine has fonts), github-action-benchmark files and each
+ * run's JMH JSON untouched.
  * The folder is the report's ({@link ReportFolder}): a rerun replaces the previous report's files and
  * removes those it does not write again; a folder holding anything else is refused. Needs no GPU. Run: {@code p2pbench report results/h200x8-nv18-r580/2026-12-02T14-03-11Z}.
  */
@@ -71,6 +72,28 @@ public final class Reporter {
      */
     public static Path render(List<Path> resultDirs, Path nvbandwidth, long nvbandwidthBytes, Path outDir)
             throws IOException {
+        return render(resultDirs, nvbandwidth, nvbandwidthBytes, outDir, (PngCharts) null).summary();
+    }
+
+    /**
+     * What a report wrote.
+     *
+     * @param summary the path of summary.md
+     * @param pngNote one line on the PNG charts (how many, or why none were written), empty when none were asked for
+     */
+    public record Report(Path summary, String pngNote) {}
+
+    /**
+     * As {@link #render(List, Path, long, Path)} ({@code nvbandwidth} may be null); with {@code png}, every chart
+     * also as PNG where this machine has fonts, else one line saying why not and SVG only.
+     */
+    public static Report render(List<Path> resultDirs, Path nvbandwidth, long nvbandwidthBytes, Path outDir,
+                                boolean png) throws IOException {
+        return render(resultDirs, nvbandwidth, nvbandwidthBytes, outDir, png ? PngCharts.here() : null);
+    }
+
+    static Report render(List<Path> resultDirs, Path nvbandwidth, long nvbandwidthBytes, Path outDir, PngCharts png)
+            throws IOException {
         List<ResultData> sources = readAll(resultDirs);
         if (nvbandwidth != null) {
             ResultData reference = Compare.read(nvbandwidth, nvbandwidthBytes);
@@ -80,10 +103,14 @@ public final class Reporter {
             }
             sources.add(reference);
         }
-        return write(sources, outDir);
+        return write(sources, outDir, png);
     }
 
     private static Path write(List<ResultData> sources, Path outDir) throws IOException {
+        return write(sources, outDir, null).summary();
+    }
+
+    private static Report write(List<ResultData> sources, Path outDir, PngCharts png) throws IOException {
         ReportFolder folder = ReportFolder.claim(outDir);
         Files.createDirectories(outDir);
         List<Path> written = new ArrayList<>();
@@ -113,8 +140,18 @@ public final class Reporter {
         AtomicFiles.write(outDir.resolve(HtmlReport.FILE), HtmlReport.render(docs.summary(), outDir));
         charts.forEach(c -> written.add(c.svg()));
         written.addAll(List.of(outDir.resolve(STATISTICS), summary, outDir.resolve(HtmlReport.FILE)));
+        String pngNote = "";
+        if (png != null) {
+            java.util.Optional<String> why = png.unavailable();
+            if (why.isPresent()) {
+                pngNote = "PNG: none written: " + why.get() + "; the charts are SVG only";
+            } else {
+                written.addAll(png.write(charts));
+                pngNote = "PNG: " + charts.size() + " charts beside their SVG in " + outDir;
+            }
+        }
         folder.finish(written);
-        return summary;
+        return new Report(summary, pngNote);
     }
 
     /**

@@ -59,7 +59,12 @@ public final class SvgChart {
      * @param series the series
      */
     record SizeChart(String title, String subtitle, List<String> notes, String yTitle, boolean logY, boolean time,
-                     String legendTitle, List<Series> series) {}
+                     String legendTitle, List<Series> series) implements ChartData {
+        @Override
+        public String svg() {
+            return render(this);
+        }
+    }
 
     /** Renders a size chart. */
     static String render(SizeChart c) {
