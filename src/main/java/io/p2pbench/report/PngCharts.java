@@ -373,8 +373,13 @@ final class PngCharts {
                 g.dispose();
             }
             return Optional.empty();
-        } catch (RuntimeException | LinkageError | InternalError | java.awt.AWTError e) {
-            // A JDK without usable fonts fails here in several ways (fontconfig missing, no font file).
+        } catch (RuntimeException | Error e) {
+            // A JDK without usable fonts fails here in several ways, some of them plain Errors: "Probable fatal
+            // error: No physical fonts found" when no font file exists, "Fontconfig head is null" without
+            // fontconfig. Only the JVM's own failures go on.
+            if (e instanceof VirtualMachineError fatal) {
+                throw fatal;
+            }
             return Optional.of("fonts cannot be used here (" + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("")) + ")");
         }
