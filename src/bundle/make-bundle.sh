@@ -48,7 +48,7 @@ TXT
 archive="$target/$name-linux-x86_64.tar.xz"
 XZ_OPT=-9e tar -C "$target/bundle" -cJf "$archive" "$name"
 size=$(stat -c %s "$archive")
-echo "bundle: $archive ($((size / 1048576)) MiB, $size bytes)"
+echo "bundle: $archive ($(awk -v b="$size" 'BEGIN { printf "%.1f", b / 1048576 }') MiB, $size bytes)"
 if [ "$size" -gt $((45 * 1048576)) ]; then
   echo "bundle is larger than 45 MiB" >&2; exit 1
 fi

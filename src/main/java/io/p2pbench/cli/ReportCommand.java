@@ -12,8 +12,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code p2pbench report}: statistics, charts, summary.md and exports of result folders; no GPU needed. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Renders result folders into summary.md, statistics.md, charts (PNG and SVG), "
-            + "github-action-benchmark files and the runs' JMH JSON.", "Needs no GPU."})
+        description = {"Renders result folders into summary.md, statistics.md, report.html, charts (SVG; with --png "
+            + "also PNG), github-action-benchmark files and the runs' JMH JSON.", "Needs no GPU."})
 final class ReportCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -33,25 +33,32 @@ final class ReportCommand implements Callable<Integer> {
     @CommandLine.Mixin
     NvbandwidthSizeOption nvbandwidthSize;
 
+    @Option(names = "--png", description = "Also write every chart as PNG (for tools that show no SVG), where this "
+            + "machine has fonts; without fonts one line says so and the charts stay SVG only.")
+    boolean png;
+
     @Override
     public Integer call() {
         if (out != null) {
             OutputFolder.requireWritable("--out", out);
         }
         List<Path> runs = SameFolders.once(resultDirs, spec.commandLine().getOut());
-        Path summary;
+        Reporter.Report report;
         try {
-            if (nvbandwidth != null) {
+            if (nvbandwidth != null || png) {
                 Path dir = out != null ? out : Reporter.defaultOutDir(
                         io.p2pbench.report.ResultReader.read(runs.get(0)).machine());
-                summary = Reporter.render(runs, nvbandwidth, nvbandwidthSize.bytes, dir);
+                report = Reporter.render(runs, nvbandwidth, nvbandwidthSize.bytes, dir, png);
             } else {
-                summary = out == null ? Reporter.render(runs) : Reporter.render(runs, out);
+                report = new Reporter.Report(out == null ? Reporter.render(runs) : Reporter.render(runs, out), "");
             }
         } catch (IOException e) {
             throw new UserInputException(e.getMessage());
         }
-        spec.commandLine().getOut().println("Report: " + summary);
+        spec.commandLine().getOut().println("Report: " + report.summary());
+        if (!report.pngNote().isEmpty()) {
+            spec.commandLine().getOut().println(report.pngNote());
+        }
         spec.commandLine().getOut().flush();
         return 0;
     }

@@ -169,6 +169,11 @@ final class RunCommand implements Callable<Integer> {
             OutputFolder.requireWritable("--out", out);
             if (report && charts != null) {
                 OutputFolder.requireWritable("--charts", charts);
+                try {
+                    io.p2pbench.report.Reporter.requireReportFolder(charts);
+                } catch (io.p2pbench.report.BadInputException e) {
+                    throw new UserInputException("--charts " + e.getMessage());
+                }
             }
         }
         if (dryRun) {

@@ -18,7 +18,8 @@ import java.util.function.Predicate;
 
 /**
  * The charts step: every chart written as SVG with its text as text ({@link SvgChart}), drawn without
- * AWT, so the same charts come out on a desktop, a CI runner and a GPU-node image without fonts.
+ * AWT, so the same charts come out on a desktop, a CI runner and a GPU-node image without fonts; each
+ * keeps the {@link ChartData} it was drawn from, so {@link PngCharts} can draw the same chart as PNG.
  * One chart answers one question: bandwidth vs size per pair, p99 latency vs size per pair, P2P on
  * vs off vs host-staged for one pair, the GPU x GPU bandwidth matrix as a heatmap, and collective
  * bandwidth vs size. Sizes sit on a log2 axis labelled in KiB/MiB/GiB with a marker per measured size;
@@ -37,8 +38,9 @@ public final class Charts {
      *
      * @param title the chart's title
      * @param svg the SVG file
+     * @param data what it shows, from which the SVG was drawn (and a PNG may be)
      */
-    public record ChartFile(String title, Path svg) {}
+    public record ChartFile(String title, Path svg, ChartData data) {}
 
     /**
      * One line of a size chart.
@@ -226,9 +228,9 @@ public final class Charts {
             Measurement first = e.getValue().get(0);
             String title = first.key().path() + " bandwidth matrix, " + Sizes.format(first.key().sizeBytes())
                     + ", median GB/s";
-            String svg = SvgChart.heatmap(title, name, gpus.stream().map(g -> "GPU" + g).toList(), values,
+            ChartData heatmap = new ChartData.Heatmap(title, name, gpus.stream().map(g -> "GPU" + g).toList(), values,
                     "Blank: the diagonal (device-local copies) and pairs not measured.");
-            out.add(write(svg, title + " — " + name, dir, prefix + "heatmap-" + stem(e.getKey())));
+            out.add(write(heatmap, title + " — " + name, dir, prefix + "heatmap-" + stem(e.getKey())));
         }
         return out;
     }
@@ -292,13 +294,13 @@ public final class Charts {
 
     /** Writes {@code chart} as SVG. */
     static ChartFile save(SvgChart.SizeChart chart, String title, Path dir, String stem) throws IOException {
-        return write(SvgChart.render(chart), title, dir, stem);
+        return write(chart, title, dir, stem);
     }
 
-    private static ChartFile write(String svg, String title, Path dir, String stem) throws IOException {
+    private static ChartFile write(ChartData chart, String title, Path dir, String stem) throws IOException {
         Path file = dir.resolve(stem + ".svg");
-        AtomicFiles.write(file, svg);
-        return new ChartFile(title, file);
+        AtomicFiles.write(file, chart.svg());
+        return new ChartFile(title, file, chart);
     }
 
     /** {@code 4 KiB}, {@code 1 MiB}: the size whose log2 is {@code x}. */

@@ -70,9 +70,10 @@ public final class Compare {
         for (List<ResultData> cand : cands) {
             results.add(Comparison.compare(base, cand, thresholdPct, defaults));
         }
+        ReportFolder folder = ReportFolder.claim(dir);
         NewFiles added = NewFiles.under(dir);
         try {
-            return write(results, dir);
+            return write(results, base, cands, dir, folder);
         } catch (IOException | RuntimeException e) {
             added.removeAfter(e); // a full disk: no overlay charts without the compare.md that names them
             if (e instanceof AtomicFiles.CannotWrite w) {
@@ -83,8 +84,10 @@ public final class Compare {
         }
     }
 
-    private static Outcome write(List<Comparison.Result> results, Path dir) throws IOException {
+    private static Outcome write(List<Comparison.Result> results, List<ResultData> base, List<List<ResultData>> cands,
+                                 Path dir, ReportFolder folder) throws IOException {
         Files.createDirectories(dir);
+        List<Path> written = new ArrayList<>();
         StringBuilder md = new StringBuilder("# p2pbench compare\n\n");
         List<String> summary = new ArrayList<>();
         boolean worse = false;
@@ -97,6 +100,7 @@ public final class Compare {
             String prefix = results.size() > 1 ? "candidate" + (i + 1) + "-" : "";
             for (Charts.ChartFile chart : ComparisonReport.charts(r, dir, prefix)) {
                 md.append("![").append(chart.title()).append("](").append(chart.svg().getFileName()).append(")\n\n");
+                written.add(chart.svg());
                 charts++;
             }
         }
@@ -110,6 +114,8 @@ public final class Compare {
             }
         }
         AtomicFiles.write(dir.resolve(MARKDOWN), md.toString());
+        written.add(dir.resolve(MARKDOWN));
+        folder.finish(written);
         summary.add("Full table: " + dir.resolve(MARKDOWN) + (charts > 0 ? "; " + charts + " overlay charts (SVG) in "
                 + dir : "; no overlay charts (no path with two sizes or more)"));
         return new Outcome(md.toString(), worse, dir, List.copyOf(summary), charts);

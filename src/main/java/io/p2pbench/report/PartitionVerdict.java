@@ -295,9 +295,14 @@ public final class PartitionVerdict {
      * @param file file name, {@code partition-tokens-<scenario>.svg} or {@code partition-p99-<scenario>.svg}, after
      *     {@link #prefix} of its machine when the report has more than one
      * @param title the chart's title, also the image's alt text
-     * @param svg the SVG text
+     * @param data what it shows
      */
-    public record Chart(String machine, String file, String title, String svg) {}
+    public record Chart(String machine, String file, String title, ChartData.Bars data) {
+        /** The chart as SVG text. */
+        public String svg() {
+            return data.svg();
+        }
+    }
 
     /** What the file names of {@code machine}'s charts start with, as {@code Reporter} names the other charts. */
     static String prefix(String machine, int machines) {
@@ -350,14 +355,14 @@ public final class PartitionVerdict {
                     .toList();
             String slug = Charts.stem(e.getKey().toLowerCase(Locale.ROOT));
             String tokensTitle = "Tokens/s per plan, P2P on vs off: " + e.getKey() + onMachine;
-            out.add(new Chart(name, prefix + "partition-tokens-" + slug + ".svg", tokensTitle, SvgChart.bars(tokensTitle,
+            out.add(new Chart(name, prefix + "partition-tokens-" + slug + ".svg", tokensTitle, new ChartData.Bars(tokensTitle,
                     subtitle, List.of("Step benchmark's tokens/s, " + runsText(runs)
                             + "; higher is better" + notMeasured),
                     "tokens/s", labels, transports, values(fs, plans, transports, false),
                     zeros(transports.size(), plans.size()), "%.0f")));
             if (fs.stream().anyMatch(f -> !f.p99RequestUs().isEmpty())) {
                 String p99Title = "p99 request latency per plan, P2P on vs off: " + e.getKey() + onMachine;
-                out.add(new Chart(name, prefix + "partition-p99-" + slug + ".svg", p99Title, SvgChart.bars(p99Title,
+                out.add(new Chart(name, prefix + "partition-p99-" + slug + ".svg", p99Title, new ChartData.Bars(p99Title,
                         subtitle, List.of("A request: prefill of the prompt + the decode steps, host clock; p99 by "
                                 + Statistics.PERCENTILE_ESTIMATOR + ", "
                                 + runsText(fs.stream().mapToInt(f -> f.p99RequestUs().size()).max().orElse(0))
@@ -376,7 +381,7 @@ public final class PartitionVerdict {
         for (Chart c : charts(figures, descriptions)) {
             Path file = dir.resolve(c.file());
             AtomicFiles.write(file, c.svg());
-            out.add(new Charts.ChartFile(c.title(), file));
+            out.add(new Charts.ChartFile(c.title(), file, c.data()));
         }
         return out;
     }

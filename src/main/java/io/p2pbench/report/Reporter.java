@@ -13,8 +13,10 @@ import java.util.Map;
 /**
  * {@code p2pbench report}: reads result folders, computes the statistics and alpha-beta fits,
  * draws the charts and writes, into one output folder, {@code summary.md}, {@code statistics.md},
- * the charts (PNG and SVG), github-action-benchmark files and each run's JMH JSON untouched.
- * Needs no GPU. Run: {@code p2pbench report results/h200x8-nv18-r580/2026-12-02T14-03-11Z}.
+ * the charts (SVG; PNG too when asked, where the machine has fonts), github-action-benchmark files and each
+ * run's JMH JSON untouched.
+ * The folder is the report's ({@link ReportFolder}): a rerun replaces the previous report's files and
+ * removes those it does not write again; a folder holding anything else is refused. Needs no GPU. Run: {@code p2pbench report results/h200x8-nv18-r580/2026-12-02T14-03-11Z}.
  */
 public final class Reporter {
     /** Name of the summary file. */
@@ -23,6 +25,20 @@ public final class Reporter {
     public static final String STATISTICS = "statistics.md";
 
     private Reporter() {}
+
+    /**
+     * Checks, before anything is measured or written, that a report may write into {@code dir}: a new or
+     * empty folder, or one an earlier report wrote ({@link ReportFolder}); else one line saying why.
+     */
+    public static void requireReportFolder(Path dir) throws BadInputException {
+        try {
+            ReportFolder.claim(dir);
+        } catch (BadInputException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new BadInputException("cannot read the report folder " + dir + ": " + e.getMessage());
+        }
+    }
 
     /** The default output folder for a machine: {@code charts/<fingerprint>}. */
     public static Path defaultOutDir(String fingerprint) {
@@ -56,6 +72,28 @@ public final class Reporter {
      */
     public static Path render(List<Path> resultDirs, Path nvbandwidth, long nvbandwidthBytes, Path outDir)
             throws IOException {
+        return render(resultDirs, nvbandwidth, nvbandwidthBytes, outDir, (PngCharts) null).summary();
+    }
+
+    /**
+     * What a report wrote.
+     *
+     * @param summary the path of summary.md
+     * @param pngNote one line on the PNG charts (how many, or why none were written), empty when none were asked for
+     */
+    public record Report(Path summary, String pngNote) {}
+
+    /**
+     * As {@link #render(List, Path, long, Path)} ({@code nvbandwidth} may be null); with {@code png}, every chart
+     * also as PNG where this machine has fonts, else one line saying why not and SVG only.
+     */
+    public static Report render(List<Path> resultDirs, Path nvbandwidth, long nvbandwidthBytes, Path outDir,
+                                boolean png) throws IOException {
+        return render(resultDirs, nvbandwidth, nvbandwidthBytes, outDir, png ? PngCharts.here() : null);
+    }
+
+    static Report render(List<Path> resultDirs, Path nvbandwidth, long nvbandwidthBytes, Path outDir, PngCharts png)
+            throws IOException {
         List<ResultData> sources = readAll(resultDirs);
         if (nvbandwidth != null) {
             ResultData reference = Compare.read(nvbandwidth, nvbandwidthBytes);
@@ -65,7 +103,7 @@ public final class Reporter {
             }
             sources.add(reference);
         }
-        return write(sources, outDir);
+        return write(sources, outDir, png);
     }
 
     /**
@@ -73,9 +111,14 @@ public final class Reporter {
      * and the one-line message names the file that could not be written ({@link NewFiles}).
      */
     private static Path write(List<ResultData> sources, Path outDir) throws IOException {
+        return write(sources, outDir, null).summary();
+    }
+
+    private static Report write(List<ResultData> sources, Path outDir, PngCharts png) throws IOException {
+        ReportFolder folder = ReportFolder.claim(outDir);
         NewFiles added = NewFiles.under(outDir);
         try {
-            return writeInto(sources, outDir);
+            return writeInto(sources, outDir, png, folder);
         } catch (IOException | RuntimeException e) {
             added.removeAfter(e);
             if (e instanceof AtomicFiles.CannotWrite w) {
@@ -86,8 +129,10 @@ public final class Reporter {
         }
     }
 
-    private static Path writeInto(List<ResultData> sources, Path outDir) throws IOException {
+    private static Report writeInto(List<ResultData> sources, Path outDir, PngCharts png, ReportFolder folder)
+            throws IOException {
         Files.createDirectories(outDir);
+        List<Path> written = new ArrayList<>();
         Merged merged = merge(sources);
         List<Measurement> measurements = merged.measurements();
         List<Charts.ChartFile> charts = new ArrayList<>();
@@ -104,7 +149,7 @@ public final class Reporter {
         machines.values().forEach(d -> descriptions.put(d.machine(), d.machineDescription()));
         charts.addAll(PartitionVerdict.writeCharts(partition, descriptions, outDir));
         List<String> exports = new ArrayList<>(exports(runs, measurements.stream()
-                .filter(m -> runs.stream().anyMatch(d -> d.machine().equals(m.machine()))).toList(), outDir));
+                .filter(m -> runs.stream().anyMatch(d -> d.machine().equals(m.machine()))).toList(), outDir, written));
         ReportContent content = new ReportContent(sources, measurements, merged.superseded(), merged.runOf(),
                 HockneyFit.fitAll(measurements), charts, exports, partition);
         SummaryWriter.Documents docs = SummaryWriter.render(content, outDir);
@@ -112,7 +157,20 @@ public final class Reporter {
         Path summary = outDir.resolve(SUMMARY);
         AtomicFiles.write(summary, docs.summary());
         AtomicFiles.write(outDir.resolve(HtmlReport.FILE), HtmlReport.render(docs.summary(), outDir));
-        return summary;
+        charts.forEach(c -> written.add(c.svg()));
+        written.addAll(List.of(outDir.resolve(STATISTICS), summary, outDir.resolve(HtmlReport.FILE)));
+        String pngNote = "";
+        if (png != null) {
+            java.util.Optional<String> why = png.unavailable();
+            if (why.isPresent()) {
+                pngNote = "PNG: none written: " + why.get() + "; the charts are SVG only";
+            } else {
+                written.addAll(png.write(charts));
+                pngNote = "PNG: " + charts.size() + " charts beside their SVG in " + outDir;
+            }
+        }
+        folder.finish(written);
+        return new Report(summary, pngNote);
     }
 
     /**
@@ -152,11 +210,18 @@ public final class Reporter {
         return sources;
     }
 
-    /** Writes the github-action-benchmark files and copies each run's JMH JSON; one line per export. */
-    private static List<String> exports(List<ResultData> sources, List<Measurement> ms, Path outDir)
-            throws IOException {
+    /**
+     * Writes the github-action-benchmark files and copies each run's JMH JSON, adding each file to {@code
+     * written}; one line per export.
+     */
+    private static List<String> exports(List<ResultData> sources, List<Measurement> ms, Path outDir,
+                                        List<Path> written) throws IOException {
         List<String> lines = new ArrayList<>();
         BenchmarkActionExport.write(ms, outDir);
+        for (String name : List.of(BenchmarkActionExport.BIGGER, BenchmarkActionExport.SMALLER,
+                BenchmarkActionExport.BENCHER)) {
+            written.add(outDir.resolve(name));
+        }
         lines.add("`" + BenchmarkActionExport.BIGGER + "`, `" + BenchmarkActionExport.SMALLER
                 + "`: github-action-benchmark, tools `customBiggerIsBetter` (bandwidth medians) and "
                 + "`customSmallerIsBetter` (latency p50 and p99).");
@@ -174,6 +239,7 @@ public final class Reporter {
             }
             Path copy = outDir.resolve("jmh").resolve(Charts.stem(d.label()) + ".json");
             AtomicFiles.write(copy, jmh.get());
+            written.add(copy);
             lines.add("`jmh/" + copy.getFileName() + "`: JMH's JSON of `" + d.label()
                     + "`, untouched (jmh-visualizer reads it).");
         }

@@ -14,8 +14,8 @@ import java.util.TreeSet;
  *
  * <p>Size charts: transfer size on a log2 axis labelled in KiB/MiB/GiB; a marker per measured size;
  * a line joins two points of a series only when no other size of the chart lies between them (a
- * size the series was not measured at is a gap, not an interpolation); every series has its own
- * colour, marker shape and dash pattern, markers hollow, so series that coincide stay visible.
+ * size the series was not measured at is a gap, not an interpolation); series look as
+ * {@link SeriesStyles} decides (comparisons: candidates solid, baselines dashed), markers hollow.
  * Linear axes tick at 1, 2 or 5 x 10^k; log axes at 1, 2, 5 x 10^k per decade, labelled in µs/ms.
  */
 public final class SvgChart {
@@ -24,11 +24,7 @@ public final class SvgChart {
     private static final int LEFT = 90;
     private static final int RIGHT = 30;
     private static final String FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif";
-    /** Okabe-Ito colours (distinguishable with common colour-vision deficiencies) and two more. */
-    static final String[] COLORS = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-            "#8C564B"};
-    static final String[] MARKERS = {"circle", "square", "triangle", "diamond", "down", "cross", "plus"};
-    static final String[] DASHES = {"", "7 4", "2 3", "9 3 2 3"};
+    private static final String[] COLORS = SeriesStyles.COLORS;
 
     private SvgChart() {}
 
@@ -63,7 +59,12 @@ public final class SvgChart {
      * @param series the series
      */
     record SizeChart(String title, String subtitle, List<String> notes, String yTitle, boolean logY, boolean time,
-                     String legendTitle, List<Series> series) {}
+                     String legendTitle, List<Series> series) implements ChartData {
+        @Override
+        public String svg() {
+            return render(this);
+        }
+    }
 
     /** Renders a size chart. */
     static String render(SizeChart c) {
@@ -116,15 +117,11 @@ public final class SvgChart {
                 .append("</text>\n");
         // Series.
         List<Long> order = new ArrayList<>(sizes);
-        int styleIndex = 0;
-        int[] styles = new int[c.series().size()];
-        for (int i = 0; i < styles.length; i++) {
-            styles[i] = c.series().get(i).baseline() ? Math.max(0, styleIndex - 1) : styleIndex++;
-        }
+        List<SeriesStyles.Style> styles = SeriesStyles.of(c.series());
         for (int i = 0; i < c.series().size(); i++) {
             Series s = c.series().get(i);
-            String color = COLORS[styles[i] % COLORS.length];
-            String dash = s.baseline() ? "7 4" : DASHES[styles[i] % DASHES.length];
+            String color = styles.get(i).color();
+            String dash = styles.get(i).dash();
             List<Point> pts = s.points().stream().filter(p -> Double.isFinite(p.y()) && !(c.logY() && p.y() <= 0))
                     .sorted(java.util.Comparator.comparingLong(Point::sizeBytes)).toList();
             StringBuilder path = new StringBuilder();
@@ -150,7 +147,7 @@ public final class SvgChart {
                     body.append(line(px, lo, px, hi, st)).append(line(px - 4, lo, px + 4, lo, st))
                             .append(line(px - 4, hi, px + 4, hi, st));
                 }
-                body.append(marker(MARKERS[styles[i] % MARKERS.length], px, py, color));
+                body.append(marker(styles.get(i).marker(), px, py, color));
             }
         }
         // Legend below the plot: one entry per line, the shared hardware first.
@@ -161,11 +158,11 @@ public final class SvgChart {
         }
         for (int i = 0; i < c.series().size(); i++) {
             Series s = c.series().get(i);
-            String color = COLORS[styles[i] % COLORS.length];
-            String dash = s.baseline() ? "7 4" : DASHES[styles[i] % DASHES.length];
+            String color = styles.get(i).color();
+            String dash = styles.get(i).dash();
             body.append(line(LEFT, ly - 4, LEFT + 44, ly - 4, "stroke=\"" + color + "\" stroke-width=\"1.8\""
                     + (dash.isEmpty() ? "" : " stroke-dasharray=\"" + dash + "\"")));
-            body.append(marker(MARKERS[styles[i] % MARKERS.length], LEFT + 22, ly - 4, color));
+            body.append(marker(styles.get(i).marker(), LEFT + 22, ly - 4, color));
             for (String part : wrap(s.name(), WIDTH - LEFT - 60 - RIGHT, 12)) {
                 body.append(text(LEFT + 54, ly, 12, "start", "", part));
                 ly += 18;

@@ -3,20 +3,28 @@ package io.p2pbench.results;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 
 /**
  * Writes files so that a reader (or an interrupted run) never sees half of one: the bytes go to a
- * temporary file in the same folder, which is then renamed over the target.
+ * temporary file in the same folder, which is then renamed over the target. The temporary file is made
+ * with the default permissions ({@code 0666} less the process umask, as any other tool's files), not the
+ * owner-only {@code 0600} of {@link Files#createTempFile}, so the target gets them too.
  */
 public final class AtomicFiles {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private AtomicFiles() {}
 
     /** Writes {@code text} (UTF-8) to {@code target} atomically, creating parent folders. */
@@ -35,8 +43,10 @@ public final class AtomicFiles {
         Path tmp = null;
         try {
             Files.createDirectories(dir);
-            tmp = Files.createTempFile(dir, "." + abs.getFileName(), ".tmp");
-            Files.write(tmp, bytes);
+            tmp = createTemp(dir, abs.getFileName().toString());
+            try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.WRITE)) {
+                out.write(bytes);
+            }
             move(tmp, abs);
         } catch (java.nio.file.FileSystemException e) {
             throw new CannotWrite(abs, e.getReason() != null ? e.getReason() : e.getClass().getSimpleName(), e);
@@ -85,6 +95,19 @@ public final class AtomicFiles {
         /** What is wrong, without the file: {@code is cut short (...)} or {@code is not gzip data ...}. */
         public String reason() {
             return reason;
+        }
+    }
+
+    /** A new empty file {@code .NAME.RANDOM.tmp} in {@code dir}, made with the default permissions. */
+    private static Path createTemp(Path dir, String name) throws IOException {
+        while (true) {
+            Path tmp = dir.resolve("." + name + "." + Long.toUnsignedString(RANDOM.nextLong(), 36) + ".tmp");
+            try {
+                Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE).close();
+                return tmp;
+            } catch (FileAlreadyExistsException e) {
+                // Another writer's temporary file: draw another name.
+            }
         }
     }
 

@@ -7,11 +7,18 @@ import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.results.ResultMigration;
 import io.p2pbench.results.RunManifest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,8 +28,14 @@ import org.junit.jupiter.api.io.TempDir;
  * {@link #BYTES_PER_SAMPLE} per recorded per-batch value plus {@link #BYTES_PER_SAMPLES_FILE} per samples
  * file; over all committed runs at most
  * {@link #AVERAGE_BYTES} per benchmark. Sizes are file bytes.
+ *
+ * <p>And the budget of the whole tracked tree, {@link #TREE_BYTES}: the checkout travels to the GPU node
+ * beside its bundle and the GPU tests (64 MiB in all there), so {@code results/} keeps reference runs and
+ * the runs a test or document cites, not every diagnostic run ({@code results/h200x1-single-r580/README.md}).
  */
 class ResultSizeBudgetTest {
+    /** The tracked tree (every file {@code git ls-files} lists): at most 15 MiB. */
+    static final long TREE_BYTES = 15L << 20;
     /** The target: 6 kB (6,000 bytes) per benchmark on average over the committed runs. */
     static final long AVERAGE_BYTES = 6_000;
     /** Manifest entry, JMH JSON and share of topology.json per benchmark (committed runs: 2.0 to 3.4 kB). */
@@ -44,6 +57,60 @@ class ResultSizeBudgetTest {
         }
         assertTrue(bytes <= AVERAGE_BYTES * benchmarks, "committed runs hold " + bytes / benchmarks
                 + " bytes per benchmark on average, over the budget of " + AVERAGE_BYTES);
+    }
+
+    @Test
+    void theTrackedTreeStaysWithinItsBudget() throws Exception {
+        Map<String, Long> byFolder = new TreeMap<>();
+        long bytes = 0;
+        for (Path f : trackedFiles()) {
+            if (Files.isRegularFile(f, LinkOption.NOFOLLOW_LINKS)) {
+                long size = Files.size(f);
+                bytes += size;
+                byFolder.merge(f.getNameCount() > 1 ? f.getName(0) + "/" : f.toString(), size, Long::sum);
+            }
+        }
+        StringBuilder where = new StringBuilder();
+        byFolder.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(5)
+                .forEach(e -> where.append(String.format(Locale.ROOT, " %s %.1f MiB;", e.getKey(), e.getValue() / 1048576.0)));
+        assertTrue(bytes > 1 << 20, "found only " + bytes + " bytes of tracked files: " + byFolder);
+        assertTrue(bytes <= TREE_BYTES, String.format(Locale.ROOT, "the tracked tree holds %.2f MiB, over its budget "
+                + "of %d MiB (largest:%s): keep in results/ only reference runs and runs a test or document cites, "
+                + "their figures in docs/notes for the rest (results/h200x1-single-r580/README.md)",
+                bytes / 1048576.0, TREE_BYTES >> 20, where));
+    }
+
+    /**
+     * The tracked files, as {@code git ls-files} lists them where this is a git checkout with git installed;
+     * elsewhere (a source archive) every file under {@code results/}, {@code charts/} and {@code docs/}, the
+     * folders that grow.
+     */
+    static List<Path> trackedFiles() throws Exception {
+        try {
+            Process git = new ProcessBuilder("git", "ls-files", "-z").redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            byte[] out = git.getInputStream().readAllBytes();
+            if (git.waitFor() == 0 && out.length > 0) {
+                List<Path> files = new ArrayList<>();
+                for (String name : new String(out, StandardCharsets.UTF_8).split("\0")) {
+                    if (!name.isEmpty()) {
+                        files.add(Path.of(name));
+                    }
+                }
+                return files;
+            }
+        } catch (IOException e) {
+            // No git here: measure the folders instead.
+        }
+        List<Path> files = new ArrayList<>();
+        for (String folder : List.of("results", "charts", "docs")) {
+            if (Files.isDirectory(Path.of(folder))) {
+                try (Stream<Path> s = Files.walk(Path.of(folder))) {
+                    s.filter(Files::isRegularFile).forEach(files::add);
+                }
+            }
+        }
+        return files;
     }
 
     @Test

@@ -45,6 +45,34 @@ class SvgChartTest {
         assertTrue(svg.contains(">4 MiB</text>") || svg.contains(">1 MiB</text>"));
     }
 
+    /** The overlay title says "candidate (solid) over baseline (dashed)": so for every candidate, however many. */
+    @Test
+    void everyCandidateOfAComparisonIsSolidAndEveryBaselineDashedInItsCandidatesColour() {
+        long mib = 1 << 20;
+        List<SvgChart.Point> pts = List.of(new SvgChart.Point(mib, 1, 0), new SvgChart.Point(4 * mib, 2, 0));
+        List<SvgChart.Series> series = new java.util.ArrayList<>();
+        for (String path : List.of("CE_P2P_READ", "CE_P2P_WRITE", "SM_P2P_READ", "HOST_STAGED", "CE_NO_P2P")) {
+            series.add(new SvgChart.Series(path + " · candidate", pts, false));
+            series.add(new SvgChart.Series(path + " · baseline", pts, true));
+        }
+        List<SeriesStyles.Style> styles = SeriesStyles.of(series);
+        for (int i = 0; i < series.size(); i += 2) {
+            assertTrue(styles.get(i).solid(), series.get(i).name() + ": " + styles.get(i));
+            assertEquals(SeriesStyles.BASELINE_DASH, styles.get(i + 1).dash(), series.get(i + 1).name());
+            assertEquals(styles.get(i).color(), styles.get(i + 1).color(), series.get(i + 1).name());
+        }
+        assertEquals(5, styles.stream().filter(SeriesStyles.Style::solid).map(SeriesStyles.Style::color).distinct().count());
+        String svg = SvgChart.render(new SvgChart.SizeChart("t", "m", List.of(), "GB/s", false, false, "", series));
+        List<String> lines = svg.lines().filter(l -> l.contains("stroke-width=\"1.8\"")).toList();
+        assertEquals(2 * series.size(), lines.size(), "a line per series and a legend line per series");
+        assertEquals(series.size(), lines.stream().filter(l -> l.contains("stroke-dasharray=\"7 4\"")).count(), svg);
+        assertTrue(lines.stream().noneMatch(l -> l.contains("stroke-dasharray=\"2 3\"")), "no dotted series: " + svg);
+
+        // Outside a comparison, series differ by dash pattern too.
+        List<SeriesStyles.Style> plain = SeriesStyles.of(series.stream().filter(s -> !s.baseline()).toList());
+        assertEquals(List.of("", "7 4", "2 3", "9 3 2 3", ""), plain.stream().map(SeriesStyles.Style::dash).toList());
+    }
+
     @Test
     void longTitlesWrapInsteadOfRunningOffThePicture() {
         String title = "p99 latency vs size, GPU0→GPU0 (X, single GPU: not an interconnect measurement) on a machine with a "
