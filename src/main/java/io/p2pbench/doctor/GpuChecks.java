@@ -260,8 +260,15 @@ final class GpuChecks {
         if (nvml == null) {
             return sysfs;
         }
-        return new PciTree.Link(sysfs.gen().known() ? sysfs.gen() : nvml.gen(),
-                sysfs.width().known() ? sysfs.width() : nvml.width());
+        return new PciTree.Link(either(sysfs.gen(), nvml.gen()), either(sysfs.width(), nvml.width()));
+    }
+
+    /** The sysfs answer, else NVML's, else both reasons. */
+    private static Answer<Integer> either(Answer<Integer> sysfs, Answer<Integer> nvml) {
+        if (sysfs.known()) {
+            return sysfs;
+        }
+        return nvml.known() ? nvml : Answer.unknown(sysfs.unknown() + "; NVML: " + nvml.unknown());
     }
 
     private static String sysfsLine(String busId, PciTree.Link now, PciTree.Link max) {

@@ -91,7 +91,7 @@ final class PairChecks {
             for (Acs.State s : redirecting) {
                 causes.add(acsRedirect(s, a, b));
             }
-            if (!acsUnknown.isEmpty() && verdict != Verdict.P2P_THROUGH_CPU) {
+            if (!acsUnknown.isEmpty()) {
                 causes.add(new Finding(Check.ACS, ports(acsUnknown), Status.UNKNOWN, "ACS on the ports between the two GPUs"
                         + " is unknown: " + ports(acsUnknown), acsUnknown.stream()
                         .map(Acs.State::evidence).toList(), "Run p2pbench doctor as root, or pass --lspci FILE with the "
