@@ -3,6 +3,7 @@
 # Unpacks the carried bundle (.carry/bundle), then, each step with its own time limit and log:
 #   tests     GPU tests (JUnit console, test classes carried in .carry/tests)
 #   topology  p2pbench topology (text and --json)
+#   doctor    p2pbench doctor (text: doctor.log, --json: doctor.json); host, GPU and verdict lines go to the summary
 #   quick     p2pbench run --preset quick (wall time measured); quick-per-benchmark the same with --fork-per-benchmark
 #   aa        A/A reruns for compare's error rates: AA_ROUNDS rounds of the quick preset and a standard 1 GiB subset
 #   runs      RUNS="ARGS;ARGS": one p2pbench run per ARGS (RUN_LIMIT seconds each)
@@ -144,6 +145,15 @@ for s in "$@"; do
     topology)
       step topology 120 "$B/bin/p2pbench" topology
       "$B/bin/p2pbench" topology --json --out "$W/topology.json"
+      snapshot ;;
+    doctor)
+      # Why P2P is off or slow here, pair by pair (docs/doctor.md). On the one-GPU VM it must say virtual machine,
+      # the IOMMU state it finds and one GPU, without errors.
+      step doctor 120 "$B/bin/p2pbench" doctor
+      "$B/bin/p2pbench" doctor --json > "$W/doctor.json" 2> "$W/doctor-json.err"
+      note "doctor --json rc=$? ($(wc -c < "$W/doctor.json") bytes)"
+      grep -E "^  [a-z]+ +(GPUs|Virtualisation|IOMMU|NUMA|PCIe link|BAR1|Persistence mode|NVLink state):|^Pairs|^Verdicts|^GPU[0-9]" \
+        "$W/doctor.log" | cut -c1-220 | tee -a "$SUMMARY"
       snapshot ;;
     quick)
       step quick 230 "$B/bin/p2pbench" run --preset quick --out "$W/results"

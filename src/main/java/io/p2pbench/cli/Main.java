@@ -12,7 +12,7 @@ import picocli.CommandLine.Command;
 @Command(name = "p2pbench", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Measures how fast GPUs talk to each other and to the host: peer copies with P2P on and "
                 + "off, host-staged copies, host-device copies, all-reduce and activation exchanges.",
-        subcommands = {TopologyCommand.class, RunCommand.class, ReportCommand.class, CompareCommand.class,
+        subcommands = {TopologyCommand.class, DoctorCommand.class, RunCommand.class, ReportCommand.class, CompareCommand.class,
             MigrateCommand.class,
             WhatIfCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
@@ -25,7 +25,7 @@ public final class Main implements Runnable {
     @Override
     public void run() {
         throw new CommandLine.ParameterException(spec.commandLine(),
-                "a subcommand is required: topology, run, report, compare, migrate or whatif");
+                "a subcommand is required: topology, doctor, run, report, compare, migrate or whatif");
     }
 
     /** Runs the command line and exits with its code. */

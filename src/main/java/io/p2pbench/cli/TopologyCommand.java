@@ -1,5 +1,8 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.doctor.Doctor;
+import io.p2pbench.doctor.DoctorText;
+import io.p2pbench.doctor.LiveMachine;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
@@ -7,6 +10,7 @@ import io.p2pbench.topology.TopologyPrinter;
 import io.p2pbench.topology.TopologyProbe;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -15,8 +19,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code p2pbench topology}: the GPUs, how they are linked, and what P2P they allow. */
 @Command(name = "topology", mixinStandardHelpOptions = true,
-        description = "Prints the GPU-to-GPU link matrix (nvidia-smi topo -m layout) and the P2P capability "
-                + "matrix; --json writes the whole map.")
+        description = "Prints the GPU-to-GPU link matrix (nvidia-smi topo -m layout), the P2P capability "
+                + "matrix and the P2P diagnosis of p2pbench doctor in short; --json writes the whole map.")
 final class TopologyCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -31,7 +35,8 @@ final class TopologyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Topology t = TopologyProbe.probe();
-        String text = json ? TopologyJson.write(t) : TopologyPrinter.render(t);
+        String text = json ? TopologyJson.write(t)
+                : TopologyPrinter.render(t) + "\n" + DoctorText.summary(Doctor.diagnose(new LiveMachine(null, t), Map.of()));
         if (out != null) {
             AtomicFiles.write(out, text);
         } else {

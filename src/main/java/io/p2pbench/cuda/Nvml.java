@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.bytedeco.cuda.global.nvml;
+import org.bytedeco.cuda.nvml.nvmlBAR1Memory_t;
 import org.bytedeco.cuda.nvml.nvmlDevice_st;
 import org.bytedeco.cuda.nvml.nvmlPciInfo_t;
 import org.bytedeco.javacpp.BytePointer;
@@ -107,6 +108,63 @@ public final class Nvml implements AutoCloseable {
                 intOrNull(p -> nvmlDeviceGetNumaNodeId(dev, p)),
                 cpuAffinity(dev),
                 links, linkProblem));
+    }
+
+    /** One NVLink's error counters since the driver loaded (NVML_NVLINK_ERROR_DL_*). */
+    public record NvLinkErrors(int link, long replay, long recovery, long crcFlit, long crcData) {}
+
+    /**
+     * What {@code p2pbench doctor} asks beyond {@link GpuFacts}: the BAR1 aperture (through which a
+     * peer maps this GPU's memory over PCIe), persistence mode, and the error counters of the given
+     * NVLinks. A null field comes with the NVML call and status that left it unknown.
+     */
+    public record Health(Long bar1TotalBytes, String bar1Problem, Boolean persistenceMode, String persistenceProblem,
+                         List<NvLinkErrors> nvlinkErrors, String nvlinkErrorsProblem) {}
+
+    /** {@link Health} of the GPU at {@code pciBusId}, reading the error counters of {@code links}. */
+    public Optional<Health> health(String pciBusId, List<Integer> links) {
+        nvmlDevice_st dev = handle(pciBusId);
+        if (dev == null) {
+            return Optional.empty();
+        }
+        Long bar1 = null;
+        String bar1Problem = null;
+        try (nvmlBAR1Memory_t memory = new nvmlBAR1Memory_t()) {
+            int status = nvmlDeviceGetBAR1MemoryInfo(dev, memory);
+            if (status == NVML_SUCCESS) {
+                bar1 = memory.bar1Total();
+            } else {
+                bar1Problem = "nvmlDeviceGetBAR1MemoryInfo: " + status + " " + errorString(status);
+            }
+        }
+        int[] mode = {0};
+        int modeStatus = nvmlDeviceGetPersistenceMode(dev, mode);
+        Boolean persistence = modeStatus == NVML_SUCCESS ? mode[0] == NVML_FEATURE_ENABLED : null;
+        String persistenceProblem = modeStatus == NVML_SUCCESS ? null
+                : "nvmlDeviceGetPersistenceMode: " + modeStatus + " " + errorString(modeStatus);
+        List<NvLinkErrors> errors = new ArrayList<>();
+        String errorsProblem = null;
+        for (int link : links) {
+            long[] c = new long[4];
+            int[] counters = {NVML_NVLINK_ERROR_DL_REPLAY, NVML_NVLINK_ERROR_DL_RECOVERY, NVML_NVLINK_ERROR_DL_CRC_FLIT,
+                NVML_NVLINK_ERROR_DL_CRC_DATA};
+            for (int i = 0; i < counters.length && errorsProblem == null; i++) {
+                long[] value = {0};
+                int status = nvmlDeviceGetNvLinkErrorCounter(dev, link, counters[i], value);
+                if (status != NVML_SUCCESS) {
+                    errorsProblem = "nvmlDeviceGetNvLinkErrorCounter(link=" + link + "): " + status + " "
+                            + errorString(status);
+                }
+                c[i] = value[0];
+            }
+            if (errorsProblem != null) {
+                errors.clear();
+                break;
+            }
+            errors.add(new NvLinkErrors(link, c[0], c[1], c[2], c[3]));
+        }
+        return Optional.of(new Health(bar1, bar1Problem, persistence, persistenceProblem,
+                errorsProblem == null ? errors : null, errorsProblem));
     }
 
     /**

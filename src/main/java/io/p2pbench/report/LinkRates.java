@@ -3,6 +3,7 @@ package io.p2pbench.report;
 import io.p2pbench.results.Kind;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.LinkClass;
+import io.p2pbench.topology.LinkSpeeds;
 import io.p2pbench.topology.Topology;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,24 +43,12 @@ public final class LinkRates {
 
     /** PCIe GB/s per lane per direction for generation {@code gen}, NaN when unknown. */
     public static double pcieLaneGBps(int gen) {
-        return switch (gen) {
-            case 1 -> 0.25;
-            case 2 -> 0.5;
-            case 3 -> 0.985;
-            case 4 -> 1.969;
-            case 5 -> 3.938;
-            case 6 -> 7.563;
-            default -> Double.NaN;
-        };
+        return LinkSpeeds.pcieLaneGBps(gen);
     }
 
     /** NVLink GB/s per link per direction for NVLink {@code version}, NaN when unknown. */
     public static double nvlinkGBps(int version) {
-        return switch (version) {
-            case 2, 3, 4 -> 25.0;
-            case 5 -> 50.0;
-            default -> Double.NaN;
-        };
+        return LinkSpeeds.nvlinkGBps(version);
     }
 
     /** The reference for {@code m} on machine {@code t} (null for imported baselines: no reference). */

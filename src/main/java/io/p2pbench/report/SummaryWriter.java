@@ -260,6 +260,7 @@ final class SummaryWriter {
                     h.iommu(), h.virtualization()));
             sb.append("```text\n").append(TopologyPrinter.gpuTable(t)).append('\n').append(TopologyPrinter.linkMatrix(t))
                     .append('\n').append(TopologyPrinter.p2pMatrix(t)).append("```\n\n");
+            sb.append(MachineDoctor.section(d, ms));
         }
         String peer = TextMatrices.peer(ms, t);
         if (!peer.isEmpty()) {

@@ -89,7 +89,8 @@ public final class HostProbe {
         return text.isEmpty() ? null : text;
     }
 
-    static String cpuModel(String cpuinfo) {
+    /** The CPU model named in /proc/cpuinfo text, or {@code unknown}. */
+    public static String cpuModel(String cpuinfo) {
         for (String line : cpuinfo.split("\n")) {
             if (line.startsWith("model name")) {
                 int colon = line.indexOf(':');
@@ -101,7 +102,8 @@ public final class HostProbe {
         return "unknown";
     }
 
-    static int sockets(String cpuinfo) {
+    /** Distinct {@code physical id}s in /proc/cpuinfo text (at least 1). */
+    public static int sockets(String cpuinfo) {
         Set<String> ids = new HashSet<>();
         for (String line : cpuinfo.split("\n")) {
             if (line.startsWith("physical id")) {
@@ -111,7 +113,8 @@ public final class HostProbe {
         return Math.max(1, ids.size());
     }
 
-    static String iommu(boolean groupsPresent, String cmdline) {
+    /** {@code passthrough}, {@code on} or {@code off} from whether IOMMU groups exist and the kernel command line. */
+    public static String iommu(boolean groupsPresent, String cmdline) {
         String c = cmdline.toLowerCase(Locale.ROOT);
         if (c.contains("iommu=pt") || c.contains("iommu.passthrough=1")) {
             return "passthrough";
@@ -125,7 +128,11 @@ public final class HostProbe {
         return "off";
     }
 
-    static String virtualization(String cpuinfo, String vendor, String product) {
+    /**
+     * {@code none} when /proc/cpuinfo's flags lack {@code hypervisor}, else {@code virtual machine} with
+     * the DMI vendor and product where they say something.
+     */
+    public static String virtualization(String cpuinfo, String vendor, String product) {
         boolean hypervisor = false;
         for (String line : cpuinfo.split("\n")) {
             if (line.startsWith("flags") && List.of(line.split("\\s+")).contains("hypervisor")) {

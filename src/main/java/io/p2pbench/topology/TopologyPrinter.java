@@ -143,7 +143,7 @@ public final class TopologyPrinter {
     }
 
     /** Left-aligned columns separated by two spaces. */
-    static String table(List<String[]> rows) {
+    public static String table(List<String[]> rows) {
         int cols = rows.stream().mapToInt(r -> r.length).max().orElse(0);
         int[] width = new int[cols];
         for (String[] r : rows) {
