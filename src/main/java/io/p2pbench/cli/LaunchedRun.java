@@ -50,7 +50,14 @@ final class LaunchedRun {
         } catch (LaunchException e) {
             throw new UserInputException(e.getMessage());
         }
-        if (launch.isEmpty() || !launch.get().multiProcess()) {
+        if (launch.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!launch.get().multiProcess()) {
+            // A world of one is the ordinary run; say so where another launcher's variables disagree.
+            launch.get().notes().forEach(n -> cl.getErr().println("p2pbench: note: " + launch.get().describe()
+                    + ", so this is an ordinary one-process run; " + n));
+            cl.getErr().flush();
             return Optional.empty();
         }
         LaunchEnvironment e = launch.get();

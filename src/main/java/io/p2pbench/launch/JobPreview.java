@@ -16,6 +16,10 @@ import java.util.Locale;
 public final class JobPreview {
     private JobPreview() {}
 
+    private static String names(java.util.stream.Stream<String> values) {
+        return String.join(", ", values.distinct().toList());
+    }
+
     /**
      * Prints the preview of the rank {@code launch} describes on {@code topology} (the machine, or the file of
      * {@code --topology}).
@@ -52,13 +56,25 @@ public final class JobPreview {
         out.printf(Locale.ROOT, "Assuming block placement (%d rank%s per host, %d host%s) for the plan:%n", perHost,
                 perHost == 1 ? "" : "s", plan.hosts().size(), plan.hosts().size() == 1 ? "" : "s");
         out.println(plan.describe());
+        java.util.Map<String, List<JobPlan.CollectiveStep>> collectives = new java.util.LinkedHashMap<>();
         for (JobPlan.Step s : plan.stepsOf(launch.rank())) {
-            String what = s instanceof JobPlan.IpcStep ipc
-                    ? (ipc.importer() == launch.rank() ? "imports from rank " + ipc.exporter() : "exports to rank "
-                    + ipc.importer()) + (ipc.sameGpu() ? " (same GPU)" : "")
-                    : "rank of " + ((JobPlan.CollectiveStep) s).span() + " ranks " + s.ranks();
-            out.printf(Locale.ROOT, "  %-40s %s%n", s.id(), what);
+            if (s instanceof JobPlan.IpcStep ipc) {
+                out.printf(Locale.ROOT, "  %-28s %s%s%n", s.id(), ipc.importer() == launch.rank()
+                        ? "imports from rank " + ipc.exporter() : "exports to rank " + ipc.importer(),
+                        ipc.sameGpu() ? " (same GPU)" : "");
+            } else {
+                JobPlan.CollectiveStep c = (JobPlan.CollectiveStep) s;
+                String over = c.scope() == JobPlan.Scope.WORLD ? "all " + c.ranks().size() + " ranks"
+                        : c.host() + "'s " + c.ranks().size() + " ranks";
+                collectives.computeIfAbsent(over + " (" + c.span() + ")", k -> new ArrayList<>()).add(c);
+            }
         }
+        collectives.forEach((over, steps) -> out.printf(Locale.ROOT, "  %d NCCL collectives over %s: %s x %s x %s%s%n",
+                steps.size(), over, names(steps.stream().map(c -> c.op().name())),
+                names(steps.stream().map(c -> c.type().name())),
+                names(steps.stream().map(c -> io.p2pbench.transfer.Sizes.format(c.sizeBytes()))),
+                steps.stream().filter(c -> c.skipReason() != null).findFirst()
+                        .map(c -> "; cannot run: " + c.skipReason()).orElse("")));
         out.flush();
     }
 }
