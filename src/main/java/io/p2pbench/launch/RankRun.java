@@ -139,7 +139,12 @@ public final class RankRun {
     private void hung(RankState state, JobPlan plan, String step, long limit, Instant started) {
         String why = "step " + step + " did not finish within " + limit + " s (twice P2PBENCH_RANK_TIMEOUT): a CUDA "
                 + "or NCCL call hung; rank " + state.rank() + " ended there";
-        if (!state.end("failed", why, "timeout", why)) {
+        plan.steps().stream().filter(x -> x.id().equals(step)).findFirst()
+                .filter(x -> !(x instanceof JobPlan.IpcStep ipc) || ipc.importer() == state.rank())
+                .ifPresent(x -> state.record(plan.combination(x, state.rank()).id(), "timeout", why, null, null, null,
+                        null));
+        if (!state.end("failed", why, "failed", "not run: rank " + state.rank() + " ended at step " + step
+                + ", whose call hung")) {
             return;
         }
         err.println("p2pbench: rank " + state.rank() + ": " + why);

@@ -54,6 +54,11 @@ class LaunchTwoProcessTest {
     }
 
     private static Rank start(Path work, int rank, Map<String, String> extraEnv, String... jvmProps) throws IOException {
+        return start(work, "cpu-slurm-2tasks-rank", rank, extraEnv, jvmProps);
+    }
+
+    private static Rank start(Path work, String fixture, int rank, Map<String, String> extraEnv, String... jvmProps)
+            throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Xshare:auto", "-D" + LaunchSettings.WORKLOAD_PROPERTY + "=" + CpuStandInWorkload.class.getName()));
@@ -65,7 +70,7 @@ class LaunchTwoProcessTest {
                 || k.startsWith("MPI_LOCAL") || k.startsWith("P2PBENCH_") || k.startsWith("NCCL_") || List.of("RANK",
                 "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "GROUP_RANK", "MASTER_ADDR", "MASTER_PORT",
                 "TORCHELASTIC_RUN_ID", "CUDA_VISIBLE_DEVICES").contains(k));
-        pb.environment().putAll(EnvFixtures.read("cpu-slurm-2tasks-rank" + rank + ".env"));
+        pb.environment().putAll(EnvFixtures.read(fixture + rank + ".env"));
         pb.environment().putAll(extraEnv);
         Path out = work.resolve("rank" + rank + ".out");
         Path err = work.resolve("rank" + rank + ".err");
@@ -129,6 +134,26 @@ class LaunchTwoProcessTest {
             assertEquals(List.of("collected.json"), left.filter(Files::isRegularFile).map(p -> p.getFileName().toString())
                     .toList());
         }
+    }
+
+    @Test
+    void twoRanksOnOneGpuAreSingleGpuRows(@TempDir Path work) throws Exception {
+        String oneGpu = "-D" + CpuStandInWorkload.TOPOLOGY + "=" + Path.of("src/test/resources/topologies",
+                "h200x1-single-r580.json").toAbsolutePath();
+        Rank zero = start(work, "cpu-torchrun-one-gpu-rank", 0, Map.of(), oneGpu);
+        Rank one = start(work, "cpu-torchrun-one-gpu-rank", 1, Map.of(), oneGpu);
+        assertEquals(0, one.exit(), one.err() + one.out());
+        assertEquals(0, zero.exit(), zero.err() + zero.out());
+        assertTrue(one.out().contains("the one GPU CUDA_VISIBLE_DEVICES=0 leaves visible"), one.out());
+        assertTrue(zero.out().contains("intra-node, single GPU"), zero.out());
+        RunManifest m = onlyResultFolder(work).readManifest();
+        RunManifest.Entry copy = entry(m, "standin-bw-r0-r1-4KiB");
+        assertTrue(copy.combination().singleGpu());
+        assertEquals("X", copy.combination().link());
+        assertEquals(copy.placement().gpuUuid(), entry(m, "standin-bw-r1-r0-64KiB").placement().gpuUuid());
+        assertTrue(m.entries().stream().filter(e -> e.combination().kind().equals("nccl-processes"))
+                .allMatch(e -> e.combination().singleGpu()), "NCCL rows of ranks sharing a GPU are single-GPU rows");
+        assertTrue(m.settings().toString().contains("NCCL_COMM_ID=127.0.0.1:29612"), m.settings().toString());
     }
 
     @Test
