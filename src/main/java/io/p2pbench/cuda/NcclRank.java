@@ -87,10 +87,14 @@ public final class NcclRank implements AutoCloseable {
                 asked = ncclCommUserRank(sub, user);
             }
             if (asked != ncclSuccess) {
+                CudaException failure = error(asked, "ncclCommCount/ncclCommUserRank", "rank", rank, "color", color);
                 Cuda.setDevice(device);
-                ncclCommDestroy(sub); // the query's failure is the one reported
+                int destroyed = ncclCommDestroy(sub);
                 Cuda.forgetCurrentDevice();
-                check(asked, "ncclCommCount/ncclCommUserRank", "rank", rank, "color", color);
+                if (destroyed != ncclSuccess) {
+                    failure.addSuppressed(error(destroyed, "ncclCommDestroy", "rank", rank, "color", color));
+                }
+                throw failure;
             }
             return new NcclRank(device, count[0], user[0], sub);
         }
@@ -159,13 +163,17 @@ public final class NcclRank implements AutoCloseable {
 
     private static void check(int result, String call, Object... args) {
         if (result != ncclSuccess) {
-            BytePointer text = ncclGetErrorString(result);
-            BytePointer last = ncclGetLastError(null);
-            String lastText = last == null ? "" : last.getString().strip();
-            String description = (text == null ? "" : text.getString())
-                    + (lastText.isEmpty() ? "" : "; NCCL: " + lastText);
-            throw new CudaException(call, Cuda.formatArgs(args), result, resultName(result), description);
+            throw error(result, call, args);
         }
+    }
+
+    /** The exception of a failed call: NCCL's name and text of the result, and its last error message. */
+    private static CudaException error(int result, String call, Object... args) {
+        BytePointer text = ncclGetErrorString(result);
+        BytePointer last = ncclGetLastError(null);
+        String lastText = last == null ? "" : last.getString().strip();
+        String description = (text == null ? "" : text.getString()) + (lastText.isEmpty() ? "" : "; NCCL: " + lastText);
+        return new CudaException(call, Cuda.formatArgs(args), result, resultName(result), description);
     }
 
     /** Destroys the communicator; idempotent. */

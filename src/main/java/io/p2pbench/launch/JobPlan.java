@@ -41,10 +41,11 @@ public final class JobPlan {
     /**
      * A copy from {@code exporter}'s GPU memory to {@code importer}'s through CUDA IPC, on {@code host}.
      *
-     * @param previous the copy on the same host just before, which must be over first; null for the first
+     * @param previous the copy that runs on the same host just before, which must be over first; null for the first
+     * @param skipReason why it cannot run, planned (both ranks skip it), else null
      */
     public record IpcStep(String id, String host, int exporter, int importer, long sizeBytes, boolean sameGpu,
-                          String previous) implements Step {
+                          String previous, String skipReason) implements Step {
         @Override
         public List<Integer> ranks() {
             return List.of(exporter, importer);
@@ -156,8 +157,15 @@ public final class JobPlan {
             RankHello exporter = local.get((int) w[0]);
             RankHello importer = local.get((int) w[1]);
             String id = "ipc-r" + exporter.rank() + "-r" + importer.rank() + "-" + Sizes.compact(w[2]);
-            out.add(new IpcStep(id, host, exporter.rank(), importer.rank(), w[2], exporter.sameGpu(importer), previous));
-            previous = id;
+            String skip = exporter.sameGpu(importer) || importer.sees(exporter) ? null : "CUDA IPC between two GPUs "
+                    + "needs the exporter's GPU visible in the importing process, and rank " + importer.rank()
+                    + " sees only CUDA_VISIBLE_DEVICES=" + importer.cudaVisibleDevices() + "; start the ranks seeing "
+                    + "every GPU of the node (local rank i takes GPU i), as vLLM's workers do";
+            out.add(new IpcStep(id, host, exporter.rank(), importer.rank(), w[2], exporter.sameGpu(importer), previous,
+                    skip));
+            if (skip == null) {
+                previous = id; // a skipped copy has no end to wait for
+            }
         }
         return out;
     }
@@ -265,7 +273,7 @@ public final class JobPlan {
             params.put("host", ipc.host());
             return new Combination(kind.idTag() + "-bw-" + ipc.id().substring("ipc-".length()), kind.measuredBy(),
                     kind.label(), "bandwidth", params, "multiprocess", link(ipc), ipc.sizeBytes(),
-                    ipc.sameGpu(), null, 1.0);
+                    ipc.sameGpu(), ipc.skipReason(), 1.0);
         }
         CollectiveStep c = (CollectiveStep) s;
         params.put("ranks", join(c.ranks()).replace(" ", ""));

@@ -50,7 +50,7 @@ public final class JobPreview {
             world.add(new RankHello(r, launch.worldSize(), local, Math.min(perHost, launch.worldSize() - hostIndex * perHost),
                     h, null, 0, null, "", launch.launcher().label(), "", "", topology.gpuCount() == perHost ? local : 0,
                     h.equals(host) ? gi.uuid() : gi.uuid() + "@" + h, gi.pciBusId(), gi.numaNode(), "", cvd,
-                    env.get("NCCL_COMM_ID"), r == 0 ? Boolean.TRUE : null, "", topology.fingerprint()));
+                    env.get("NCCL_COMM_ID"), r == 0 ? Boolean.TRUE : null, "", topology.fingerprint(), null));
         }
         JobPlan plan = JobPlan.make(world, request, false, null, topology);
         out.printf(Locale.ROOT, "Assuming block placement (%d rank%s per host, %d host%s) for the plan:%n", perHost,

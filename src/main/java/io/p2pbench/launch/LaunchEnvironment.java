@@ -48,30 +48,54 @@ public record LaunchEnvironment(Launcher launcher, int rank, int worldSize, int 
                 present.add(l);
             }
         }
-        Launcher chosen;
+        List<String> notes = new ArrayList<>();
+        LaunchEnvironment e;
         if (forced != null && !forced.isBlank()) {
             if (forced.trim().equalsIgnoreCase("none")) {
                 return Optional.empty();
             }
-            chosen = Launcher.named(forced);
+            e = Launcher.named(forced).read(env);
+            e.validate();
+            notes.add(LAUNCHER_VARIABLE + "=" + forced.trim() + " chose " + e.launcher.label());
         } else if (present.isEmpty()) {
             return Optional.empty();
         } else {
-            chosen = present.get(0);
+            e = firstComplete(present, env, notes);
         }
-        LaunchEnvironment e = chosen.read(env);
-        e.validate();
-        List<String> notes = new ArrayList<>();
-        if (forced != null && !forced.isBlank()) {
-            notes.add(LAUNCHER_VARIABLE + "=" + forced.trim() + " chose " + chosen.label());
-        }
+        Launcher chosen = e.launcher;
         for (Launcher other : present) {
-            if (other != chosen) {
+            if (other != chosen && notes.stream().noneMatch(n -> n.startsWith(other.label() + "'s variables are incomplete"))) {
                 notes.add(compare(e, other, env));
             }
         }
         return Optional.of(new LaunchEnvironment(e.launcher, e.rank, e.worldSize, e.localRank, e.localWorldSize,
                 e.nodeId, e.nodeName, e.launcherJobId, e.masterAddress, List.copyOf(notes)));
+    }
+
+    /**
+     * The first launcher of {@code present} whose variables are complete and consistent. One whose variables are
+     * incomplete yields to the next (srun --mpi=pmi2 sets PMI_RANK and PMI_SIZE but not Hydra's local ranks:
+     * Slurm's are used, with a note); when none is complete, the first one's problem is the error.
+     */
+    private static LaunchEnvironment firstComplete(List<Launcher> present, Map<String, String> env,
+                                                   List<String> notes) {
+        LaunchException first = null;
+        for (Launcher l : present) {
+            try {
+                LaunchEnvironment e = l.read(env);
+                e.validate();
+                if (first != null) {
+                    notes.add(present.get(0).label() + "'s variables are incomplete (" + first.getMessage().split(",")[0]
+                            + "); using " + l.label() + "'s");
+                }
+                return e;
+            } catch (LaunchException problem) {
+                if (first == null) {
+                    first = problem;
+                }
+            }
+        }
+        throw first;
     }
 
     private static String compare(LaunchEnvironment chosen, Launcher other, Map<String, String> env) {

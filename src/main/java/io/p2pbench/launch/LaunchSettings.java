@@ -29,6 +29,7 @@ import java.util.Map;
  * @param ncclCommId NCCL_COMM_ID, or null
  * @param cudaVisibleDevices CUDA_VISIBLE_DEVICES, or null
  * @param host this host's name (the launcher's node name where it gives one)
+ * @param suiteVersion the suite version this rank runs
  * @param suiteBuild the build this rank runs (SuiteBuild, unless the test hook says otherwise)
  * @param workloadClass the test stand-in's class name, or null for CUDA IPC and NCCL
  */

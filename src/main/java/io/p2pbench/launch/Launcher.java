@@ -10,7 +10,8 @@ import java.util.Map;
  * several are present ({@link LaunchEnvironment#detect}): the innermost launcher comes first, since a process
  * inherits the variables of every launcher around it. torchrun started by srun, or mpirun inside an sbatch
  * allocation, leave the outer Slurm variables in place (the batch step's {@code SLURM_PROCID=0} in every rank);
- * the inner launcher's are the ones that differ per rank. {@code P2PBENCH_LAUNCHER} names one explicitly (srun
+ * the inner launcher's are the ones that differ per rank. A launcher whose variables are incomplete yields to the
+ * next complete one. {@code P2PBENCH_LAUNCHER} names one explicitly (srun
  * started from inside an mpirun job, the rare reverse nesting, needs {@code P2PBENCH_LAUNCHER=slurm}).
  */
 public enum Launcher {

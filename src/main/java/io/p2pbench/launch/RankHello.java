@@ -20,12 +20,15 @@ import java.util.Objects;
  * @param ncclCommIdHere rank 0 only: whether NCCL_COMM_ID's host is this host (NCCL's bootstrap root listens
  *     there); null for other ranks and where unset
  * @param workload what the rank measures with ({@link RankWorkload#label()})
+ * @param fingerprint the fingerprint of the node as this process sees it
+ * @param visibleGpus the PCI bus ids of every GPU this process sees: CUDA IPC between two GPUs needs the
+ *     exporter's GPU among the importer's; null where not known
  */
 public record RankHello(int rank, int worldSize, int localRank, int localWorldSize, String host, Integer nodeId,
                         long pid, String pidNamespace, String startedAt, String launcher, String suiteVersion, String suiteBuild,
                         int gpu, String gpuUuid, String pciBusId, Integer numaNode, String numaNote,
                         String cudaVisibleDevices, String ncclCommId, Boolean ncclCommIdHere, String workload,
-                        String fingerprint) {
+                        String fingerprint, java.util.List<String> visibleGpus) {
     /** The manifest's view of this rank. */
     public RankPlacement placement() {
         return new RankPlacement(host, rank, localRank, gpu, gpuUuid, pciBusId);
@@ -43,6 +46,12 @@ public record RankHello(int rank, int worldSize, int localRank, int localWorldSi
             return pciBusId.equalsIgnoreCase(other.pciBusId);
         }
         return Objects.equals(cudaVisibleDevices, other.cudaVisibleDevices) && gpu == other.gpu;
+    }
+
+    /** Whether this process sees {@code other}'s GPU (true where either side does not say). */
+    public boolean sees(RankHello other) {
+        return visibleGpus == null || other.pciBusId == null || visibleGpus.stream().anyMatch(
+                b -> b.equalsIgnoreCase(other.pciBusId));
     }
 
     /** {@code rank 1 (node02, GPU 0)}. */

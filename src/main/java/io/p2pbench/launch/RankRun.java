@@ -94,7 +94,7 @@ public final class RankRun {
                 g.pciBusId(), g.numaNode(), NumaCheck.describe(topology.host().numaNodes(), g.numaNode()),
                 settings.cudaVisibleDevices(), settings.ncclCommId(),
                 launch.rank() == 0 && settings.ncclCommId() != null ? isThisHost(settings.ncclCommId()) : null,
-                workload.label(), topology.fingerprint());
+                workload.label(), topology.fingerprint(), topology.gpus().stream().map(GpuInfo::pciBusId).toList());
         RankState state = new RankState(folder, me, settings.rankTimeout(), out);
         state.say(launch.describe() + " on " + me.host() + ": GPU " + me.gpu() + " (" + (me.gpuUuid() == null ? "?"
                 : me.gpuUuid()) + "; " + gpu.how() + "), " + me.numaNote() + "; job " + settings.jobId() + " in "

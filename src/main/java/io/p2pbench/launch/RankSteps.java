@@ -23,10 +23,8 @@ final class RankSteps {
     private final JobPlan plan;
     private final Watchdog dog;
     private boolean phaseReached;
-    private boolean worldOpen;
     private String worldProblem;
     private String worldProblemStatus;
-    private boolean hostOpen;
     private String hostProblem;
 
     RankSteps(RankState state, RankWorkload workload, JobRequest request, JobPlan plan, Watchdog dog) {
@@ -39,6 +37,9 @@ final class RankSteps {
 
     void run(JobPlan.Step step) {
         if (step instanceof JobPlan.IpcStep ipc) {
+            if (ipc.skipReason() != null) {
+                return; // planned, on both sides: the importer's entry says why
+            }
             if (ipc.exporter() == state.rank()) {
                 export(ipc);
             } else {
@@ -60,7 +61,7 @@ final class RankSteps {
                 // One copy at a time per host: the one before must be over, or the two would share the links.
                 f.await(f.stepDoneFile(before.id()), JobFolder.StepDone.class, state.patience, state.watch(before.ranks()),
                         "the end of copy " + before.id());
-            } catch (JobFolder.Gone g) {
+            } catch (JobFolder.Gone | LaunchException g) {
                 state.say("note: " + g.getMessage() + "; going on with " + s.id());
             }
         }
@@ -87,6 +88,8 @@ final class RankSteps {
                     state.giveUpOn(s.importer());
                 }
                 f.write(f.stepDoneFile(s.id()), new JobFolder.StepDone(state.rank(), "given up: " + g.getMessage()));
+            } catch (LaunchException unreadable) {
+                state.say("note: " + unreadable.getMessage());
             }
         } finally {
             dog.guard(s.id(), () -> workload.unexport(s.id()));
@@ -106,6 +109,9 @@ final class RankSteps {
                     state.giveUpOn(s.exporter());
                 }
                 fail(c, g.getMessage());
+                return;
+            } catch (LaunchException unreadable) {
+                fail(c, unreadable.getMessage());
                 return;
             }
             if (h.error() != null) {
@@ -151,26 +157,25 @@ final class RankSteps {
     private void collective(JobPlan.CollectiveStep s) {
         Combination c = plan.combination(s, state.rank());
         if (!phaseReached) {
+            // Every rank reaches its first collective step at the same point of the plan, skipped or not: the
+            // communicators are made there, by all ranks together (ncclCommInitRank, ncclCommSplit are collective).
             phaseReached = true;
-            reachPhase();
+            if (runs(JobPlan.Scope.WORLD) || runs(JobPlan.Scope.HOST)) {
+                reachPhase();
+                if (worldProblem == null) {
+                    openWorld(s);
+                }
+                if (worldProblem == null && runs(JobPlan.Scope.HOST)) {
+                    openHost(s);
+                }
+            }
         }
         if (s.skipReason() != null) {
             return; // planned: the entry says why
         }
-        if (worldProblem == null && !worldOpen) {
-            openWorld(s);
-        }
         if (worldProblem != null) {
             state.record(c.id(), worldProblemStatus, worldProblem, null, 0.0, null, null);
             return;
-        }
-        if (s.scope() == JobPlan.Scope.HOST && !hostOpen && hostProblem == null) {
-            try {
-                dog.guard(s.id(), () -> workload.joinHost(plan.hosts().indexOf(s.host()), state.rank()));
-                hostOpen = true;
-            } catch (RuntimeException e) {
-                hostProblem = "could not make the communicator of " + s.host() + "'s ranks: " + oneLine(e);
-            }
         }
         if (s.scope() == JobPlan.Scope.HOST && hostProblem != null) {
             fail(c, hostProblem);
@@ -213,10 +218,25 @@ final class RankSteps {
         }
     }
 
+    /** Whether any collective of {@code scope} is planned to run (the same answer on every rank). */
+    private boolean runs(JobPlan.Scope scope) {
+        return plan.steps().stream().anyMatch(p -> p instanceof JobPlan.CollectiveStep cs && cs.scope() == scope
+                && cs.skipReason() == null);
+    }
+
+    private void openHost(JobPlan.CollectiveStep s) {
+        String host = state.me.host();
+        try {
+            dog.guard(s.id(), () -> workload.joinHost(plan.hosts().indexOf(host), state.rank()));
+        } catch (RuntimeException e) {
+            hostProblem = "could not make the communicator of " + host + "'s ranks: " + oneLine(e);
+            state.say("NCCL: " + hostProblem);
+        }
+    }
+
     private void openWorld(JobPlan.CollectiveStep s) {
         try {
             dog.guard(s.id(), () -> workload.joinWorld(state.me.gpu(), plan.world().size(), state.rank()));
-            worldOpen = true;
         } catch (CudaException e) {
             boolean shared = plan.steps().stream().anyMatch(p -> p instanceof JobPlan.CollectiveStep cs && cs.sharedGpu());
             if (shared && e.errorName().equals("ncclInvalidUsage")) {

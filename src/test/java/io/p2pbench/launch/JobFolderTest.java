@@ -50,7 +50,7 @@ class JobFolderTest {
         assertTrue(p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS));
         RankHello one = JobPlanTest.hello(1, 2, 1, 2, "node0", 1, "GPU-1", null, null);
         s.know(new RankHello(1, 2, 1, 2, "node0", null, p.pid(), s.me.pidNamespace(), one.startedAt(), one.launcher(),
-                one.suiteVersion(), one.suiteBuild(), 1, "GPU-1", null, 0, "", null, null, null, "", ""));
+                one.suiteVersion(), one.suiteBuild(), 1, "GPU-1", null, 0, "", null, null, null, "", "", null));
         JobFolder.Gone g = assertThrows(JobFolder.Gone.class, () -> f.await(f.handleFile("x"),
                 JobFolder.HandleMessage.class, Duration.ofSeconds(30), s.watch(List.of(1)), "rank 1's handle"));
         assertTrue(g.getMessage().endsWith("rank 1 (pid " + p.pid() + " on node0) has exited"), g.getMessage());

@@ -23,7 +23,7 @@ class JobPlanTest {
                            String commId, Boolean here) {
         return new RankHello(rank, world, local, localSize, host, null, 1000 + rank, "pid:[1]", "2026-12-04T00:00:00Z",
                 "Slurm", "0.1.0", "abc1234", gpu, uuid, null, 0, "", null, commId, rank == 0 ? here : null, "CUDA IPC and NCCL",
-                "h200x8-nv18-r580");
+                "h200x8-nv18-r580", null);
     }
 
     /** {@code hosts} hosts of {@code perHost} ranks, block placement, one GPU each. */
@@ -85,6 +85,29 @@ class JobPlanTest {
                 "ncclmp-bw-ALL_GATHER-FLOAT32-world-64MiB-r1", "ncclmp-bw-ALL_REDUCE-FLOAT32-host-node0-64MiB-r1",
                 "ncclmp-bw-ALL_GATHER-FLOAT32-host-node0-64MiB-r1"), p.combinationsOf(1).stream().map(Combination::id)
                 .toList());
+    }
+
+    @Test
+    void aCopyBetweenTwoGpusNeedsTheExportersGpuVisibleToTheImporter() {
+        List<RankHello> w = new ArrayList<>();
+        for (int r = 0; r < 2; r++) {
+            RankHello h = hello(r, 2, r, 2, "node0", 0, "GPU-" + r, "node0:29517", true);
+            w.add(new RankHello(h.rank(), h.worldSize(), h.localRank(), h.localWorldSize(), h.host(), h.nodeId(), h.pid(),
+                    h.pidNamespace(), h.startedAt(), h.launcher(), h.suiteVersion(), h.suiteBuild(), 0, h.gpuUuid(),
+                    "0000:1" + r + ":00.0", 0, "", Integer.toString(r), h.ncclCommId(), h.ncclCommIdHere(), h.workload(),
+                    h.fingerprint(), List.of("0000:1" + r + ":00.0")));
+        }
+        JobPlan p = JobPlan.make(w, request(List.of(Sizes.MIB), 2 * Sizes.MIB, List.of(Sizes.MIB)), false, null, null);
+        List<JobPlan.IpcStep> copies = p.steps().stream().filter(s -> s instanceof JobPlan.IpcStep)
+                .map(s -> (JobPlan.IpcStep) s).toList();
+        assertEquals(3, copies.size());
+        for (JobPlan.IpcStep c : copies) {
+            assertTrue(c.skipReason().startsWith("CUDA IPC between two GPUs needs the exporter's GPU visible in the "
+                    + "importing process, and rank " + c.importer() + " sees only CUDA_VISIBLE_DEVICES=" + c.importer()),
+                    c.skipReason());
+            assertNull(c.previous(), "nothing to wait for: no copy runs");
+            assertEquals(c.skipReason(), p.combination(c, c.importer()).skipReason());
+        }
     }
 
     @Test
@@ -153,7 +176,7 @@ class JobPlanTest {
         mixed.set(1, new RankHello(h.rank(), h.worldSize(), h.localRank(), h.localWorldSize(), h.host(), h.nodeId(),
                 h.pid(), h.pidNamespace(), h.startedAt(), h.launcher(), h.suiteVersion(), "def5678-dirty", h.gpu(),
                 h.gpuUuid(), h.pciBusId(), h.numaNode(), h.numaNote(), h.cudaVisibleDevices(), h.ncclCommId(),
-                h.ncclCommIdHere(), h.workload(), h.fingerprint()));
+                h.ncclCommIdHere(), h.workload(), h.fingerprint(), h.visibleGpus()));
         LaunchException e = assertThrows(LaunchException.class, () -> RankRun.checkWorld(mixed));
         assertEquals("rank 1 (node0, GPU 1) runs p2pbench 0.1.0 (build def5678-dirty) but rank 0 runs p2pbench 0.1.0 "
                 + "(build abc1234); run one build on every rank", e.getMessage());

@@ -109,6 +109,16 @@ class LaunchEnvironmentTest {
     }
 
     @Test
+    void anIncompleteLauncherYieldsToTheNextCompleteOne() {
+        LaunchEnvironment e = detect(EnvFixtures.read("srun-pmi2-rank1.env"));
+        assertEquals(Launcher.SLURM, e.launcher());
+        assertEquals(1, e.rank());
+        assertEquals(2, e.localWorldSize());
+        assertEquals(List.of("MPICH/Hydra (PMI)'s variables are incomplete (MPI_LOCALRANKID is not set); using Slurm's"),
+                e.notes());
+    }
+
+    @Test
     void srunInsideMpirunNeedsTheLauncherNamed() {
         Map<String, String> env = EnvFixtures.read("srun-inside-mpirun-rank1.env");
         LaunchEnvironment byPrecedence = detect(env);
