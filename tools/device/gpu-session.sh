@@ -33,6 +33,10 @@
 #   faults    faults during a real run (docs/hardening.md): a fork killed with SIGKILL, a fork stopped with
 #             SIGSTOP (a hang: the watchdog must kill it), SIGINT to the run, the disk filling mid-run (a
 #             small tmpfs, where the node lets it be mounted); each run's exit code, last line and manifest
+#   ipc       two processes on GPU 0 started as torchrun starts them (the node has no MPI or Slurm): CUDA IPC
+#             copies each way (single GPU, verified, device-timed) and NCCL across the two processes (NCCL 2.28
+#             refuses two ranks on one GPU: recorded as skipped with NCCL's answer); then the in-process copy on
+#             0-0 at the same sizes beside it (IPC_SIZES, IPC_LIMIT; docs/multiprocess.md)
 # Usage: tools/device/gpu-session.sh STEP... ; everything lands in $OUT/session.tar.gz, a table last.
 # Size: the device tool carries at most 64 MiB: the tracked files (22.7 MiB on 2026-12-04 07:30Z; 9.6 MiB on 2026-12-02 18:20Z, after the
 # compact result format) plus what `carry` names: the bundle (27 MiB), .carry/tests (4 MiB, GPU test classes
@@ -368,6 +372,30 @@ PY
       else
         note "faults-disk: skipped: cannot mount a tmpfs here (needs root)"
       fi ;;
+    ipc)
+      # Two ranks of one job on GPU 0: each process is bound to GPU 0 by CUDA_VISIBLE_DEVICES, as a launcher binds
+      # one GPU per process; NCCL bootstraps from NCCL_COMM_ID (rank 0's address), torchrun's own port left alone.
+      port=$(( 29500 + RANDOM % 2000 ))
+      job="ipc-$(date -u +%Y%m%dT%H%M%SZ)"
+      t0=$(date +%s)
+      pids=()
+      for r in 0 1; do
+        env RANK=$r WORLD_SIZE=2 LOCAL_RANK=$r LOCAL_WORLD_SIZE=2 GROUP_RANK=0 MASTER_ADDR=127.0.0.1 \
+          MASTER_PORT=$port TORCHELASTIC_RUN_ID="$job" NCCL_COMM_ID=127.0.0.1:$((port + 1)) CUDA_VISIBLE_DEVICES=0 \
+          NCCL_DEBUG=WARN timeout --kill-after=10 "${IPC_LIMIT:-240}" "$B/bin/p2pbench" run \
+          --sizes "${IPC_SIZES:-4K,1M,64M,256M}" --out "$W/results-ipc" > "$W/ipc-rank$r.log" 2>&1 &
+        pids+=($!)
+      done
+      rcs=""
+      for p in "${pids[@]}"; do wait "$p"; rcs="$rcs $?"; done
+      note "$(printf '%-10s rc=%-5s %4ss' ipc "$(echo $rcs | tr ' ' ',')" "$(( $(date +%s) - t0 ))")"
+      grep -E "^Job |^Plan:|^Results:|^Done:|^  rank |^NCCL|^  [A-Z_]+ +(FLOAT32|BFLOAT16)" "$W/ipc-rank0.log" \
+        | cut -c1-220 | tee -a "$SUMMARY"
+      grep -E "NCCL WARN|failed  |refused|p2pbench:" "$W"/ipc-rank*.log | head -6 | cut -c1-300 | tee -a "$SUMMARY"
+      step ipc-inprocess 150 "$B/bin/p2pbench" run --pairs 0-0 --paths CE_P2P_READ \
+        --sizes "${IPC_SIZES:-4K,1M,64M,256M}" --out "$W/results"
+      grep -E "ok +peer-bw-CE_P2P_READ-0-0-" "$W/ipc-inprocess.log" | cut -c1-160 | tee -a "$SUMMARY"
+      snapshot ;;
     latency|latency-again)
       step "$s" 120 "$C/native/copy_latency" -n 200000 -b 4 -j
       cat "$W/$s.log" | tee -a "$SUMMARY" ;;

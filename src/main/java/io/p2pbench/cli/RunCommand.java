@@ -135,6 +135,11 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        java.util.Optional<Integer> rank = LaunchedRun.ifLaunched(spec.commandLine(), preset, sizes, paths, out, dryRun,
+                topologyFile); // started by srun, mpirun or torchrun with other ranks: docs/multiprocess.md
+        if (rank.isPresent()) {
+            return rank.get();
+        }
         Preset p;
         try {
             p = Preset.named(preset);

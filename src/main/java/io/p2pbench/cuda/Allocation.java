@@ -9,7 +9,8 @@ import org.bytedeco.javacpp.Pointer;
  * that is never repositioned, views at offsets, a little-endian view of host memory, and a close
  * that frees exactly once. Subclasses allocate in their constructor and say how to free.
  */
-abstract sealed class Allocation implements Memory permits DeviceBuffer, PinnedHostBuffer, PageableHostBuffer {
+abstract sealed class Allocation implements Memory
+        permits DeviceBuffer, PinnedHostBuffer, PageableHostBuffer, IpcMappedBuffer {
     private final Kind kind;
     private final int device;
     private final long bytes;

@@ -1,5 +1,6 @@
 package io.p2pbench.results;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
 
@@ -37,9 +38,18 @@ public record RunManifest(String format, String suiteVersion, String suiteBuild,
      * @param headline the figure printed when it finished, e.g. {@code 54.1 GB/s (device, median)}
      * @param bytesVerified bytes the fork checked against the expected data and found right (every
      *     iteration, warm-up included), when ok; null otherwise and in results from before it was recorded
+     * @param placement host, rank and GPU of the process that measured it, in a job of several processes
+     *     ({@code docs/multiprocess.md}); absent (null) in one-process runs, so their manifests are unchanged
      */
     public record Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
-                        String logFile, Double seconds, String headline, Long bytesVerified) {
+                        String logFile, Double seconds, String headline, Long bytesVerified,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) RankPlacement placement) {
+        /** An entry of a one-process run. */
+        public Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
+                     String logFile, Double seconds, String headline, Long bytesVerified) {
+            this(combination, status, reason, jmhFile, samplesFile, logFile, seconds, headline, bytesVerified, null);
+        }
+
         /** An entry without a verification count: not ok, or not yet run. */
         public Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
                      String logFile, Double seconds, String headline) {

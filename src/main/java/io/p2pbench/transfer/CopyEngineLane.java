@@ -32,6 +32,15 @@ final class CopyEngineLane extends Lane {
      */
     CopyEngineLane(String label, Memory src, Memory dst, long bytes, int issuer, int verifyDevice, int seed,
                    Binding binding) {
+        this(label, src, dst, bytes, issuer, verifyDevice, seed, binding, true);
+    }
+
+    /**
+     * @param fillSource false where the source already holds the pattern for {@code seed} and is not this lane's
+     *     to write (another process's memory, mapped through CUDA IPC: {@link IpcCopy})
+     */
+    CopyEngineLane(String label, Memory src, Memory dst, long bytes, int issuer, int verifyDevice, int seed,
+                   Binding binding, boolean fillSource) {
         super(label, bytes, issuer, verifyDevice);
         try {
             this.src = src;
@@ -40,7 +49,9 @@ final class CopyEngineLane extends Lane {
             this.peer = src.kind() == Memory.Kind.DEVICE && dst.kind() == Memory.Kind.DEVICE
                     && src.device() != dst.device();
             this.jcuda = binding == Binding.JCUDA_DRIVER ? own(new JCudaCopy(dst, src, bytes, stream)) : null;
-            fillSource(src, seed);
+            if (fillSource) {
+                fillSource(src, seed);
+            }
             verifyDestination(dst, seed);
         } catch (RuntimeException e) {
             close();
