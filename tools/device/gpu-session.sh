@@ -24,6 +24,9 @@
 #   cycles    GpuFixtureCyclesTest: 200 setup/teardown cycles of every fixture, free memory unchanged
 #   partition the partition study on group 0,0 (quick timing), then its report; PART_ARGS adds run options
 #             (e.g. PART_ARGS="--model MOE_8X_TOP2 --plans SINGLE,EP")
+#   forward   the partition step's SINGLE forward (verified, timed, per-kernel breakdown) beside the same shapes
+#             through plain PyTorch, with the memory- and compute-bound minimums (tools/forward-check; the
+#             carried tools/ when CARRY_DIR names a carry that has them)
 #   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes, paired (tools/gemm-check); gemm-again repeats it
 #   gemmdiag  why GEMM shapes differ: each side's cuBLAS library, torch's kernels, cuBLASLt traces of GEMMDIAG_ONLY shapes
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
@@ -237,6 +240,11 @@ PY
       tail -2 "$W/partition.log" | tee -a "$SUMMARY"
       step partition-report 60 "$B/bin/p2pbench" report "$W"/results-partition/*/* --out "$W/report-partition"
       grep -A40 -i "does splitting pay" "$W/report-partition/summary.md" | head -40 | tee -a "$SUMMARY" ;;
+    forward)
+      ft="$C/tools/forward-check/run.sh"; [ -f "$ft" ] || ft=tools/forward-check/run.sh
+      P2PBENCH_HOME="$B" step forward "${FORWARD_LIMIT:-220}" bash "$ft" "$W/forward-check.tsv"
+      grep -E "^failed|Exception|^# |^torch " "$W/forward.log" | head -20 | tee -a "$SUMMARY"
+      cat "$W/forward-check.tsv" | tee -a "$SUMMARY" ;;
     gemm|gemm-again)
       P2PBENCH_HOME="$B" step "$s" "${GEMM_LIMIT:-240}" bash tools/gemm-check/run.sh "$W/$s-check.tsv"
       grep -E "^cublas |^# torch loaded|Error|error" "$W/$s.log" | head -5 | tee -a "$SUMMARY"

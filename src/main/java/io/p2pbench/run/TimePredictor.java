@@ -193,21 +193,19 @@ public final class TimePredictor {
 
     /**
      * Estimated device seconds of one step of {@code spec} over {@code distinctGpus} GPUs: per rank and
-     * layer, its GEMM FLOPs at {@link #PARTITION_FLOPS_PER_SECOND} plus its weight and KV bytes at
-     * {@link #PARTITION_BYTES_PER_SECOND}. Pipeline stages run one after another (no micro-batches);
-     * other plans run their ranks at once, ranks sharing a GPU one after another. Communication is
-     * left out: on one GPU it is small against the compute (committed runs), and no multi-GPU run
-     * exists to calibrate it. Checked against DENSE_8B and MOE_8X_TOP2 on the H200 node: prefill
-     * 0.30 s and 0.54 s per step measured, estimated 0.30 s and 0.54 s.
+     * layer, its GEMM and attention FLOPs at {@link #PARTITION_FLOPS_PER_SECOND} plus its weight and KV
+     * bytes at {@link #PARTITION_BYTES_PER_SECOND}, and the LM head's weights once. Pipeline stages
+     * run one after another (no micro-batches); other plans run their ranks at once, ranks sharing a
+     * GPU one after another. Communication is left out: on one GPU it is small against the compute
+     * (committed runs), and no multi-GPU run exists to calibrate it. Checked against DENSE_8B and
+     * MOE_8X_TOP2 on the H200 node: prefill 0.30 s and 0.54 s per step measured, estimated 0.30 s and 0.54 s.
      */
     public static double partitionStepSeconds(io.p2pbench.partition.PartitionSpec spec, int distinctGpus) {
-        double flops = 0;
-        for (io.p2pbench.partition.GemmShape g : spec.layerGemms()) {
-            flops += g.flops();
-        }
-        double perLayer = flops / PARTITION_FLOPS_PER_SECOND
+        double perLayer = spec.flopsPerLayer() / PARTITION_FLOPS_PER_SECOND
                 + (spec.weightBytesPerLayer() + spec.kvBytesPerLayer()) / PARTITION_BYTES_PER_SECOND;
-        double perRank = perLayer * spec.maxLayersPerRank();
+        double head = spec.headGemm().flops() / PARTITION_FLOPS_PER_SECOND
+                + spec.headBytesPerRank() / PARTITION_BYTES_PER_SECOND;
+        double perRank = perLayer * spec.maxLayersPerRank() + head;
         int ranks = spec.ranks();
         int sequential = spec.plan() == io.p2pbench.partition.Plan.PP ? ranks
                 : (ranks + Math.max(1, distinctGpus) - 1) / Math.max(1, distinctGpus);
