@@ -78,7 +78,7 @@ for s in "$@"; do
       # One class path for the launcher and the tests, so tests that start a child JVM from
       # java.class.path (the CLI tests) find the suite too.
       step tests "${TESTS_LIMIT:-280}" "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
-        -Dorg.bytedeco.javacpp.maxphysicalbytes=0 \
+        -Dorg.bytedeco.javacpp.maxphysicalbytes=0 ${TESTS_JAVA_OPTS:-} \
         -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$T/test-classes:$T/junit-platform-console-standalone.jar" \
         org.junit.platform.console.ConsoleLauncher execute ${TESTS_SELECT:---scan-classpath $T/test-classes} \
         --details=tree --disable-banner --reports-dir "$W/test-reports"

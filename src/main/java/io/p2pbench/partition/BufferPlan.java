@@ -13,8 +13,11 @@ import io.p2pbench.cuda.Cublas;
  * token's expert, the rows the expert gather reads and the rows the weighted combine reads.
  */
 record BufferPlan(PartitionSpec spec, StepCapacity capacity) {
-    /** Blocks the decode-attention kernel aims at: the context is split until about this many run. */
-    static final int DECODE_TARGET_BLOCKS = 512;
+    /**
+     * Blocks the decode-attention kernel aims at: the context is split until about this many run,
+     * one wave of three 128-thread blocks per SM on a 132-SM GPU (the kernel's register budget).
+     */
+    static final int DECODE_TARGET_BLOCKS = 384;
     /** Most splits of one sequence's context. */
     static final int MAX_DECODE_SPLITS = 64;
     /** Context tokens a decode split takes at least. */

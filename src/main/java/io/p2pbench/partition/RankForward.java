@@ -31,6 +31,8 @@ import java.util.List;
 final class RankForward implements AutoCloseable {
     private static final float NORM_EPS = 1e-5f;
     private static final int EMBED_SEED = 0x70CE;
+    private static final String DECODE_KERNEL = "v1".equals(System.getProperty("p2pbench.forward.decodeKernel"))
+            ? "decodeAttentionV1G" : "decodeAttentionG";
 
     private final PartitionSpec spec;
     private final BufferPlan plan;
@@ -76,7 +78,7 @@ final class RankForward implements AutoCloseable {
             norm = prepare("addRmsNorm", 1, 256, b.nrm, b.res, b.hid, b.finalNorm, h, NORM_EPS, 1, 1);
             rotary = prepare("rotaryCache", 1, 128, b.qkv, spec.qkvColumns(), kv0[0], kv0[1], b.metaAt(plan.posAt()),
                     b.metaAt(plan.slotAt()), b.invFreq, qh, kvh, ctx);
-            decode = prepare("decodeAttentionG" + (qh / kvh), 1, 128, b.qkv, spec.qkvColumns(), kv0[0], kv0[1],
+            decode = prepare(DECODE_KERNEL + (qh / kvh), 1, 128, b.qkv, spec.qkvColumns(), kv0[0], kv0[1],
                     b.metaAt(plan.posAt()), b.metaAt(plan.slotAt()), kvh, ctx, scaleLog2, b.partO, b.partLse);
             combineSplits = prepare("decodeCombine", 1, 128, b.partO, b.partLse, b.att, qh, 1, qh * PartitionSpec.HEAD_SIZE);
             prefill = prepare("prefillAttention", 1, 128, b.qkv, spec.qkvColumns(), kv0[0], kv0[1], b.metaAt(plan.infoAt()),
@@ -117,7 +119,8 @@ final class RankForward implements AutoCloseable {
         int t = geometry.tokens;
         embed.grid(t, 1, 1);
         norm.grid(t, 1, 1);
-        rotary.grid(t, 1, 1);
+        int rotaryTasks = (spec.qHeadsPerRank() + spec.kvHeadsPerRank()) * 8 + spec.kvHeadsPerRank() * 16;
+        rotary.grid(t, (rotaryTasks + 127) / 128, 1);
         if (geometry.decodeRows > 0) {
             decode.grid(geometry.decodeSplits, spec.kvHeadsPerRank(), geometry.decodeRows);
             combineSplits.grid(spec.qHeadsPerRank(), geometry.decodeRows, 1).set(4, geometry.decodeSplits);

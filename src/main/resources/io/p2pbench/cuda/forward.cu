@@ -171,9 +171,10 @@ extern "C" __global__ void siluMul(uint4* out, const uint4* __restrict__ gu, u64
 
 // ---- rotary embedding on q and k, and the KV-cache write ----
 
-// One block per token row. Rotate-half rotary (Llama): for pair i of a head, angle = pos * invFreq[i],
-// x[i] = x1 cos - x2 sin, x[i + 64] = x2 cos + x1 sin. q is rotated in place in qkv; k rotated and v as is
-// are written to the token's slot and position in the cache. Each thread takes 8 pairs of one head.
+// Blocks (token row, part of its heads). Rotate-half rotary (Llama): for pair i of a head, angle =
+// pos * invFreq[i], x[i] = x1 cos - x2 sin, x[i + 64] = x2 cos + x1 sin. q is rotated in place in qkv;
+// k rotated and v as is are written to the token's slot and position in the cache. Each thread takes 8
+// pairs of one head, or 8 values of a v head.
 extern "C" __global__ void rotaryCache(u16* qkv, int qkvStride, u16* kCache, u16* vCache, const int* __restrict__ tokenPos,
                                        const int* __restrict__ tokenSlot, const float* __restrict__ invFreq, int heads,
                                        int kvHeads, int maxCtx) {
@@ -183,7 +184,7 @@ extern "C" __global__ void rotaryCache(u16* qkv, int qkvStride, u16* kCache, u16
     u16* row = qkv + (u64)t * qkvStride;
     int rotTasks = (heads + kvHeads) * 8;  // 8 threads per head, 8 pairs each
     int vTasks = kvHeads * 16;             // 16 vectors of 8 per v head
-    for (int task = threadIdx.x; task < rotTasks + vTasks; task += blockDim.x) {
+    for (int task = blockIdx.y * blockDim.x + threadIdx.x; task < rotTasks + vTasks; task += blockDim.x * gridDim.y) {
         if (task < rotTasks) {
             int h = task / 8, part = task % 8;
             u16* x = row + h * HEAD;
@@ -228,9 +229,179 @@ extern "C" __global__ void rotaryCache(u16* qkv, int qkvStride, u16* kCache, u16
 // tokenPos[s] + 1 tokens of cache slot tokenSlot[s]. The context is cut into `splits` chunks; each
 // block runs an online softmax over its chunk for the G query heads sharing the KV head, warps taking
 // 32-token tiles in turn, and writes its normalised partial output and log2-sum-exp; decodeCombine
-// merges the splits. q scores are scaled by scaleLog2 (softmax scale times log2 e), exp2 throughout.
+// merges the splits. Scores: 8 lanes per key, 16 dimensions each, the lane's q dimensions held in
+// registers as bf16 pairs (exact); the sum is scaled by scaleLog2 (softmax scale times log2 e), exp2
+// throughout. Keys and values are read in batches of 16 tokens per warp, 16-byte loads all issued
+// before their first use.
 template <int G>
 __device__ __forceinline__ void decodeAttentionBody(const u16* __restrict__ q, int qStride, const u16* __restrict__ kCache,
+                                                    const u16* __restrict__ vCache, const int* __restrict__ tokenPos,
+                                                    const int* __restrict__ tokenSlot, int kvHeads, int maxCtx,
+                                                    float scaleLog2, float* __restrict__ partO,
+                                                    float* __restrict__ partLse) {
+    __shared__ float ps[4][G][32];
+    __shared__ float wm[4][G];
+    __shared__ float wl[4][G];
+    __shared__ float wacc[4][G][HEAD];
+    const int split = blockIdx.x, kvh = blockIdx.y, seq = blockIdx.z, splits = gridDim.x;
+    const int heads = kvHeads * G;
+    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    const int len = tokenPos[seq] + 1;
+    const int slot = tokenSlot[seq];
+    const int chunk = (len + splits - 1) / splits;
+    const int begin = split * chunk;
+    const int end = imin(len, begin + chunk);
+    const int qkTok = lane >> 3, qkPart = lane & 7;  // scores: 8 lanes per token, 16 dims each
+    const int pvTok = lane >> 4, pvPart = lane & 15; // values: 16 lanes per token, 8 dims each
+    u32 qr[G][8];
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        const uint4* src = (const uint4*)(q + (u64)seq * qStride + (u64)(kvh * G + g) * HEAD + qkPart * 16);
+        uint4 a = src[0], c = src[1];
+        qr[g][0] = a.x; qr[g][1] = a.y; qr[g][2] = a.z; qr[g][3] = a.w;
+        qr[g][4] = c.x; qr[g][5] = c.y; qr[g][6] = c.z; qr[g][7] = c.w;
+    }
+    const u64 base = ((u64)slot * kvHeads + kvh) * (u64)maxCtx * HEAD;
+    const u16* K = kCache + base;
+    const u16* V = vCache + base;
+    float m[G], l[G], acc[G][8];
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        m[g] = NEG_INF;
+        l[g] = 0.0f;
+#pragma unroll
+        for (int e = 0; e < 8; e++) acc[g][e] = 0.0f;
+    }
+    for (int tile = begin + warp * 32; tile < end; tile += 128) {
+#pragma unroll 1
+        for (int half = 0; half < 2; half++) {
+            uint4 kv[4][2];
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                int t = tile + (half * 4 + i) * 4 + qkTok;
+                if (t < end) {
+                    const uint4* src = (const uint4*)(K + (u64)t * HEAD + qkPart * 16);
+                    kv[i][0] = src[0];
+                    kv[i][1] = src[1];
+                } else {
+                    kv[i][0] = u4(0, 0, 0, 0);
+                    kv[i][1] = u4(0, 0, 0, 0);
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < 4; i++) {
+                u32 w[8] = {kv[i][0].x, kv[i][0].y, kv[i][0].z, kv[i][0].w, kv[i][1].x, kv[i][1].y, kv[i][1].z, kv[i][1].w};
+                float s[G];
+#pragma unroll
+                for (int g = 0; g < G; g++) {
+                    float d = 0.0f;
+#pragma unroll
+                    for (int k = 0; k < 8; k++) d += lo16(qr[g][k]) * lo16(w[k]) + hi16(qr[g][k]) * hi16(w[k]);
+                    d += __shfl_xor_sync(0xffffffffu, d, 1);
+                    d += __shfl_xor_sync(0xffffffffu, d, 2);
+                    d += __shfl_xor_sync(0xffffffffu, d, 4);
+                    s[g] = d * scaleLog2;
+                }
+                if (qkPart == 0) {
+                    int t = tile + (half * 4 + i) * 4 + qkTok;
+#pragma unroll
+                    for (int g = 0; g < G; g++) ps[warp][g][(half * 4 + i) * 4 + qkTok] = t < end ? s[g] : NEG_INF;
+                }
+            }
+        }
+        __syncwarp();
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+            float x = ps[warp][g][lane];
+            float mnew = fmaxf(m[g], warpMax(x));
+            float p = exp2f(x - mnew);
+            float alpha = exp2f(m[g] - mnew);
+            l[g] = l[g] * alpha + warpSum(p);
+            m[g] = mnew;
+            ps[warp][g][lane] = p;
+#pragma unroll
+            for (int e = 0; e < 8; e++) acc[g][e] *= alpha;
+        }
+        __syncwarp();
+#pragma unroll 1
+        for (int half = 0; half < 2; half++) {
+            uint4 vv[8];
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                int t = tile + (half * 8 + i) * 2 + pvTok;
+                vv[i] = t < end ? ((const uint4*)(V + (u64)t * HEAD))[pvPart] : u4(0, 0, 0, 0);
+            }
+#pragma unroll
+            for (int i = 0; i < 8; i++) {
+                u32 w[4] = {vv[i].x, vv[i].y, vv[i].z, vv[i].w};
+#pragma unroll
+                for (int g = 0; g < G; g++) {
+                    float p = ps[warp][g][(half * 8 + i) * 2 + pvTok];
+#pragma unroll
+                    for (int k = 0; k < 4; k++) {
+                        acc[g][2 * k] += p * lo16(w[k]);
+                        acc[g][2 * k + 1] += p * hi16(w[k]);
+                    }
+                }
+            }
+        }
+        __syncwarp();
+    }
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+#pragma unroll
+        for (int e = 0; e < 8; e++) acc[g][e] += __shfl_xor_sync(0xffffffffu, acc[g][e], 16);
+        if (lane < 16) {
+#pragma unroll
+            for (int e = 0; e < 8; e++) wacc[warp][g][pvPart * 8 + e] = acc[g][e];
+        }
+        if (lane == 0) {
+            wm[warp][g] = m[g];
+            wl[warp][g] = l[g];
+        }
+    }
+    __syncthreads();
+    for (int i = tid; i < G * HEAD; i += blockDim.x) {
+        int g = i / HEAD, d = i % HEAD;
+        float mx = NEG_INF;
+        for (int w = 0; w < 4; w++) mx = fmaxf(mx, wm[w][g]);
+        float sum = 0.0f, o = 0.0f;
+        if (mx != NEG_INF) {
+            for (int w = 0; w < 4; w++) {
+                float f = exp2f(wm[w][g] - mx);
+                sum += wl[w][g] * f;
+                o += wacc[w][g][d] * f;
+            }
+        }
+        u64 at = ((u64)seq * heads + kvh * G + g) * splits + split;
+        partO[at * HEAD + d] = sum > 0.0f ? o / sum : 0.0f;
+        if (d == 0) partLse[at] = sum > 0.0f ? mx + log2f(sum) : NEG_INF;
+    }
+}
+
+// Three blocks of 128 threads fit an SM's registers for up to 4 query heads per KV head: one wave of
+// the ~384 blocks the host aims at on a 132-SM GPU.
+#define DECODE_ATTENTION(G, BLOCKS)                                                                                 \
+    extern "C" __global__ void __launch_bounds__(128, BLOCKS) decodeAttentionG##G(                                   \
+        const u16* q, int qStride, const u16* kCache, const u16* vCache, const int* tokenPos, const int* tokenSlot,   \
+        int kvHeads, int maxCtx, float scaleLog2, float* partO, float* partLse) {                                    \
+        decodeAttentionBody<G>(q, qStride, kCache, vCache, tokenPos, tokenSlot, kvHeads, maxCtx, scaleLog2, partO,  \
+                               partLse);                                                                             \
+    }
+DECODE_ATTENTION(1, 3)
+DECODE_ATTENTION(2, 3)
+DECODE_ATTENTION(4, 3)
+DECODE_ATTENTION(8, 2)
+
+// ---- decode attention, first version (q from shared memory) ----
+
+// Block (split, kvHead, sequence), 4 warps; sequence s is row s of q (its decode token), attends to
+// tokenPos[s] + 1 tokens of cache slot tokenSlot[s]. The context is cut into `splits` chunks; each
+// block runs an online softmax over its chunk for the G query heads sharing the KV head, warps taking
+// 32-token tiles in turn, and writes its normalised partial output and log2-sum-exp; decodeCombine
+// merges the splits. q scores are scaled by scaleLog2 (softmax scale times log2 e), exp2 throughout.
+template <int G>
+__device__ __forceinline__ void decodeAttentionV1Body(const u16* __restrict__ q, int qStride, const u16* __restrict__ kCache,
                                                     const u16* __restrict__ vCache, const int* __restrict__ tokenPos,
                                                     const int* __restrict__ tokenSlot, int kvHeads, int maxCtx,
                                                     float scaleLog2, float* __restrict__ partO,
@@ -367,17 +538,17 @@ __device__ __forceinline__ void decodeAttentionBody(const u16* __restrict__ q, i
     }
 }
 
-#define DECODE_ATTENTION(G)                                                                                         \
-    extern "C" __global__ void __launch_bounds__(128) decodeAttentionG##G(                                           \
+#define DECODE_ATTENTION_V1(G)                                                                                         \
+    extern "C" __global__ void __launch_bounds__(128) decodeAttentionV1G##G(                                           \
         const u16* q, int qStride, const u16* kCache, const u16* vCache, const int* tokenPos, const int* tokenSlot,   \
         int kvHeads, int maxCtx, float scaleLog2, float* partO, float* partLse) {                                    \
-        decodeAttentionBody<G>(q, qStride, kCache, vCache, tokenPos, tokenSlot, kvHeads, maxCtx, scaleLog2, partO,  \
+        decodeAttentionV1Body<G>(q, qStride, kCache, vCache, tokenPos, tokenSlot, kvHeads, maxCtx, scaleLog2, partO,  \
                                partLse);                                                                             \
     }
-DECODE_ATTENTION(1)
-DECODE_ATTENTION(2)
-DECODE_ATTENTION(4)
-DECODE_ATTENTION(8)
+DECODE_ATTENTION_V1(1)
+DECODE_ATTENTION_V1(2)
+DECODE_ATTENTION_V1(4)
+DECODE_ATTENTION_V1(8)
 
 // Block (head, sequence), one thread per dimension: merges the splits' partial outputs by their
 // log2-sum-exp and writes the head's output row, bf16, at out[seq * outStride + head * 128].

@@ -38,8 +38,8 @@ class StepGeometryTest {
         assertArrayEquals(new int[] {99, 99, 99, 0}, part(g, plan.posAt(), 4));
         StepGeometry other = new StepGeometry(plan, new StepBatch(4, 16000, 0, 0, 0), 4, 4);
         assertEquals(g.decodeSplits, other.decodeSplits);
-        // 4 rows x 8 KV heads: 512 / 32 = 16 splits, and never more than the context allows
-        assertEquals(16, g.decodeSplits);
+        // 4 rows x 8 KV heads: 384 / 32 = 12 splits, and never more than the context allows
+        assertEquals(12, g.decodeSplits);
         assertEquals(1, BufferPlan.of(DENSE, new StepCapacity(8, 64, 100, 64)).decodeSplits(1, 100));
     }
 
