@@ -245,6 +245,25 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
         return ((attn + mlp) / tp() + replicated) * BF16;
     }
 
+    /**
+     * Activation bytes one layer's elementwise kernels read and write on a rank: the two fused
+     * add-and-norms (residual and input read, residual and output written), rotary and the KV-cache
+     * write (q, k, v read, q and the cache written), SiLU(gate) x up (gate and up read, the product
+     * written) and, for mixtures of experts, the gather into expert order and the weighted combine.
+     */
+    public long elementwiseBytesPerLayer() {
+        long h = model.hidden();
+        long t = rankTokens();
+        long bytes = 8 * t * h + 2 * t * qkvColumns();
+        if (model.experts() == 0) {
+            bytes += 3L * ffnPerRank() * t;
+        } else {
+            long routed = t * model.topK();
+            bytes += 3L * ffnPerRank() * expertsPerRank() * tokensPerExpert() + 2 * routed * h + (routed + t) * h;
+        }
+        return bytes * BF16;
+    }
+
     /** LM-head weight bytes the last stage reads each step. */
     public long headBytesPerRank() {
         return (long) vocabPerRank() * model.hidden() * BF16;

@@ -196,21 +196,7 @@ public final class PartitionStep implements AutoCloseable {
 
     /** The geometry of {@code batch}; a pure decode batch padded to the next captured bucket when {@code pad}. */
     private StepGeometry geometry(StepBatch batch, boolean pad) {
-        int ep = spec.ep();
-        StepBatch share = batch.perRank(ep);
-        long stepTokens = batch.tokens();
-        int decodeRows = share.decodeSequences();
-        if (pad && batch.prefillSequences() == 0) {
-            Integer bucket = buckets.ceilingKey(batch.decodeSequences());
-            if (bucket != null) {
-                stepTokens = bucket;
-                decodeRows = (bucket + ep - 1) / ep;
-            }
-        }
-        if (ep == 1) {
-            stepTokens = Math.max(stepTokens, decodeRows + (long) share.prefillTokens());
-        }
-        return new StepGeometry(plan, share, stepTokens, decodeRows);
+        return StepGeometry.of(plan, pad ? buckets.navigableKeySet() : java.util.Collections.emptyNavigableSet(), batch);
     }
 
     private <T extends AutoCloseable> T own(T resource) {

@@ -31,8 +31,6 @@ import java.util.List;
 final class RankForward implements AutoCloseable {
     private static final float NORM_EPS = 1e-5f;
     private static final int EMBED_SEED = 0x70CE;
-    private static final String DECODE_KERNEL = "v1".equals(System.getProperty("p2pbench.forward.decodeKernel"))
-            ? "decodeAttentionV1G" : "decodeAttentionG";
 
     private final PartitionSpec spec;
     private final BufferPlan plan;
@@ -78,7 +76,7 @@ final class RankForward implements AutoCloseable {
             norm = prepare("addRmsNorm", 1, 256, b.nrm, b.res, b.hid, b.finalNorm, h, NORM_EPS, 1, 1);
             rotary = prepare("rotaryCache", 1, 128, b.qkv, spec.qkvColumns(), kv0[0], kv0[1], b.metaAt(plan.posAt()),
                     b.metaAt(plan.slotAt()), b.invFreq, qh, kvh, ctx);
-            decode = prepare(DECODE_KERNEL + (qh / kvh), 1, 128, b.qkv, spec.qkvColumns(), kv0[0], kv0[1],
+            decode = prepare("decodeAttentionG" + (qh / kvh), 1, 128, b.qkv, spec.qkvColumns(), kv0[0], kv0[1],
                     b.metaAt(plan.posAt()), b.metaAt(plan.slotAt()), kvh, ctx, scaleLog2, b.partO, b.partLse);
             combineSplits = prepare("decodeCombine", 1, 128, b.partO, b.partLse, b.att, qh, 1, qh * PartitionSpec.HEAD_SIZE);
             prefill = prepare("prefillAttention", 1, 128, b.qkv, spec.qkvColumns(), kv0[0], kv0[1], b.metaAt(plan.infoAt()),

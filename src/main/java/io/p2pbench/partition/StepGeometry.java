@@ -90,6 +90,29 @@ final class StepGeometry {
         this.metaUsed = used;
     }
 
+    /**
+     * The geometry of {@code batch} (whole-step counts) on each rank of {@code plan}'s step: the
+     * busiest rank's share under EP; a pure decode batch padded up to the next of {@code
+     * decodeBuckets} (the graph sizes captured), if there is one.
+     */
+    static StepGeometry of(BufferPlan plan, java.util.NavigableSet<Integer> decodeBuckets, StepBatch batch) {
+        int ep = plan.spec().ep();
+        StepBatch share = batch.perRank(ep);
+        long stepTokens = batch.tokens();
+        int decodeRows = share.decodeSequences();
+        if (batch.prefillSequences() == 0) {
+            Integer bucket = decodeBuckets.ceiling(batch.decodeSequences());
+            if (bucket != null) {
+                stepTokens = bucket;
+                decodeRows = (bucket + ep - 1) / ep;
+            }
+        }
+        if (ep == 1) {
+            stepTokens = Math.max(stepTokens, decodeRows + (long) share.prefillTokens());
+        }
+        return new StepGeometry(plan, share, stepTokens, decodeRows);
+    }
+
     private static void requireContext(int len, StepCapacity cap) {
         if (len > cap.maxContext()) {
             throw new IllegalArgumentException("a sequence of " + len + " tokens exceeds the KV cache's " + cap.maxContext());

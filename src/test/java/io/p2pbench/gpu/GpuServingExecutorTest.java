@@ -23,7 +23,8 @@ import org.junit.jupiter.api.TestFactory;
  */
 @RequiresGpu
 class GpuServingExecutorTest {
-    private static final StepLimits LIMITS = new StepLimits(8, 512, 1024);
+    /** 8 sequences of up to 1024 tokens, 512 tokens a step. */
+    private static final StepLimits LIMITS = new StepLimits(8, 1024, 512);
 
     @TestFactory
     List<DynamicTest> everyPlanRunsEveryKindOfStep() {

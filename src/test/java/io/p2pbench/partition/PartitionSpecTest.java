@@ -162,4 +162,15 @@ class PartitionSpecTest {
         // 16384 tokens: the gate_up output alone is 16384 x 28672 bf16 = 0.94 GB
         assertTrue(prefill.workspaceBytes() > 16384L * 28672 * 2, Long.toString(prefill.workspaceBytes()));
     }
+
+    @Test
+    void elementwiseBytesCountTheNormsRotaryAndSiluTraffic() {
+        PartitionSpec dense = new PartitionSpec(ModelShape.DENSE_8B, Plan.SINGLE, 1, Phase.PREFILL, 1, 2, 4096);
+        // 2 tokens: norms 8 x 4096, rotary 2 x 6144, SiLU 3 x 14336 values per token, bf16
+        assertEquals(2L * (8 * 4096 + 2 * 6144 + 3 * 14336) * 2, dense.elementwiseBytesPerLayer());
+        PartitionSpec moe = new PartitionSpec(ModelShape.MOE_8X_TOP2, Plan.SINGLE, 1, Phase.PREFILL, 1, 4, 4096);
+        // 4 tokens, 8 routed: SiLU on 8 experts x 1 row, gather 2 x 8 rows, combine 8 + 4 rows of 4096
+        assertEquals((4L * (8 * 4096 + 2 * 6144) + 3L * 14336 * 8 + 2L * 8 * 4096 + 12L * 4096) * 2,
+                moe.elementwiseBytesPerLayer());
+    }
 }
