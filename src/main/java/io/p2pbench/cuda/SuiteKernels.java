@@ -12,15 +12,18 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The suite's kernels ({@code kernels.cu}: pattern fill and check, SM copy, gate spin, sums; and,
- * as a module of their own, {@code forward.cu}: the transformer forward pass of the partition
- * step), compiled once per architecture for the life of the process and loaded once per GPU context
- * (again after {@link Cuda#resetDevices()}, from the compiled image kept here).
+ * as a module of their own, {@code forward.cu} with {@code attention.cu}: the transformer forward
+ * pass of the partition step), compiled once per architecture for the life of the process and
+ * loaded once per GPU context (again after {@link Cuda#resetDevices()}, from the compiled image kept
+ * here).
  */
 public final class SuiteKernels {
     /** Threads per block for the element-wise kernels. */
     public static final int BLOCK = 256;
     private static final String RESOURCE = "/io/p2pbench/cuda/kernels.cu";
-    private static final String FORWARD_RESOURCE = "/io/p2pbench/cuda/forward.cu";
+    /** The forward-pass program: these files, one after another. */
+    private static final List<String> FORWARD_RESOURCES = List.of("/io/p2pbench/cuda/forward.cu",
+            "/io/p2pbench/cuda/attention.cu");
     private static final Map<Integer, CudaModule> MODULES = new ConcurrentHashMap<>();
     private static final Map<Integer, CudaModule> FORWARD_MODULES = new ConcurrentHashMap<>();
     private static final Map<Integer, Integer> SM_COUNTS = new ConcurrentHashMap<>();
@@ -31,19 +34,19 @@ public final class SuiteKernels {
 
     /** The module on {@code device}, compiling and loading it on first use. */
     public static CudaModule on(int device) {
-        return MODULES.computeIfAbsent(device, d -> load(d, RESOURCE, "p2pbench_kernels"));
+        return MODULES.computeIfAbsent(device, d -> load(d, source(), "p2pbench_kernels"));
     }
 
-    /** The forward-pass module ({@code forward.cu}) on {@code device}, compiling and loading it on first use. */
+    /** The forward-pass module ({@code forward.cu}, {@code attention.cu}) on {@code device}, compiled and loaded on first use. */
     public static CudaModule forward(int device) {
-        return FORWARD_MODULES.computeIfAbsent(device, d -> load(d, FORWARD_RESOURCE, "p2pbench_forward"));
+        return FORWARD_MODULES.computeIfAbsent(device, d -> load(d, forwardSource(), "p2pbench_forward"));
     }
 
-    private static CudaModule load(int device, String resource, String program) {
+    private static CudaModule load(int device, String source, String program) {
         int major = Cuda.attribute(device, cudaDevAttrComputeCapabilityMajor);
         int minor = Cuda.attribute(device, cudaDevAttrComputeCapabilityMinor);
         Nvrtc.Image image = IMAGES.computeIfAbsent(program + " " + major + "." + minor,
-                arch -> Nvrtc.compile(source(resource), program, major, minor));
+                arch -> Nvrtc.compile(source, program, major, minor));
         return new CudaModule(device, image);
     }
 
@@ -83,9 +86,13 @@ public final class SuiteKernels {
         return source(RESOURCE);
     }
 
-    /** The CUDA C source of the forward-pass kernels. */
+    /** The CUDA C source of the forward-pass kernels: {@code forward.cu}, then {@code attention.cu}. */
     public static String forwardSource() {
-        return source(FORWARD_RESOURCE);
+        StringBuilder all = new StringBuilder();
+        for (String r : FORWARD_RESOURCES) {
+            all.append(source(r)).append('\n');
+        }
+        return all.toString();
     }
 
     private static String source(String resource) {
