@@ -26,6 +26,9 @@
 #   cycles    GpuFixtureCyclesTest: 200 setup/teardown cycles of every fixture, free memory unchanged
 #   partition the partition study on group 0,0 (quick timing), then its report; PART_ARGS adds run options
 #             (e.g. PART_ARGS="--model MOE_8X_TOP2 --plans SINGLE,EP")
+#   forward   the partition step's SINGLE forward (verified, timed, per-kernel breakdown) beside the same shapes
+#             through plain PyTorch, with the memory- and compute-bound minimums (tools/forward-check; the
+#             carried tools/ when CARRY_DIR names a carry that has them)
 #   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes, paired (tools/gemm-check); gemm-again repeats it
 #   gemmdiag  why GEMM shapes differ: each side's cuBLAS library, torch's kernels, cuBLASLt traces of GEMMDIAG_ONLY shapes
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
@@ -133,7 +136,7 @@ for s in "$@"; do
       # One class path for the launcher and the tests, so tests that start a child JVM from
       # java.class.path (the CLI tests) find the suite too.
       step tests "${TESTS_LIMIT:-280}" "$B/runtime/bin/java" -Djava.awt.headless=true -Dorg.bytedeco.javacpp.maxbytes=0 \
-        -Dorg.bytedeco.javacpp.maxphysicalbytes=0 \
+        -Dorg.bytedeco.javacpp.maxphysicalbytes=0 ${TESTS_JAVA_OPTS:-} \
         -cp "$(ls "$B"/lib/*.jar | tr '\n' ':')$T/test-classes:$T/junit-platform-console-standalone.jar" \
         org.junit.platform.console.ConsoleLauncher execute ${TESTS_SELECT:---scan-classpath $T/test-classes} \
         --details=tree --disable-banner --reports-dir "$W/test-reports"
@@ -317,6 +320,11 @@ PY
       tail -2 "$W/partition.log" | tee -a "$SUMMARY"
       step partition-report 60 "$B/bin/p2pbench" report "$W"/results-partition/*/* --out "$W/report-partition"
       grep -A40 -i "does splitting pay" "$W/report-partition/summary.md" | head -40 | tee -a "$SUMMARY" ;;
+    forward)
+      ft="$C/tools/forward-check/run.sh"; [ -f "$ft" ] || ft=tools/forward-check/run.sh
+      P2PBENCH_HOME="$B" step forward "${FORWARD_LIMIT:-220}" bash "$ft" "$W/forward-check.tsv"
+      grep -E "^failed|Exception|^# |^torch " "$W/forward.log" | head -20 | tee -a "$SUMMARY"
+      cat "$W/forward-check.tsv" | tee -a "$SUMMARY" ;;
     gemm|gemm-again)
       P2PBENCH_HOME="$B" step "$s" "${GEMM_LIMIT:-240}" bash tools/gemm-check/run.sh "$W/$s-check.tsv"
       grep -E "^cublas |^# torch loaded|Error|error" "$W/$s.log" | head -5 | tee -a "$SUMMARY"

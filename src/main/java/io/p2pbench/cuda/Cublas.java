@@ -92,6 +92,28 @@ public final class Cublas implements AutoCloseable {
         }
     }
 
+    /**
+     * Enqueues {@code batch} independent GEMMs in one call ({@code cublasGemmStridedBatchedEx}):
+     * {@code Y_i = X_i W_i}, each operand of GEMM {@code i} following the previous one's directly in
+     * its buffer (X_i at {@code i rows inner} elements, W_i at {@code i inner cols}, Y_i at
+     * {@code i rows cols}). A grouped GEMM whose groups all have {@code rows} rows.
+     */
+    public void matmulBf16Batched(Memory x, Memory w, Memory y, int rows, int inner, int cols, int batch) {
+        if (batch < 1 || (long) batch * rows * inner * 2 > x.bytes() || (long) batch * inner * cols * 2 > w.bytes()
+                || (long) batch * rows * cols * 2 > y.bytes()) {
+            throw new IllegalArgumentException(batch + " GEMMs " + rows + "x" + inner + " * " + inner + "x" + cols
+                    + " do not fit their buffers (" + x.bytes() + ", " + w.bytes() + ", " + y.bytes() + " bytes)");
+        }
+        Cuda.setDevice(device);
+        int status = cublasGemmStridedBatchedEx(live(), CUBLAS_OP_N, CUBLAS_OP_N, cols, rows, inner, one, w.base(),
+                CUDA_R_16BF, cols, (long) inner * cols, x.base(), CUDA_R_16BF, inner, (long) rows * inner, zero, y.base(),
+                CUDA_R_16BF, cols, (long) rows * cols, batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+        if (status != CUBLAS_STATUS_SUCCESS) {
+            check(status, "cublasGemmStridedBatchedEx", "device", device, "rows", rows, "inner", inner, "cols", cols,
+                    "batch", batch);
+        }
+    }
+
     private cublasContext live() {
         if (handle == null) {
             throw new IllegalStateException("cuBLAS handle on GPU " + device + " is closed");

@@ -46,23 +46,33 @@ public final class Kernel {
      * Launch#enqueue} then costs one cuLaunchKernel and no allocation.
      */
     public Launch prepare(int gridX, int blockX, Object... args) {
-        return new Launch(gridX, blockX, args);
+        return new Launch(gridX, 1, 1, blockX, args);
     }
 
-    /** A launch with fixed arguments, enqueued any number of times; close it to free the parameters. */
+    /** As {@link #prepare(int, int, Object...)}, with a three-dimensional grid. */
+    public Launch prepare(int gridX, int gridY, int gridZ, int blockX, Object... args) {
+        return new Launch(gridX, gridY, gridZ, blockX, args);
+    }
+
+    /**
+     * A launch, enqueued any number of times; close it to free the parameters. Its grid and
+     * arguments can be changed between enqueues ({@link #grid}, {@link #set}): a launch captured
+     * into a CUDA graph keeps the values it was captured with.
+     */
     public final class Launch implements AutoCloseable {
-        private final int gridX;
+        private int gridX;
+        private int gridY;
+        private int gridZ;
         private final int blockX;
         private final Pointer[] values;
         private final PointerPointer<Pointer> params;
         private boolean closed;
 
-        private Launch(int gridX, int blockX, Object... args) {
-            if (gridX <= 0 || blockX <= 0) {
-                throw new IllegalArgumentException("kernel " + name + ": grid " + gridX + " and block "
-                        + blockX + " must be positive");
+        private Launch(int gridX, int gridY, int gridZ, int blockX, Object... args) {
+            if (blockX <= 0) {
+                throw new IllegalArgumentException("kernel " + name + ": block " + blockX + " must be positive");
             }
-            this.gridX = gridX;
+            grid(gridX, gridY, gridZ);
             this.blockX = blockX;
             this.values = new Pointer[args.length];
             this.params = new PointerPointer<>(Math.max(1, args.length));
@@ -70,6 +80,36 @@ public final class Kernel {
                 values[i] = box(args[i]);
                 params.put(i, values[i]);
             }
+        }
+
+        /** Sets the grid of later enqueues; every dimension must be positive. */
+        public Launch grid(int x, int y, int z) {
+            if (x <= 0 || y <= 0 || z <= 0) {
+                throw new IllegalArgumentException("kernel " + name + ": grid " + x + " x " + y + " x " + z
+                        + " must be positive");
+            }
+            gridX = x;
+            gridY = y;
+            gridZ = z;
+            return this;
+        }
+
+        /** Replaces argument {@code index} for later enqueues; the value must have the argument's type. */
+        public Launch set(int index, Object arg) {
+            Pointer p = values[index];
+            if (arg instanceof Memory m && p instanceof LongPointer l) {
+                l.put(0, m.address());
+            } else if (arg instanceof Long v && p instanceof LongPointer l) {
+                l.put(0, v);
+            } else if (arg instanceof Integer v && p instanceof IntPointer ip) {
+                ip.put(0, v);
+            } else if (arg instanceof Float v && p instanceof FloatPointer f) {
+                f.put(0, v);
+            } else {
+                throw new IllegalArgumentException("kernel " + name + ": argument " + index + " cannot take "
+                        + (arg == null ? "null" : arg.getClass().getSimpleName()));
+            }
+            return this;
         }
 
         /** Enqueues the kernel on {@code stream}, which must be on the module's GPU. */
@@ -82,11 +122,11 @@ public final class Kernel {
                         + " launched on a stream of GPU " + stream.device());
             }
             Cuda.setDevice(module.device());
-            int result = cuLaunchKernel(function, gridX, 1, 1, blockX, 1, 1, 0, stream.handle(), params,
+            int result = cuLaunchKernel(function, gridX, gridY, gridZ, blockX, 1, 1, 0, stream.handle(), params,
                     (PointerPointer<?>) null);
             if (result != CUDA_SUCCESS) {
                 Cuda.checkDriver(result, "cuLaunchKernel", "kernel", name, "device", module.device(),
-                        "grid", gridX, "block", blockX);
+                        "grid", gridX + "x" + gridY + "x" + gridZ, "block", blockX);
             }
         }
 

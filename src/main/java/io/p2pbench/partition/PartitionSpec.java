@@ -12,20 +12,25 @@ import java.util.stream.IntStream;
  * crosses between ranks, and what the whole model needs in memory per GPU. Pure arithmetic, shared
  * by the planner (dry runs, skips), the GPU step and the report.
  *
- * <p>Per layer and rank: the QKV projection, a stand-in for attention, the output projection and the
- * gated MLP (gate and up as one GEMM, then down; the activation function is not run). Attention's
- * stand-in reads the rank's KV-cache bytes for the layer (memory-bound, as decode attention is); in
- * prefill it also runs two GEMMs with causal attention's FLOPs (QK^T and PV over half the prompt).
- * Mixtures of experts route every token to {@code topK} experts, evenly.
+ * <p>Per layer and rank, as serving engines run a Llama-style layer: RMSNorm fused with the residual
+ * add, the QKV projection, rotary embedding on q and k with the KV-cache write, attention (decode:
+ * flash-decoding over the cached context; prefill: causal flash attention over the prompt), the
+ * output projection, a second fused add-and-norm, and the gated MLP (gate and up as one GEMM,
+ * SiLU(gate) * up, down). Mixtures of experts add the router GEMM and route every token to {@code
+ * topK} experts, evenly; each expert's GEMMs run as one batched GEMM over the rank's experts. The
+ * first stage looks the tokens up in the embedding; the last applies the final norm and the LM head
+ * to each sequence's last token. Head size is {@link #HEAD_SIZE}.
  *
  * @param ranks ranks of the plan (1 for {@link Plan#SINGLE})
  * @param batch sequences per step
  * @param prompt prompt tokens per sequence (prefill)
- * @param context cached tokens each decode step attends to
+ * @param context tokens each decode step attends to (its KV cache, the new token included)
  */
 public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase, int batch, int prompt, int context) {
     /** Bytes of one bfloat16 element. */
     static final int BF16 = 2;
+    /** Head size the step's attention kernels take (every preset's). */
+    public static final int HEAD_SIZE = 128;
 
     /** Checks positivity; divisibility is {@link #requireDivides()}. */
     public PartitionSpec {
@@ -44,14 +49,21 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
      * stages than layers; an EP degree not dividing the experts (or a dense model).
      */
     public void requireDivides() {
+        int group = model.kvHeads() == 0 ? 0 : model.heads() / model.kvHeads();
+        if (model.headSize() != HEAD_SIZE || model.heads() % model.kvHeads() != 0 || Integer.bitCount(group) != 1 || group > 8) {
+            throw new IllegalArgumentException(model.name() + " has head size " + model.headSize() + " and "
+                    + model.heads() + " query heads over " + model.kvHeads() + " KV heads; the step's attention kernels "
+                    + "take head size " + HEAD_SIZE + " and 1, 2, 4 or 8 query heads per KV head");
+        }
         switch (plan) {
             case SINGLE -> { }
             case TP -> {
-                if (model.heads() % ranks != 0 || model.kvHeads() % ranks != 0 || model.ffn() % ranks != 0) {
+                if (model.heads() % ranks != 0 || model.kvHeads() % ranks != 0 || model.ffn() % ranks != 0
+                        || model.vocab() % ranks != 0) {
                     throw new IllegalArgumentException("plan TP over " + ranks + " ranks does not divide " + model.name()
                             + " (" + model.heads() + " attention heads, " + model.kvHeads() + " KV heads, FFN "
-                            + model.ffn() + "); use a TP degree that divides them all: "
-                            + join(divisors(gcd(gcd(model.heads(), model.kvHeads()), model.ffn()))));
+                            + model.ffn() + ", vocabulary " + model.vocab() + "); use a TP degree that divides them all: "
+                            + join(divisors(gcd(gcd(gcd(model.heads(), model.kvHeads()), model.ffn()), model.vocab()))));
                 }
             }
             case PP -> {
@@ -107,9 +119,12 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
         return phase == Phase.PREFILL ? (long) batch * prompt : batch;
     }
 
-    /** Tokens a rank's attention handles: all of them, or its share under EP (data-parallel attention). */
+    /**
+     * Tokens a rank's attention handles: all of them, or under EP (data-parallel attention, whole
+     * sequences per rank) those of its {@link #rankSequences()}.
+     */
     public int rankTokens() {
-        return (int) ceilDiv(tokensPerStep(), ep());
+        return rankSequences() * (phase == Phase.PREFILL ? prompt : 1);
     }
 
     /** Sequences a rank's attention holds KV for. */
@@ -138,35 +153,80 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
         return model.experts() / ep();
     }
 
-    /** Tokens each local expert processes per step (even routing, rounded up). */
+    /** Tokens each local expert processes per step (even routing, rounded up); 0 for dense models. */
     public int tokensPerExpert() {
-        return (int) ceilDiv(tokensPerStep() * model.topK(), model.experts());
+        return model.experts() == 0 ? 0 : (int) ceilDiv(tokensPerStep() * model.topK(), model.experts());
+    }
+
+    /** Query heads on a rank. */
+    public int qHeadsPerRank() {
+        return model.heads() / tp();
+    }
+
+    /** KV heads on a rank. */
+    public int kvHeadsPerRank() {
+        return model.kvHeads() / tp();
+    }
+
+    /** Columns of a rank's QKV projection: its query, key and value heads. */
+    public int qkvColumns() {
+        return (model.heads() + 2 * model.kvHeads()) * model.headSize() / tp();
+    }
+
+    /** MLP (per-expert) intermediate size on a rank. */
+    public int ffnPerRank() {
+        return model.ffn() / tp();
+    }
+
+    /** Vocabulary rows of the embedding and columns of the LM head on a rank (split under TP). */
+    public int vocabPerRank() {
+        return model.vocab() / tp();
     }
 
     /** The GEMMs of one layer on one rank, in order. */
     public List<GemmShape> layerGemms() {
+        return layerGemms(rankTokens(), tokensPerExpert());
+    }
+
+    /** The GEMMs of one layer on one rank for {@code rows} tokens and {@code expertRows} rows per local expert. */
+    List<GemmShape> layerGemms(int rows, int expertRows) {
         int h = model.hidden();
-        int d = model.headSize();
-        int t = tp();
-        int rows = rankTokens();
         List<GemmShape> out = new ArrayList<>();
-        out.add(new GemmShape("qkv", rows, h, (model.heads() + 2 * model.kvHeads()) * d / t, 1));
-        if (phase == Phase.PREFILL) {
-            // causal attention's FLOPs: each query attends to half the prompt on average
-            int half = Math.max(1, prompt / 2);
-            out.add(new GemmShape("scores", rows, h / t, half, 1));
-            out.add(new GemmShape("context", rows, half, h / t, 1));
-        }
-        out.add(new GemmShape("out", rows, h / t, h, 1));
+        out.add(new GemmShape("qkv", rows, h, qkvColumns(), 1));
+        out.add(new GemmShape("out", rows, qHeadsPerRank() * model.headSize(), h, 1));
         if (model.experts() == 0) {
-            out.add(new GemmShape("gate_up", rows, h, 2 * model.ffn() / t, 1));
-            out.add(new GemmShape("down", rows, model.ffn() / t, h, 1));
+            out.add(new GemmShape("gate_up", rows, h, 2 * ffnPerRank(), 1));
+            out.add(new GemmShape("down", rows, ffnPerRank(), h, 1));
         } else {
-            int e = tokensPerExpert();
-            out.add(new GemmShape("gate_up", e, h, 2 * model.ffn() / t, expertsPerRank()));
-            out.add(new GemmShape("down", e, model.ffn() / t, h, expertsPerRank()));
+            out.add(new GemmShape("router", rows, h, model.experts(), 1));
+            out.add(new GemmShape("gate_up", expertRows, h, 2 * ffnPerRank(), expertsPerRank()));
+            out.add(new GemmShape("down", expertRows, ffnPerRank(), h, expertsPerRank()));
         }
         return out;
+    }
+
+    /** The LM head on the last stage: each of the rank's sequences' last token times its vocabulary share. */
+    public GemmShape headGemm() {
+        return new GemmShape("lm_head", rankSequences(), model.hidden(), vocabPerRank(), 1);
+    }
+
+    /**
+     * Attention FLOPs of one layer on one rank (QK^T and PV, 2 each per multiply-add): decode, every
+     * sequence's query against its {@code context} keys; prefill, causal, query i against i + 1 keys.
+     */
+    public double attentionFlopsPerLayer() {
+        double perPair = 4.0 * qHeadsPerRank() * model.headSize();
+        double pairs = phase == Phase.PREFILL ? (double) prompt * (prompt + 1) / 2 : context;
+        return perPair * pairs * rankSequences();
+    }
+
+    /** FLOPs of one layer on one rank: its GEMMs and attention (the elementwise kernels' are not counted). */
+    public double flopsPerLayer() {
+        double f = attentionFlopsPerLayer();
+        for (GemmShape g : layerGemms()) {
+            f += g.flops();
+        }
+        return f;
     }
 
     /** KV-cache bytes one rank holds for one layer (keys and values of its KV heads for its sequences). */
@@ -181,7 +241,32 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
         long d = model.headSize();
         long attn = h * (model.heads() + 2L * model.kvHeads()) * d + (long) model.heads() * d * h;
         long mlp = 3L * h * model.ffn() * Math.max(1, model.experts() == 0 ? 1 : expertsPerRank());
-        return (attn + mlp) / tp() * BF16;
+        long replicated = h * model.experts() + 2 * h; // the router and the two norms' weights
+        return ((attn + mlp) / tp() + replicated) * BF16;
+    }
+
+    /**
+     * Activation bytes one layer's elementwise kernels read and write on a rank: the two fused
+     * add-and-norms (residual and input read, residual and output written), rotary and the KV-cache
+     * write (q, k, v read, q and the cache written), SiLU(gate) x up (gate and up read, the product
+     * written) and, for mixtures of experts, the gather into expert order and the weighted combine.
+     */
+    public long elementwiseBytesPerLayer() {
+        long h = model.hidden();
+        long t = rankTokens();
+        long bytes = 8 * t * h + 2 * t * qkvColumns();
+        if (model.experts() == 0) {
+            bytes += 3L * ffnPerRank() * t;
+        } else {
+            long routed = t * model.topK();
+            bytes += 3L * ffnPerRank() * expertsPerRank() * tokensPerExpert() + 2 * routed * h + (routed + t) * h;
+        }
+        return bytes * BF16;
+    }
+
+    /** LM-head weight bytes the last stage reads each step. */
+    public long headBytesPerRank() {
+        return (long) vocabPerRank() * model.hidden() * BF16;
     }
 
     /** Embedding and output-head bytes on the rank that holds the most of them. */
@@ -248,7 +333,8 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
 
     /**
      * Rows of a rank's EP receive buffer: every token routed to it (its own included, which stay in
-     * place) and at least what its local experts' GEMMs read ({@link #tokensPerExpert()} rows).
+     * place) and at least what its local experts' batched GEMMs read ({@link #tokensPerExpert()}
+     * rows per local expert).
      */
     public long receiveRows() {
         if (plan != Plan.EP) {
@@ -263,7 +349,7 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
             }
             most = Math.max(most, in);
         }
-        return Math.max(most, tokensPerExpert());
+        return Math.max(most, (long) expertsPerRank() * tokensPerExpert());
     }
 
     /**
@@ -279,21 +365,18 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
         return 2 * (sendRows + receiveRows()) * model.hidden() * BF16;
     }
 
-    /** Device memory the step's working buffers take on a rank (activations, attention scratch, EP exchange buffers, cuBLAS workspace). */
+    /**
+     * Device memory the step's working buffers take on a rank ({@link BufferPlan}: activations, MLP
+     * and expert scratch, attention partials, logits, step metadata, EP exchange buffers, the TP
+     * all-reduce's buffers, the cuBLAS workspace).
+     */
     public long workspaceBytes() {
-        long h = model.hidden();
-        long rows = rankTokens();
-        long biggest = 0;
-        for (GemmShape g : layerGemms()) {
-            biggest = Math.max(biggest, (long) g.rows() * g.cols() * g.count());
-        }
-        long acts = (3 * rows * h + 2 * biggest) * BF16;
-        return acts + exchangeBufferBytes() + (32L << 20);
+        return BufferPlan.of(this, StepCapacity.of(this)).workspaceBytes();
     }
 
     /**
      * Memory one GPU needs for the whole model under this plan: weights of every layer it holds,
-     * embeddings, the KV cache for the batch and context, and the working buffers.
+     * the embedding and LM head, the KV cache for the batch and context, and the working buffers.
      */
     public long memoryPerGpu() {
         long layers = maxLayersPerRank();

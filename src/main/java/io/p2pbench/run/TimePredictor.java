@@ -186,6 +186,13 @@ public final class TimePredictor {
     static final double PARTITION_FLOPS_PER_SECOND = 780e12;
     /** Partition steps: HBM bytes per second a step's weight and KV reads reach (decode steps on the H200 node). */
     static final double PARTITION_BYTES_PER_SECOND = 4.0e12;
+    /** Partition steps: the causal flash-attention kernel's rate in prefill (142 TFLOP/s measured, docs/notes/forward-step.md). */
+    static final double PARTITION_ATTENTION_FLOPS_PER_SECOND = 140e12;
+    /**
+     * Partition steps: what a layer costs beyond its FLOPs and bytes (its dozen small kernels' launch and
+     * tail inside a graph, skinny decode GEMMs below the copy bandwidth): fitted to the DENSE_8B decode step.
+     */
+    static final double PARTITION_LAYER_SECONDS = 26e-6;
     /** Steps per {@code step} operation: four timed back-to-back plus one instrumented (PartitionBenchmark.step). */
     static final int STEPS_PER_OPERATION = 5;
     /** The per-iteration verification of a partition fork (GEMM samples, boundary words), seconds. */
@@ -193,21 +200,24 @@ public final class TimePredictor {
 
     /**
      * Estimated device seconds of one step of {@code spec} over {@code distinctGpus} GPUs: per rank and
-     * layer, its GEMM FLOPs at {@link #PARTITION_FLOPS_PER_SECOND} plus its weight and KV bytes at
-     * {@link #PARTITION_BYTES_PER_SECOND}. Pipeline stages run one after another (no micro-batches);
-     * other plans run their ranks at once, ranks sharing a GPU one after another. Communication is
-     * left out: on one GPU it is small against the compute (committed runs), and no multi-GPU run
-     * exists to calibrate it. Checked against DENSE_8B and MOE_8X_TOP2 on the H200 node: prefill
-     * 0.30 s and 0.54 s per step measured, estimated 0.30 s and 0.54 s.
+     * layer, its GEMM FLOPs at {@link #PARTITION_FLOPS_PER_SECOND}, its attention FLOPs at {@link
+     * #PARTITION_ATTENTION_FLOPS_PER_SECOND}, its weight, KV and elementwise activation bytes at
+     * {@link #PARTITION_BYTES_PER_SECOND} and {@link #PARTITION_LAYER_SECONDS}; the LM head once. Pipeline
+     * stages run one after another (no micro-batches); other plans run their ranks at once, ranks sharing
+     * a GPU one after another. Communication is left out: on one GPU it is small against the compute
+     * (committed runs), and no multi-GPU run exists to calibrate it. Checked against the forward step on the
+     * H200 node (docs/notes/forward-step.md): DENSE_8B and MOE_8X_TOP2, prefill 0.410 s and 0.694 s per
+     * step measured, decode 5.78 ms and 23.6 ms.
      */
     public static double partitionStepSeconds(io.p2pbench.partition.PartitionSpec spec, int distinctGpus) {
-        double flops = 0;
-        for (io.p2pbench.partition.GemmShape g : spec.layerGemms()) {
-            flops += g.flops();
-        }
-        double perLayer = flops / PARTITION_FLOPS_PER_SECOND
-                + (spec.weightBytesPerLayer() + spec.kvBytesPerLayer()) / PARTITION_BYTES_PER_SECOND;
-        double perRank = perLayer * spec.maxLayersPerRank();
+        double attention = spec.attentionFlopsPerLayer();
+        double perLayer = (spec.flopsPerLayer() - attention) / PARTITION_FLOPS_PER_SECOND
+                + attention / PARTITION_ATTENTION_FLOPS_PER_SECOND
+                + (spec.weightBytesPerLayer() + spec.kvBytesPerLayer() + spec.elementwiseBytesPerLayer())
+                / PARTITION_BYTES_PER_SECOND + PARTITION_LAYER_SECONDS;
+        double head = spec.headGemm().flops() / PARTITION_FLOPS_PER_SECOND
+                + spec.headBytesPerRank() / PARTITION_BYTES_PER_SECOND;
+        double perRank = perLayer * spec.maxLayersPerRank() + head;
         int ranks = spec.ranks();
         int sequential = spec.plan() == io.p2pbench.partition.Plan.PP ? ranks
                 : (ranks + Math.max(1, distinctGpus) - 1) / Math.max(1, distinctGpus);

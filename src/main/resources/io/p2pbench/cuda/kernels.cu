@@ -179,17 +179,3 @@ extern "C" __global__ void verifyCollective(const void* out, u64 n, u32 isBf16, 
         atomicMin(&result[1], first);
     }
 }
-
-// Memory-bound stand-in for attention over a KV cache: every thread reads its 16-byte vectors and
-// folds them into one word, written only if it equals a key the host passes (so the compiler cannot
-// drop the reads; a write is harmless).
-extern "C" __global__ void readAll16(const uint4* __restrict__ src, u64 vectors, u32* sink, u32 key) {
-    u32 acc = 0;
-    for (u64 i = globalThread(); i < vectors; i += gridThreads()) {
-        uint4 v = src[i];
-        acc ^= v.x ^ v.y ^ v.z ^ v.w;
-    }
-    if (acc == key) {
-        *sink = acc;
-    }
-}

@@ -23,8 +23,8 @@ class PartitionSpecTest {
     void tpDegreeNotDividingHeadsNamesTheValueAndWhatDivides() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> decode(ModelShape.DENSE_8B, Plan.TP, 3, 1).requireDivides());
-        assertEquals("plan TP over 3 ranks does not divide DENSE_8B (32 attention heads, 8 KV heads, FFN 14336); "
-                + "use a TP degree that divides them all: 1, 2, 4, 8", e.getMessage());
+        assertEquals("plan TP over 3 ranks does not divide DENSE_8B (32 attention heads, 8 KV heads, FFN 14336, "
+                + "vocabulary 128256); use a TP degree that divides them all: 1, 2, 4, 8", e.getMessage());
         decode(ModelShape.DENSE_8B, Plan.TP, 8, 1).requireDivides();
     }
 
@@ -99,7 +99,7 @@ class PartitionSpecTest {
         assertEquals(128, ep.tokensPerExpert()); // 512 tokens x top-2 over 8 experts
         assertEquals(512, ep.receiveRows());
         assertEquals(2L * (512 + 512) * 4096 * 2, ep.exchangeBufferBytes());
-        assertEquals("[qkv 256x4096x6144, scores 256x4096x128, context 256x128x4096, out 256x4096x4096, "
+        assertEquals("[qkv 256x4096x6144, out 256x4096x4096, router 256x4096x8, "
                 + "gate_up 128x4096x28672 (x4), down 128x14336x4096 (x4)]", ep.layerGemms().toString());
         // the exchange buffers count towards the memory per GPU
         PartitionSpec single = new PartitionSpec(ModelShape.MOE_8X_TOP2, Plan.SINGLE, 1, Phase.PREFILL, 2, 256, 512);
@@ -119,6 +119,58 @@ class PartitionSpecTest {
         assertEquals("[qkv 4x4096x3072, out 4x2048x4096, gate_up 4x4096x14336, down 4x7168x4096]",
                 s.layerGemms().toString());
         PartitionSpec moe = decode(ModelShape.MOE_8X_TOP2, Plan.SINGLE, 1, 8);
-        assertEquals("gate_up 2x4096x28672 (x8)", moe.layerGemms().get(2).toString());
+        assertEquals("router 8x4096x8", moe.layerGemms().get(2).toString());
+        assertEquals("gate_up 2x4096x28672 (x8)", moe.layerGemms().get(3).toString());
+    }
+
+    @Test
+    void theLmHeadTakesEachSequencesLastTokenAndItsVocabularyShare() {
+        PartitionSpec prefill = new PartitionSpec(ModelShape.DENSE_8B, Plan.TP, 2, Phase.PREFILL, 8, 2048, 4096);
+        assertEquals("lm_head 8x4096x64128", prefill.headGemm().toString());
+        assertEquals(64128L * 4096 * 2, prefill.headBytesPerRank());
+        assertEquals("lm_head 4x4096x32000", decode(ModelShape.MOE_8X_TOP2, Plan.EP, 2, 8).headGemm().toString());
+    }
+
+    @Test
+    void attentionFlopsAreCausalInPrefillAndTheWholeContextInDecode() {
+        PartitionSpec prefill = new PartitionSpec(ModelShape.DENSE_8B, Plan.SINGLE, 1, Phase.PREFILL, 2, 4, 4096);
+        // query i sees i + 1 keys: 1 + 2 + 3 + 4 = 10 pairs per sequence and head, 4 x 128 FLOPs each, 32 heads
+        assertEquals(2 * 10 * 4.0 * 128 * 32, prefill.attentionFlopsPerLayer());
+        PartitionSpec tp = decode(ModelShape.DENSE_8B, Plan.TP, 4, 8);
+        assertEquals(8 * 4096 * 4.0 * 128 * 8, tp.attentionFlopsPerLayer());
+        double gemms = tp.layerGemms().stream().mapToDouble(GemmShape::flops).sum();
+        assertEquals(gemms + tp.attentionFlopsPerLayer(), tp.flopsPerLayer());
+    }
+
+    @Test
+    void aHeadSizeTheKernelsDoNotTakeIsRefusedWithWhatTheyTake() {
+        ModelShape odd = new ModelShape("ODD", 4096, 4096, 1, ModelShape.DENSE_8B.dtype(), 0, 0, 32, 14336, 64, 8, 32000);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> decode(odd, Plan.SINGLE, 1, 1).requireDivides());
+        assertEquals("ODD has head size 64 and 64 query heads over 8 KV heads; the step's attention kernels take head "
+                + "size 128 and 1, 2, 4 or 8 query heads per KV head", e.getMessage());
+    }
+
+    @Test
+    void theWorkspaceCountsTheBuffersTheStepAllocates() {
+        PartitionSpec s = decode(ModelShape.DENSE_8B, Plan.SINGLE, 1, 8);
+        BufferPlan plan = BufferPlan.of(s, StepCapacity.of(s));
+        assertEquals(s.kvBytesPerLayer(), plan.kvBytesPerLayer());
+        // decode at batch 8: activations are small; the cuBLAS workspace (32 MiB) dominates
+        assertTrue(s.workspaceBytes() > 32L << 20 && s.workspaceBytes() < 64L << 20, Long.toString(s.workspaceBytes()));
+        PartitionSpec prefill = new PartitionSpec(ModelShape.DENSE_8B, Plan.SINGLE, 1, Phase.PREFILL, 8, 2048, 4096);
+        // 16384 tokens: the gate_up output alone is 16384 x 28672 bf16 = 0.94 GB
+        assertTrue(prefill.workspaceBytes() > 16384L * 28672 * 2, Long.toString(prefill.workspaceBytes()));
+    }
+
+    @Test
+    void elementwiseBytesCountTheNormsRotaryAndSiluTraffic() {
+        PartitionSpec dense = new PartitionSpec(ModelShape.DENSE_8B, Plan.SINGLE, 1, Phase.PREFILL, 1, 2, 4096);
+        // 2 tokens: norms 8 x 4096, rotary 2 x 6144, SiLU 3 x 14336 values per token, bf16
+        assertEquals(2L * (8 * 4096 + 2 * 6144 + 3 * 14336) * 2, dense.elementwiseBytesPerLayer());
+        PartitionSpec moe = new PartitionSpec(ModelShape.MOE_8X_TOP2, Plan.SINGLE, 1, Phase.PREFILL, 1, 4, 4096);
+        // 4 tokens, 8 routed: SiLU on 8 experts x 1 row, gather 2 x 8 rows, combine 8 + 4 rows of 4096
+        assertEquals((4L * (8 * 4096 + 2 * 6144) + 3L * 14336 * 8 + 2L * 8 * 4096 + 12L * 4096) * 2,
+                moe.elementwiseBytesPerLayer());
     }
 }

@@ -57,8 +57,8 @@ class PartitionPlannerTest {
     void aGroupOfThreeCannotSplitHeadsAndSaysWhatDivides() {
         List<Combination> plan = plan(SyntheticTopologies.nvswitch8(), Group.parse("0,1,2"), null);
         Combination tp = find(plan, "part-step-DENSE_8B-TP-HOST_STAGED-PREFILL-eager-g0.1.2");
-        assertEquals("plan TP over 3 ranks does not divide DENSE_8B (32 attention heads, 8 KV heads, FFN 14336); use a "
-                + "TP degree that divides them all: 1, 2, 4, 8", tp.skipReason());
+        assertEquals("plan TP over 3 ranks does not divide DENSE_8B (32 attention heads, 8 KV heads, FFN 14336, "
+                + "vocabulary 128256); use a TP degree that divides them all: 1, 2, 4, 8", tp.skipReason());
         assertNull(find(plan, "part-step-DENSE_8B-PP-HOST_STAGED-PREFILL-eager-g0.1.2").skipReason());
     }
 
