@@ -114,7 +114,7 @@ public final class ForkGroupMain {
         static boolean ownStreamsOnly(Kind kind) {
             return switch (kind) {
                 case PEER, PEER_BIDIR, HOST, HOST_BIDIR, ALLREDUCE_RING, EXCHANGE, NCCL -> true;
-                case PARTITION -> false;
+                case PARTITION, SERVING -> false;
             };
         }
     }

@@ -30,7 +30,7 @@ public record BatchPolicy(int maxSequences, int stepTokens) {
 
     /** This policy within an executor's limits. */
     public BatchPolicy within(StepExecutor.StepLimits limits) {
-        int tokens = (int) Math.min(stepTokens, limits.maxStepTokens());
+        int tokens = Math.min(stepTokens, limits.maxStepTokens());
         int sequences = Math.min(Math.min(maxSequences, limits.maxSequences()), tokens);
         return new BatchPolicy(sequences, tokens);
     }
