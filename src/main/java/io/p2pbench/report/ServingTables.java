@@ -28,7 +28,7 @@ final class ServingTables {
             ServingResults.Sweep s = r.single();
             double rate = r.ratePerSecond();
             table.add(List.of(f.plan(), f.transport(), f.group() + (f.singleGpu() ? " (single GPU)" : ""),
-                    Double.isNaN(rate) ? "-" : String.format(Locale.ROOT, "%.3g", rate),
+                    Double.isNaN(rate) ? "-" : ServingVerdict.rate(rate),
                     pair(f, s, rate, p -> p.stats().ttft().p99()), pair(f, s, rate, p -> p.stats().tpot().p99()),
                     pair(f, s, rate, p -> p.stats().e2e().p99()), knees(f, s), kv(f), comm(f),
                     Integer.toString(f.runs().size()), r.verdict(), r.why()));
@@ -66,7 +66,7 @@ final class ServingTables {
     }
 
     private static String rate(double r) {
-        return Double.isNaN(r) ? "none" : String.format(Locale.ROOT, "%.3g", r);
+        return Double.isNaN(r) ? "none" : ServingVerdict.rate(r);
     }
 
     /** Nanoseconds as milliseconds, 3 significant digits; "unfinished" for a censored percentile. */
@@ -84,7 +84,7 @@ final class ServingTables {
             for (ServingResults.Run run : s.runs()) {
                 for (ServingResults.Point p : run.points()) {
                     PointStats st = p.stats();
-                    table.add(List.of(s.plan(), s.transport(), run.label(), String.format(Locale.ROOT, "%.3g", p.ratePerSecond()),
+                    table.add(List.of(s.plan(), s.transport(), run.label(), ServingVerdict.rate(p.ratePerSecond()),
                             String.format(Locale.ROOT, "%.3g / %.3g", st.offeredPerSecond(), st.achievedPerSecond()),
                             String.format(Locale.ROOT, "%.0f", st.outputTokensPerSecond()),
                             st.ttft().n() + (st.unfinished() > 0 ? " (" + st.unfinished() + " unfinished)" : ""),

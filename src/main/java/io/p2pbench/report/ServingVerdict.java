@@ -26,10 +26,10 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Noise model: a run is the unit of evidence. Latency floor: {@link PartitionVerdict#P99_FLOOR},
  * the documented default (no serving reruns yet), raised to the spread (max/min - 1) of the p99 between
- * runs of either side at that rate. Capacity floor: {@link #CAPACITY_FLOOR}, raised to the search's
- * resolution (the knee's bracket, break/knee - 1, of either side: a knee is known only to within it)
- * and to the spread of the knees between runs. With one run per side the floors are assumed, not
- * measured, and the verdict says so. Each point's p99 also carries its distribution-free interval
+ * runs of either side at that rate. Capacity floor: {@link #CAPACITY_FLOOR}, raised to the spread of
+ * the knees between runs; and since a knee is known only to within its bracket, a higher knee counts
+ * only where the plan met the target at a rate at which SINGLE broke it. With one run per side the
+ * floors are assumed, not measured, and the verdict says so. Each point's p99 also carries its distribution-free interval
  * (order statistics, {@link ExactTests#quantileInterval}) with its stated coverage.
  *
  * <p>Exposed communication of at least {@link PartitionVerdict#COMM_BOUND_SHARE} of an instrumented step
@@ -101,20 +101,41 @@ final class ServingVerdict {
         return new Row(f, s, rate, better ? "keep" : "reject", String.join("; ", why));
     }
 
-    /** The highest rate both measured in every run at which SINGLE met the target, else the lowest both measured. */
+    /**
+     * The rate a plan is compared with SINGLE at: SINGLE's reference rate (the highest geometric rate at which it
+     * met the target in every run, so the same for every plan and transport of a scenario), or the highest rate
+     * below it that both measured when the plan stopped below it; without a reference, the lowest rate both measured.
+     */
     static double referenceRate(ServingResults.Sweep f, ServingResults.Sweep s) {
         List<Double> common = f.commonRates().stream().filter(r -> s.commonRates().stream()
                 .anyMatch(x -> Math.abs(x / r - 1) < 1e-9)).sorted().toList();
         if (common.isEmpty()) {
             return Double.NaN;
         }
-        double best = Double.NaN;
-        for (double r : common) {
-            if (s.runs().stream().allMatch(run -> run.at(r).met())) {
-                best = r;
+        double reference = Double.NaN;
+        for (double r : s.commonRates()) {
+            if (geometric(s, r) && s.runs().stream().allMatch(run -> run.at(r).met())
+                    && !(reference > r)) {
+                reference = r;
             }
         }
-        return Double.isNaN(best) ? common.get(0) : best;
+        if (Double.isNaN(reference)) {
+            return common.get(0);
+        }
+        double at = Double.NaN;
+        for (double r : common) {
+            if (r <= reference * (1 + 1e-9)) {
+                at = r;
+            }
+        }
+        return Double.isNaN(at) ? common.get(0) : at;
+    }
+
+    /** Whether {@code rate} is on the sweep's geometric grid (start x growth^k), which every plan of it shares. */
+    private static boolean geometric(ServingResults.Sweep s, double rate) {
+        io.p2pbench.serving.SearchPlan p = s.sweep().search();
+        long k = Math.round(Math.log(rate / p.startRate()) / Math.log(p.growth()));
+        return Math.abs(p.geometricRate((int) k) / rate - 1) < 1e-9;
     }
 
     private static final List<String> METRICS = List.of("TTFT", "TPOT", "e2e");
@@ -151,46 +172,49 @@ final class ServingVerdict {
             anyWorse |= change > floor;
             parts.add(String.format(Locale.ROOT, "%s %+.1f%%", m, 100 * change));
         }
-        why.add(String.format(Locale.ROOT, "at %.3g req/s p99 %s (floor %.0f%%)", rate, String.join(", ", parts),
+        why.add(String.format(Locale.ROOT, "at %s req/s p99 %s (floor %.0f%%)", rate(rate), String.join(", ", parts),
                 100 * floor));
         return anyBetter && !anyWorse;
     }
 
-    /** Capacity: whether the knee is higher by more than the floor. */
+    /**
+     * Capacity: whether the knee is higher by more than the floor and the plan met the target at a rate where
+     * SINGLE broke it (their brackets do not overlap: a knee is only known to within its bracket).
+     */
     private static boolean capacity(ServingResults.Sweep f, ServingResults.Sweep s, List<String> why) {
         double kf = PartitionVerdict.median(f.knees());
         double ks = PartitionVerdict.median(s.knees());
-        double resolution = Math.max(resolution(f), resolution(s));
-        double floor = Math.max(PartitionVerdict.floor(CAPACITY_FLOOR, f.knees(), s.knees()), resolution);
-        String source = resolution >= PartitionVerdict.floor(CAPACITY_FLOOR, f.knees(), s.knees())
-                ? "the search's resolution" : "documented, raised to the spread between runs";
-        double sBreak = s.runs().get(0).breakRate();
+        double floor = PartitionVerdict.floor(CAPACITY_FLOOR, f.knees(), s.knees());
+        String source = floor > CAPACITY_FLOOR ? "the spread between runs" : "documented";
+        double sBreak = s.runs().stream().mapToDouble(ServingResults.Run::breakRate).max().orElse(Double.NaN);
         if (Double.isNaN(kf)) {
             why.add("no rate met the target");
             return false;
         }
         if (Double.isNaN(ks)) {
             boolean better = !Double.isNaN(sBreak) && kf >= sBreak;
-            why.add(String.format(Locale.ROOT, "knee %.3g req/s where SINGLE met the target at no rate it measured", kf));
+            why.add("knee " + rate(kf) + " req/s where SINGLE met the target at no rate it measured");
             return better;
         }
         if (Double.isNaN(sBreak)) {
-            why.add(String.format(Locale.ROOT, "knee %.3g vs SINGLE's >= %.3g req/s (SINGLE never broke the target: "
-                    + "capacity cannot be compared)", kf, ks));
+            why.add("knee " + rate(kf) + " vs SINGLE's >= " + rate(ks) + " req/s (SINGLE never broke the target: "
+                    + "capacity cannot be compared)");
             return false;
         }
         double change = kf / ks - 1;
-        why.add(String.format(Locale.ROOT, "knee %.3g vs %.3g req/s, %+.0f%% (floor %.0f%%: %s)", kf, ks, 100 * change,
-                100 * floor, source));
-        return change > floor;
+        boolean apart = kf >= sBreak;
+        why.add(String.format(Locale.ROOT, "knee %s vs %s req/s, %+.0f%% (floor %.0f%%, %s; %s)", rate(kf), rate(ks),
+                100 * change, 100 * floor, source, apart ? "met at " + rate(kf) + " where SINGLE broke at "
+                        + rate(sBreak) : "within SINGLE's bracket, which breaks at " + rate(sBreak)));
+        return change > floor && apart;
     }
 
-    /** break / knee - 1 of the first run (0 when either is missing). */
-    private static double resolution(ServingResults.Sweep s) {
-        ServingResults.Run r = s.runs().get(0);
-        double k = r.knee();
-        double b = r.breakRate();
-        return Double.isNaN(k) || Double.isNaN(b) || b <= k ? 0 : b / k - 1;
+    /** A rate to three significant digits, without trailing zeros: {@code 20}, {@code 15.5}, {@code 0.125}. */
+    static String rate(double r) {
+        if (!Double.isFinite(r)) {
+            return String.valueOf(r);
+        }
+        return new java.math.BigDecimal(r).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     /** The exchanges' bus bandwidth in the instrumented step: bytes crossing over the exposed communication time. */
@@ -236,8 +260,9 @@ final class ServingVerdict {
                 + "rate meeting the target). Keep only if a p99 latency falls by more than the floor at that rate (none "
                 + "rising by more), or the knee rises by more than the capacity floor, or SINGLE does not fit. Floors: "
                 + "latency %.0f%%, capacity %.0f%% (documented defaults: no serving reruns yet), raised to the spread "
-                + "between runs of either side and, for capacity, to the search's resolution; with one run per side they "
-                + "are assumed (n too small). Communication-bound: exposed communication >= %.0f%% of an instrumented "
+                + "between runs of either side; a higher knee counts only where the plan met the target at a rate at "
+                + "which SINGLE broke it (a knee is known to within its bracket); with one run per side the floors are "
+                + "assumed (n too small). Communication-bound: exposed communication >= %.0f%% of an instrumented "
                 + "step at the knee's mean shape. Warm-up requests (the first of each point) and cool-down requests (after "
                 + "the measured ones) are excluded from every figure.%n%n", BatchPolicy.DESCRIPTION,
                 100 * PartitionVerdict.P99_FLOOR, 100 * CAPACITY_FLOOR, 100 * PartitionVerdict.COMM_BOUND_SHARE));

@@ -128,13 +128,16 @@ final class ServingPlanner {
         long runnable = all.stream().filter(c -> c.skip() == null).count();
         double perSweep = runnable == 0 ? maxSweepSeconds(p)
                 : Math.min(maxSweepSeconds(p), (budgetSeconds(p) - runnable * overheadSeconds()) / runnable);
-        Plan reference = all.stream().filter(c -> c.skip() == null).map(Candidate::plan)
-                .filter(x -> x == Plan.SINGLE).findFirst()
-                .orElse(all.stream().filter(c -> c.skip() == null).map(Candidate::plan).findFirst().orElse(Plan.SINGLE));
-        double start = runnable == 0 ? 1 : startRate(model, reference, group, w, gpuBytes);
+        // SINGLE sets the start whether or not it is planned (--plans), so sweeps of separate runs share their rates.
+        Plan reference = skip(t, group, model, Plan.SINGLE, Transport.P2P, w) == null ? Plan.SINGLE
+                : all.stream().filter(c -> c.skip() == null).map(Candidate::plan).findFirst().orElse(Plan.SINGLE);
+        double budget = Math.max(1, Math.round(perSweep));
+        double modelled = runnable == 0 ? 1 : startRate(model, reference, group, w, gpuBytes);
+        // A point must fit the sweep's budget: a model that saturates below that starts higher and reports its
+        // knee as below the lowest rate measured.
+        double start = Math.max(modelled, round3(CapacitySearch.lowestAffordableRate(w, budget) * 1.001));
         for (Candidate c : all) {
-            SearchPlan search = new SearchPlan(start, GROWTH, MAX_POINTS, BISECTIONS, MAX_DOWN,
-                    Math.max(1, Math.round(perSweep)));
+            SearchPlan search = new SearchPlan(start, GROWTH, MAX_POINTS, BISECTIONS, MAX_DOWN, budget);
             ServingSweep sweep = new ServingSweep(w, BatchPolicy.DEFAULT, target, search, gpuBytes);
             Group used = c.plan() == Plan.SINGLE ? new Group(List.of(group.device(0))) : group;
             String id = "serve-" + model.name() + "-" + c.plan() + "-" + c.transport() + "-" + RunPlanner.groupId(used);
@@ -178,7 +181,11 @@ final class ServingPlanner {
         KvCapacity kv = KvCapacity.of(model, plan, group, BatchPolicy.DEFAULT, d -> gpuBytes);
         double saturation = ServingPrediction.saturationRate(new StepCostModel(model, plan, ranks, distinct), w,
                 BatchPolicy.DEFAULT, kv.tokens());
-        return new BigDecimal(START_FRACTION * saturation).round(new MathContext(3)).doubleValue();
+        return round3(START_FRACTION * saturation);
+    }
+
+    private static double round3(double x) {
+        return new BigDecimal(x).round(new MathContext(3, java.math.RoundingMode.UP)).doubleValue();
     }
 
     /** The search the model predicts for a planned serving combination's parameters. */
@@ -227,8 +234,9 @@ final class ServingPlanner {
                     RunPlanner.formatDuration(seconds)));
         }
         sb.append(String.format(Locale.ROOT, "  serving sweeps together: %s predicted (budget %s at this preset's "
-                        + "timing), each in its own JVM%n", RunPlanner.formatDuration(total),
-                RunPlanner.formatDuration(budgetSecondsOf(sweeps))));
+                        + "timing, which a point cut at its cap may overrun by %.0f s per sweep), each in its own JVM%n",
+                RunPlanner.formatDuration(total), RunPlanner.formatDuration(budgetSecondsOf(sweeps)),
+                CapacitySearch.CAP_SLACK_SECONDS));
         return sb.toString();
     }
 

@@ -16,7 +16,7 @@ public final class CapacitySearch {
     /** Seconds allowed beyond a point's arrivals for its last requests to finish, in the time estimate. */
     static final double DRAIN_SECONDS = 2.0;
     /** A point may run to twice its estimate plus this before it is cut (overload), seconds. */
-    static final double CAP_SLACK_SECONDS = 10.0;
+    public static final double CAP_SLACK_SECONDS = 10.0;
 
     private CapacitySearch() {}
 
@@ -54,7 +54,16 @@ public final class CapacitySearch {
         return (w.warmup(rate) + w.measured()) / rate + DRAIN_SECONDS;
     }
 
-    /** Runs the search on {@code clock}'s time. */
+    /**
+     * The lowest rate whose point fits in {@code budgetSeconds} ({@link #expectedSeconds} at most the budget): below
+     * it the warm-up and measured requests take longer to arrive than the sweep may run.
+     */
+    public static double lowestAffordableRate(Workload w, double budgetSeconds) {
+        double room = budgetSeconds - DRAIN_SECONDS - w.warmupSeconds();
+        return room > 0 ? (w.warmupMin() + w.measured()) / room : Double.POSITIVE_INFINITY;
+    }
+
+    /** Runs the search on {@code clock}'s time; the first point runs whatever the budget says. */
     public static Outcome run(SearchPlan plan, Target target, Workload w, PointRunner runner, Clock clock) {
         long t0 = clock.nanos();
         List<Point> points = new ArrayList<>();
@@ -68,7 +77,7 @@ public final class CapacitySearch {
                 stop = budget(plan);
                 break;
             }
-            Point p = measure(runner, rate, Step.UP, plan, w, target, clock, t0, points.isEmpty());
+            Point p = measure(runner, rate, Step.UP, plan, w, target, clock, t0);
             points.add(p);
             if (p.met()) {
                 pass = rate;
@@ -85,7 +94,7 @@ public final class CapacitySearch {
                 stop = budget(plan);
                 break;
             }
-            Point p = measure(runner, rate, Step.DOWN, plan, w, target, clock, t0, false);
+            Point p = measure(runner, rate, Step.DOWN, plan, w, target, clock, t0);
             points.add(p);
             if (p.met()) {
                 pass = rate;
@@ -101,7 +110,7 @@ public final class CapacitySearch {
                 stop = budget(plan);
                 break;
             }
-            Point p = measure(runner, rate, Step.BISECT, plan, w, target, clock, t0, false);
+            Point p = measure(runner, rate, Step.BISECT, plan, w, target, clock, t0);
             points.add(p);
             if (p.met()) {
                 pass = rate;
@@ -120,13 +129,11 @@ public final class CapacitySearch {
     }
 
     private static Point measure(PointRunner runner, double rate, Step step, SearchPlan plan, Workload w, Target target,
-                                 Clock clock, long t0, boolean first) {
+                                 Clock clock, long t0) {
         double expected = expectedSeconds(w, rate);
         double left = plan.budgetSeconds() - (clock.nanos() - t0) / 1e9;
-        double cap = 2 * expected + CAP_SLACK_SECONDS;
-        if (!first) {
-            cap = Math.min(cap, Math.max(left, expected) + CAP_SLACK_SECONDS);
-        }
+        // An overloaded point is cut at twice its estimate, and never runs far past the sweep's budget.
+        double cap = Math.min(2 * expected, Math.max(left, expected)) + CAP_SLACK_SECONDS;
         ContinuousBatcher.Served served = runner.run(rate, (long) (cap * 1e9));
         PointStats stats = PointStats.of(served);
         boolean met = !served.capped() && served.measured().size() == w.measured() && target.metBy(stats);
