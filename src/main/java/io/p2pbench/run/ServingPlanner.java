@@ -37,7 +37,7 @@ import java.util.function.BiConsumer;
  * sweep of a run starts at the same rate, a quarter of the rate SINGLE is modelled to saturate at
  * ({@link ServingPrediction#saturationRate}), and doubles it, so all plans are measured at the same
  * geometric rates before each bisects its own knee. The sweeps of one model share a time budget
- * ({@link #budgetSeconds}: 7 minutes at quick timing), cut evenly; each sweep stops inside its share
+ * ({@link #budgetSeconds}: 7.5 minutes at quick timing), cut evenly; each sweep stops inside its share
  * whatever it finds. A plan that does not divide the model or whose weights, buffers and one
  * request's KV do not fit the GPUs (the topology's memory) is a planned skip with its reason.
  */
@@ -74,7 +74,7 @@ final class ServingPlanner {
         return switch (p.name()) {
             case "standard" -> 1200;
             case "full" -> 2400;
-            default -> 420;
+            default -> 450;
         };
     }
 
