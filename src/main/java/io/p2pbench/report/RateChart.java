@@ -2,7 +2,6 @@ package io.p2pbench.report;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * A latency-against-request-rate chart as SVG ({@link SvgChart}'s style and helpers): offered rate on
@@ -137,10 +136,5 @@ final class RateChart {
             ly += 18;
         }
         return SvgChart.document(ly + 6, body);
-    }
-
-    /** {@code 12.5 req/s}. */
-    static String rate(double r) {
-        return String.format(Locale.ROOT, "%.3g req/s", r);
     }
 }

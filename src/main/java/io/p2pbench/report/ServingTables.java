@@ -56,8 +56,15 @@ final class ServingTables {
         return s == null || s.runs().isEmpty() ? mine : mine + " (" + rate(PartitionVerdict.median(s.knees())) + ")";
     }
 
+    /** The KV capacity and what it holds: sequences of the longest request, or tokens each at the largest batch. */
     private static String kv(ServingResults.Sweep f) {
-        return f.runs().isEmpty() ? "-" : String.format(Locale.ROOT, "%,d", f.runs().get(0).samples().kvTokens());
+        if (f.runs().isEmpty()) {
+            return "-";
+        }
+        ServingSamples s = f.runs().get(0).samples();
+        int longest = f.sweep().workload().maxContextTokens();
+        return String.format(Locale.ROOT, "%,d: %,d sequences of %d tokens, or %d sequences of %,d", s.kvTokens(),
+                s.kvTokens() / longest, longest, s.maxSequences(), s.kvTokens() / s.maxSequences());
     }
 
     private static String comm(ServingResults.Sweep f) {

@@ -134,7 +134,7 @@ final class ServingVerdict {
     /** Whether {@code rate} is on the sweep's geometric grid (start x growth^k), which every plan of it shares. */
     private static boolean geometric(ServingResults.Sweep s, double rate) {
         io.p2pbench.serving.SearchPlan p = s.sweep().search();
-        long k = Math.round(Math.log(rate / p.startRate()) / Math.log(p.growth()));
+        long k = Math.round(Math.log(rate / p.startRatePerSecond()) / Math.log(p.growth()));
         return Math.abs(p.geometricRate((int) k) / rate - 1) < 1e-9;
     }
 

@@ -211,9 +211,9 @@ final class ServingPlanner {
         SearchPlan s = first.search();
         sb.append(String.format(Locale.ROOT, "Serving sweeps (%s): %s. Rates from %.3g req/s x%.0f until the target "
                         + "breaks (at most %d down), then %d bisections; at most %d points and %.0f s of search per sweep. "
-                        + "Predicted by the step model (no communication), points marked + met / - broke:%n",
+                        + "KV cache from the GPUs' memory; points predicted by the step model (no communication), + met / - broke:%n",
                 BatchPolicy.DESCRIPTION.substring(0, BatchPolicy.DESCRIPTION.indexOf(':')), first.describe(),
-                s.startRate(), s.growth(), s.maxDown(), s.bisections(), s.maxPoints(), s.budgetSeconds()));
+                s.startRatePerSecond(), s.growth(), s.maxDown(), s.bisections(), s.maxPoints(), s.budgetSeconds()));
         double total = 0;
         for (Combination c : sweeps) {
             String who = String.format(Locale.ROOT, "  %-6s %-11s over %-9s", c.params().get("plan"),
@@ -229,8 +229,12 @@ final class ServingPlanner {
             }
             double seconds = predictedSeconds(c.params());
             total += seconds;
-            sb.append(who).append(String.format(Locale.ROOT, " %s; knee %s; %s%n", pts.toString().strip(),
-                    Double.isNaN(o.kneePerSecond()) ? "none" : String.format(Locale.ROOT, "%.3g req/s", o.kneePerSecond()),
+            ServingSweep sweep = ServingSweep.parse(c.params().get("sweep"));
+            KvCapacity kv = ServingPrediction.plannedCapacity(ModelShape.named(c.params().get("model")),
+                    Plan.valueOf(c.params().get("plan")), Group.parse(c.params().get("group")), sweep);
+            sb.append(who).append(String.format(Locale.ROOT, " KV %,d tokens; %s; knee %s; %s%n", kv.tokens(),
+                    pts.toString().strip(), Double.isNaN(o.kneePerSecond()) ? "none"
+                            : String.format(Locale.ROOT, "%.3g req/s", o.kneePerSecond()),
                     RunPlanner.formatDuration(seconds)));
         }
         sb.append(String.format(Locale.ROOT, "  serving sweeps together: %s predicted (budget %s at this preset's "

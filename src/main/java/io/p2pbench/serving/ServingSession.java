@@ -47,7 +47,7 @@ public final class ServingSession {
      * compiles the scheduler and the GPU leaves its idle clocks before the first point.
      */
     public void warmUp(double seconds) {
-        double rate = sweep.search().startRate();
+        double rate = sweep.search().startRatePerSecond();
         int requests = (int) Math.max(8, Math.ceil(rate * seconds));
         new ContinuousBatcher(executor, clock, sweep.policy(), kvTokens)
                 .serve(new LoadGenerator(sweep.workload(), rate), 0, requests, (long) ((2 * seconds + 10) * 1e9));

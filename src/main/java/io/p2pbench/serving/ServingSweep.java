@@ -38,7 +38,7 @@ public record ServingSweep(Workload workload, BatchPolicy policy, Target target,
         m.put("tokens", Integer.toString(policy.stepTokens()));
         m.put("ttft", Target.formatDuration(target.ttftP99Nanos()));
         m.put("tpot", Target.formatDuration(target.tpotP99Nanos()));
-        m.put("start", Double.toString(search.startRate()));
+        m.put("start", Double.toString(search.startRatePerSecond()));
         m.put("growth", Double.toString(search.growth()));
         m.put("points", Integer.toString(search.maxPoints()));
         m.put("bisect", Integer.toString(search.bisections()));

@@ -51,7 +51,7 @@ class ServingPlannerTest {
                 .count());
         String described = RunPlanner.describe(t, Preset.QUICK, plan);
         assertTrue(described.contains("Serving sweeps (continuous batching with chunked prefill"), described);
-        assertTrue(described.matches("(?s).*SINGLE P2P +over 0,0 +[0-9.]+\\+ .*knee [0-9.]+ req/s; [0-9]+(m[0-9]+)?s.*"),
+        assertTrue(described.matches("(?s).*SINGLE P2P +over 0,0 +KV [0-9,]+ tokens; [0-9.]+\\+ .*knee [0-9.]+ req/s; [0-9]+(m[0-9]+)?s.*"),
                 described);
         assertTrue(described.contains("serving sweeps together:"), described);
     }
@@ -117,7 +117,7 @@ class ServingPlannerTest {
         assertNull(one.skipReason());
         assertFalse(one.singleGpu());
         ServingSweep sweep = ServingSweep.parse(one.params().get("sweep"));
-        assertTrue(io.p2pbench.serving.CapacitySearch.expectedSeconds(sweep.workload(), sweep.search().startRate())
+        assertTrue(io.p2pbench.serving.CapacitySearch.expectedSeconds(sweep.workload(), sweep.search().startRatePerSecond())
                 <= sweep.search().budgetSeconds(), sweep.encode());
         double seconds = TimePredictor.run(h200, Preset.QUICK, TimePredictor.RunShape.current(), c -> null)[0];
         assertTrue(seconds < 10 * 60, "70B on one GPU: " + seconds);
