@@ -81,7 +81,7 @@ final class ServingTables {
         if (Double.isNaN(nanos)) {
             return "-";
         }
-        return Double.isInfinite(nanos) ? "unfinished" : String.format(Locale.ROOT, "%.3g", nanos / 1e6);
+        return Double.isInfinite(nanos) ? "unfinished" : Markdown.number(nanos / 1e6);
     }
 
     /** Every point of every run: rates, throughput, n, and p50/p90/p99 with the p99's interval. */
@@ -92,7 +92,7 @@ final class ServingTables {
                 for (ServingResults.Point p : run.points()) {
                     PointStats st = p.stats();
                     table.add(List.of(s.plan(), s.transport(), run.label(), ServingVerdict.rate(p.ratePerSecond()),
-                            String.format(Locale.ROOT, "%.3g / %.3g", st.offeredPerSecond(), st.achievedPerSecond()),
+                            ServingVerdict.rate(st.offeredPerSecond()) + " / " + ServingVerdict.rate(st.achievedPerSecond()),
                             String.format(Locale.ROOT, "%.0f", st.outputTokensPerSecond()),
                             st.ttft().n() + (st.unfinished() > 0 ? " (" + st.unfinished() + " unfinished)" : ""),
                             latency(st.ttft(), p.ttftP99()), latency(st.tpot(), p.tpotP99()), latency(st.e2e(), p.e2eP99()),
@@ -105,7 +105,8 @@ final class ServingTables {
             return "";
         }
         return "Every point (times in ms; p99's distribution-free interval from order statistics with its coverage; "
-                + "percentiles R-7; rates in req/s, offered = measured arrivals over their span):\n\n"
+                + "percentiles R-7; rates in req/s: offered = measured arrivals over their span, achieved = measured "
+                + "completions over theirs):\n\n"
                 + Markdown.table(List.of("plan", "transport", "run", "rate", "offered / achieved", "output tokens/s", "n",
                 "TTFT p50 / p90 / p99 [interval]", "TPOT p50 / p90 / p99 [interval]", "e2e p50 / p90 / p99 [interval]",
                 "mean step ms", "target"), table) + "\n";

@@ -14,8 +14,8 @@ import java.util.function.ToDoubleFunction;
  * @param tpot time per output token after the first, nanoseconds (requests with one output token have none)
  * @param e2e arrival to last token, nanoseconds
  * @param offeredPerSecond measured arrivals over their span: (n - 1) / (last arrival - first arrival)
- * @param achievedPerSecond measured requests finished per second of the window (first measured arrival
- *     to last measured completion)
+ * @param achievedPerSecond measured requests finished per second: (n - 1) / (last completion - first completion)
+ *     of the finished ones (the window's end for the unfinished: they count as not done by then)
  * @param outputTokensPerSecond output tokens of every request produced in the window, per second
  * @param unfinished measured requests that did not finish
  */
@@ -55,8 +55,13 @@ public record PointStats(Latency ttft, Latency tpot, Latency e2e, double offered
         int n = measured.size();
         double offered = n > 1 && last > first ? (n - 1) / ((last - first) / 1e9) : Double.NaN;
         long finished = measured.stream().filter(RequestRecord::finished).count();
+        long firstDone = measured.stream().filter(RequestRecord::finished).mapToLong(RequestRecord::lastTokenNanos).min()
+                .orElse(windowEndNanos);
+        long lastDone = finished < n ? windowEndNanos : measured.stream().mapToLong(RequestRecord::lastTokenNanos).max()
+                .orElseThrow();
+        double achieved = finished > 1 && lastDone > firstDone ? (finished - 1) / ((lastDone - firstDone) / 1e9)
+                : Double.NaN;
         double window = (windowEndNanos - windowStartNanos) / 1e9;
-        double achieved = window > 0 ? finished / window : Double.NaN;
         double tokens = window > 0 ? windowTokens / window : Double.NaN;
         return new PointStats(latency(measured, RequestRecord::ttftNanos), latency(measured, RequestRecord::tpotNanos),
                 latency(measured, RequestRecord::e2eNanos), offered, achieved, tokens, (int) (n - finished));
