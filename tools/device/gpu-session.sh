@@ -29,6 +29,8 @@
 #   forward   the partition step's SINGLE forward (verified, timed, per-kernel breakdown) beside the same shapes
 #             through plain PyTorch, with the memory- and compute-bound minimums (tools/forward-check; the
 #             carried tools/ when CARRY_DIR names a carry that has them)
+#   serving   the serving sweeps of DENSE_8B over group 0,0 (quick timing, single-GPU label), then their report
+#             (predicted 6m55s by the dry run; run it alone in a device call; SERVE_ARGS adds run options)
 #   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes, paired (tools/gemm-check); gemm-again repeats it
 #   gemmdiag  why GEMM shapes differ: each side's cuBLAS library, torch's kernels, cuBLASLt traces of GEMMDIAG_ONLY shapes
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate
@@ -325,6 +327,13 @@ PY
       P2PBENCH_HOME="$B" step forward "${FORWARD_LIMIT:-220}" bash "$ft" "$W/forward-check.tsv"
       grep -E "^failed|Exception|^# |^torch " "$W/forward.log" | head -20 | tee -a "$SUMMARY"
       cat "$W/forward-check.tsv" | tee -a "$SUMMARY" ;;
+    serving)
+      step serving "${SERVE_LIMIT:-540}" "$B/bin/p2pbench" run --preset quick --paths SERVING --group 0,0 \
+        --model DENSE_8B ${SERVE_ARGS:-} --out "$W/results-serving"
+      head -1 "$W/serving.log" | tee -a "$SUMMARY"
+      grep -E "^\[|^Done|^Time of" "$W/serving.log" | tee -a "$SUMMARY"
+      step serving-report 40 "$B/bin/p2pbench" report "$W"/results-serving/*/* --out "$W/report-serving"
+      grep -A14 -i "does splitting pay at a request rate" "$W/report-serving/summary.md" | head -24 | tee -a "$SUMMARY" ;;
     gemm|gemm-again)
       P2PBENCH_HOME="$B" step "$s" "${GEMM_LIMIT:-240}" bash tools/gemm-check/run.sh "$W/$s-check.tsv"
       grep -E "^cublas |^# torch loaded|Error|error" "$W/$s.log" | head -5 | tee -a "$SUMMARY"

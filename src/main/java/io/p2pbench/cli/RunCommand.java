@@ -59,7 +59,8 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--paths", paramLabel = "LIST", split = ",",
             description = "Only these: CE_P2P_READ, CE_P2P_WRITE, CE_NO_P2P, HOST_STAGED, SM_P2P_READ, SM_P2P_WRITE, "
-                    + "HOST_DEVICE, ALLREDUCE_RING, NCCL, EXCHANGE, PARTITION (opt-in: the partition study).")
+                    + "HOST_DEVICE, ALLREDUCE_RING, NCCL, EXCHANGE, PARTITION (opt-in: the partition study), SERVING "
+                    + "(opt-in: serving sweeps at request rates).")
     List<String> paths;
 
     @Option(names = "--group", paramLabel = "GPUS", converter = GroupConverter.class,
@@ -72,9 +73,13 @@ final class RunCommand implements Callable<Integer> {
     String model;
 
     @Option(names = "--plans", paramLabel = "LIST", split = ",",
-            description = "With --paths PARTITION: only these plans (SINGLE, TP, PP, EP). A named plan that does not "
+            description = "With --paths PARTITION or SERVING: only these plans (SINGLE, TP, PP, EP). A named plan that "
+                    + "does not "
                     + "divide the model over --group is an error; by default such plans are planned skips.")
     List<String> plans;
+
+    @CommandLine.Mixin
+    ServingOptions serving;
 
     @Option(names = "--dry-run", description = "Print the plan and stop.")
     boolean dryRun;
@@ -111,14 +116,16 @@ final class RunCommand implements Callable<Integer> {
             description = "Where --report writes. Default: charts/<fingerprint>/.")
     Path charts;
 
+    private io.p2pbench.serving.Target servingTarget;
+
     /** The plans of {@code --plans}, or null for every plan; unknown names and a missing PARTITION path are bad input. */
     private Set<Plan> partitionPlans(Set<String> pathSet) {
         if (plans == null) {
             return null;
         }
-        if (pathSet == null || !pathSet.contains(RunPlanner.PARTITION)) {
+        if (pathSet == null || !pathSet.contains(RunPlanner.PARTITION) && !pathSet.contains(RunPlanner.SERVING)) {
             throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--plans chooses the partition study's plans; add --paths PARTITION");
+                    "--plans chooses the partition study's and serving sweeps' plans; add --paths PARTITION or SERVING");
         }
         Set<Plan> out = EnumSet.noneOf(Plan.class);
         for (String name : plans) {
@@ -164,6 +171,7 @@ final class RunCommand implements Callable<Integer> {
                 pathSet.add(s.trim().toUpperCase(Locale.ROOT));
             }
         }
+        servingTarget = serving.target(spec.commandLine(), pathSet);
         if (stagingChunk > MAX_STAGING_CHUNK) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--staging-chunk " + Sizes.format(stagingChunk)
                     + " is too large: host-staged copies allocate it whole in pinned memory on every path; use at most "
@@ -211,7 +219,7 @@ final class RunCommand implements Callable<Integer> {
             topology = TopologyProbe.probe();
         }
         RunPlanner.Request request = new RunPlanner.Request(p, pairs, sizes, pathSet, group, model,
-                partitionPlans(pathSet));
+                partitionPlans(pathSet), servingTarget);
         List<Combination> plan;
         try {
             if (topologyFile == null && sizes != null) {

@@ -165,15 +165,23 @@ public final class PartitionVerdict {
     }
 
     private static String commBound(Figure f, double fastestPeerGBps, String bestPairs) {
+        return commBound(f.commShare(), f.busGBps(), fastestPeerGBps, bestPairs);
+    }
+
+    /**
+     * The communication-bound note and its two remedies (fewer crossings; a placement on the best-linked
+     * pairs), ordered by whether the exchanges already run near the fastest peer copy measured.
+     */
+    static String commBound(double commShare, double busGBps, double fastestPeerGBps, String bestPairs) {
         String share = String.format(Locale.ROOT, "communication-bound: %.0f%% of the step is exposed communication",
-                100 * f.commShare());
-        boolean fast = Double.isFinite(fastestPeerGBps) && fastestPeerGBps > 0 && f.busGBps() >= 0.5 * fastestPeerGBps;
+                100 * commShare);
+        boolean fast = Double.isFinite(fastestPeerGBps) && fastestPeerGBps > 0 && busGBps >= 0.5 * fastestPeerGBps;
         if (fast) {
             return share + String.format(Locale.ROOT, " although its copies are fast (%.0f GB/s bus, fastest peer copy "
-                    + "measured %.0f GB/s): try fewer partition crossings (PP instead of TP)", f.busGBps(), fastestPeerGBps)
+                    + "measured %.0f GB/s): try fewer partition crossings (PP instead of TP)", busGBps, fastestPeerGBps)
                     + (bestPairs.isEmpty() ? "" : ", or the best-linked pairs " + bestPairs);
         }
-        return share + String.format(Locale.ROOT, " (%.0f GB/s bus)", f.busGBps())
+        return share + String.format(Locale.ROOT, " (%.0f GB/s bus)", busGBps)
                 + (bestPairs.isEmpty() ? ": try fewer partition crossings (PP instead of TP)"
                 : ": try a placement on the best-linked pairs " + bestPairs + ", or fewer crossings (PP instead of TP)");
     }

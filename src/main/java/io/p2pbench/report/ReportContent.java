@@ -14,17 +14,18 @@ import java.util.List;
  * @param charts charts written
  * @param exports one line per export file, saying what reads it
  * @param partition the partition figures ({@link PartitionVerdict#figures}), read once per report
+ * @param serving the serving sweeps ({@link ServingResults#read}), read once per report
  */
 record ReportContent(List<ResultData> sources, List<Measurement> measurements, int superseded,
                      java.util.Map<Measurement, String> runOf,
                      List<HockneyFit.Fit> fits, List<Charts.ChartFile> charts, List<String> exports,
-                     List<PartitionVerdict.Figure> partition) {
+                     List<PartitionVerdict.Figure> partition, List<ServingResults.Sweep> serving) {
 
     /** A report without partition figures. */
     ReportContent(List<ResultData> sources, List<Measurement> measurements, int superseded,
                   java.util.Map<Measurement, String> runOf, List<HockneyFit.Fit> fits, List<Charts.ChartFile> charts,
                   List<String> exports) {
-        this(sources, measurements, superseded, runOf, fits, charts, exports, List.of());
+        this(sources, measurements, superseded, runOf, fits, charts, exports, List.of(), List.of());
     }
 
     /** The run a measurement came from, e.g. {@code h200x1-single-r580/2026-12-02T14-29-47Z}. */

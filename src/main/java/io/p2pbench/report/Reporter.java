@@ -148,10 +148,12 @@ public final class Reporter {
         Map<String, String> descriptions = new LinkedHashMap<>();
         machines.values().forEach(d -> descriptions.put(d.machine(), d.machineDescription()));
         charts.addAll(PartitionVerdict.writeCharts(partition, descriptions, outDir));
+        List<ServingResults.Sweep> serving = ServingResults.read(sources);
+        charts.addAll(ServingCharts.write(serving, descriptions, outDir));
         List<String> exports = new ArrayList<>(exports(runs, measurements.stream()
                 .filter(m -> runs.stream().anyMatch(d -> d.machine().equals(m.machine()))).toList(), outDir, written));
         ReportContent content = new ReportContent(sources, measurements, merged.superseded(), merged.runOf(),
-                HockneyFit.fitAll(measurements), charts, exports, partition);
+                HockneyFit.fitAll(measurements), charts, exports, partition, serving);
         SummaryWriter.Documents docs = SummaryWriter.render(content, outDir);
         AtomicFiles.write(outDir.resolve(STATISTICS), docs.statistics());
         Path summary = outDir.resolve(SUMMARY);

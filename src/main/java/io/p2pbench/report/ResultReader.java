@@ -76,8 +76,9 @@ public final class ResultReader {
                 // Reads (and so checks) the entry's JMH file: a truncated jmh/*.json(.gz) is one line here.
                 measurements.addAll(new EntryReader(folder, e, machine).read());
             } else {
-                if (!io.p2pbench.results.Kind.PARTITION.label().equals(c.kind())) {
-                    // Partition figures are read by PartitionVerdict ("Does splitting pay?"), not here.
+                if (!io.p2pbench.results.Kind.PARTITION.label().equals(c.kind())
+                        && !io.p2pbench.results.Kind.SERVING.label().equals(c.kind())) {
+                    // Partition and serving figures are read by PartitionVerdict and ServingResults, not here.
                     unknown.merge(c.kind(), 1, Integer::sum);
                 }
                 if (!RunManifest.FORMAT_1.equals(manifest.format()) && e.jmhFile() != null) {
@@ -117,7 +118,7 @@ public final class ResultReader {
     /** Whether this version reports the kind here (the partition study has its own reader). */
     static boolean isKnown(String kind) {
         Kind k = Kind.find(kind);
-        return k != null && k != Kind.PARTITION;
+        return k != null && k != Kind.PARTITION && k != Kind.SERVING;
     }
 
     private static void requireResultFolder(Path dir) throws BadInputException {
@@ -181,7 +182,7 @@ public final class ResultReader {
                 case HOST_BIDIR -> List.of("device", "memory", "numa");
                 case NCCL -> List.of("group", "operation", "dtype");
                 case ALLREDUCE_RING -> List.of("group", "dtype", "path");
-                case EXCHANGE, PARTITION -> List.of("group", "pattern", "model", "path");
+                case EXCHANGE, PARTITION, SERVING -> List.of("group", "pattern", "model", "path");
             };
             for (String param : needed) {
                 if (p.get(param) == null) {
@@ -207,7 +208,7 @@ public final class ResultReader {
                         bandwidth(host, hostPath(p), "D2H, H2D running", "GPU" + p.get("device"),
                                 lane(jmh, 1, "reverseGBps")),
                         bandwidth(host, hostPath(p), "H2D+D2H (sum)", "GPU" + p.get("device"), sum(jmh)));
-                case ALLREDUCE_RING, NCCL, EXCHANGE, PARTITION -> collective(kind, p, jmh);
+                case ALLREDUCE_RING, NCCL, EXCHANGE, PARTITION, SERVING -> collective(kind, p, jmh);
             };
         }
 

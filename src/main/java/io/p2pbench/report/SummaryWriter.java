@@ -47,8 +47,9 @@ final class SummaryWriter {
         for (ResultData machine : machines(r)) {
             head.append(machine(machine, r.measurementsOf(machine.machine()), r));
         }
-        head.append(fits(r)).append(partition(r, outDir))
-                .append(charts(r.charts().stream().filter(c -> !PartitionVerdict.isChart(c)).toList(), outDir)).append(notMeasured(r)).append(method(r));
+        head.append(fits(r)).append(VerdictSections.render(r, outDir, svg -> relative(outDir, svg)))
+                .append(charts(r.charts().stream().filter(c -> !PartitionVerdict.isChart(c) && !ServingCharts.isChart(c))
+                        .toList(), outDir)).append(notMeasured(r)).append(method(r));
         head.append("Per-size statistics (median, mean, interval, CV, n, efficiency; latency percentiles) of every "
                 + "figure: see `" + Reporter.STATISTICS + "` next to this file.\n");
         String statistics = "# p2pbench statistics per size\n\n" + method(r) + statistics(r);
@@ -58,25 +59,6 @@ final class SummaryWriter {
                     + "limit: see `" + Reporter.STATISTICS + "`)\n";
         }
         return new Documents(summary, statistics);
-    }
-
-    /**
-     * "Does splitting pay?" ({@link PartitionVerdict}): per machine its table and charts, judged with that
-     * machine's fastest peer copy and best-linked pairs; empty without partition figures.
-     */
-    private static String partition(ReportContent r, Path outDir) {
-        Map<String, PartitionVerdict.Machine> machines = new LinkedHashMap<>();
-        for (ResultData d : machines(r)) {
-            double fastestPeer = r.measurementsOf(d.machine()).stream()
-                    .filter(m -> !m.singleGpu() && m.key().is(Kind.PEER)
-                            && m.key().metric().equals(Measurement.BANDWIDTH) && m.samples().length > 0)
-                    .mapToDouble(m -> PartitionVerdict.median(java.util.Arrays.stream(m.samples()).boxed().toList()))
-                    .max().orElse(Double.NaN);
-            String best = r.sources().stream().filter(s -> s.machine().equals(d.machine()) && s.topology() != null)
-                    .map(s -> PartitionVerdict.bestPairs(s.topology())).filter(b -> !b.isEmpty()).findFirst().orElse("");
-            machines.put(d.machine(), new PartitionVerdict.Machine(d.machineDescription(), fastestPeer, best));
-        }
-        return PartitionVerdict.section(r.partition(), machines, r.charts(), svg -> relative(outDir, svg));
     }
 
     /**
@@ -243,7 +225,7 @@ final class SummaryWriter {
         return Sizes.format(ok.stream().mapToLong(RunManifest.Entry::bytesVerified).sum());
     }
 
-    private static List<ResultData> machines(ReportContent r) {
+    static List<ResultData> machines(ReportContent r) {
         Map<String, ResultData> out = new LinkedHashMap<>();
         r.sources().forEach(d -> out.putIfAbsent(d.machine(), d));
         return new ArrayList<>(out.values());

@@ -20,9 +20,9 @@ import java.util.TreeSet;
  */
 public final class SvgChart {
     static final int WIDTH = 960;
-    private static final int PLOT_HEIGHT = 420;
-    private static final int LEFT = 90;
-    private static final int RIGHT = 30;
+    static final int PLOT_HEIGHT = 420;
+    static final int LEFT = 90;
+    static final int RIGHT = 30;
     private static final String FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif";
     private static final String[] COLORS = SeriesStyles.COLORS;
 
@@ -301,7 +301,7 @@ public final class SvgChart {
     }
 
     /** Title lines, subtitle, notes; returns the y below them. */
-    private static int header(StringBuilder body, String title, String subtitle, List<String> notes) {
+    static int header(StringBuilder body, String title, String subtitle, List<String> notes) {
         int y = 26;
         for (String part : wrap(title, WIDTH - 40, 16)) {
             body.append(text(WIDTH / 2.0, y, 16, "middle", "font-weight=\"bold\"", part));
@@ -322,7 +322,7 @@ public final class SvgChart {
         return y;
     }
 
-    private static String document(int height, StringBuilder body) {
+    static String document(int height, StringBuilder body) {
         return "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + WIDTH + "\" height=\"" + height
                 + "\" viewBox=\"0 0 " + WIDTH + " " + height + "\" font-family=\"" + FONT + "\" fill=\"#222222\">\n"
                 + "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n" + body + "</svg>\n";
@@ -436,7 +436,7 @@ public final class SvgChart {
         return number(us) + " µs";
     }
 
-    private static String number(double v) {
+    static String number(double v) {
         if (Math.abs(v - Math.rint(v)) < 1e-9 * Math.max(1, Math.abs(v))) {
             return String.format(Locale.ROOT, "%d", Math.round(v));
         }
@@ -461,7 +461,7 @@ public final class SvgChart {
         return Math.log(bytes) / Math.log(2);
     }
 
-    private static String marker(String shape, double x, double y, String color) {
+    static String marker(String shape, double x, double y, String color) {
         String st = " fill=\"#ffffff\" stroke=\"" + color + "\" stroke-width=\"1.6\"";
         double r = 4.5;
         return switch (shape) {
@@ -497,17 +497,17 @@ public final class SvgChart {
         return String.format(Locale.ROOT, "#%02x%02x%02x", r, g, b);
     }
 
-    private static String rect(double x, double y, double w, double h, String style) {
+    static String rect(double x, double y, double w, double h, String style) {
         return "<rect x=\"" + fmt(x) + "\" y=\"" + fmt(y) + "\" width=\"" + fmt(w) + "\" height=\"" + fmt(h) + "\" "
                 + style + "/>\n";
     }
 
-    private static String line(double x1, double y1, double x2, double y2, String style) {
+    static String line(double x1, double y1, double x2, double y2, String style) {
         return "<line x1=\"" + fmt(x1) + "\" y1=\"" + fmt(y1) + "\" x2=\"" + fmt(x2) + "\" y2=\"" + fmt(y2) + "\" "
                 + style + "/>\n";
     }
 
-    private static String text(double x, double y, int size, String anchor, String extra, String s) {
+    static String text(double x, double y, int size, String anchor, String extra, String s) {
         return "<text x=\"" + fmt(x) + "\" y=\"" + fmt(y) + "\" font-size=\"" + size + "\" text-anchor=\"" + anchor + "\""
                 + (extra.isEmpty() ? "" : " " + extra) + ">" + escape(s) + "</text>\n";
     }
@@ -516,7 +516,7 @@ public final class SvgChart {
         return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
-    private static String fmt(double v) {
+    static String fmt(double v) {
         return String.format(Locale.ROOT, "%.1f", v);
     }
 }

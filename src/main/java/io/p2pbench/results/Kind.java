@@ -24,7 +24,9 @@ public enum Kind {
     /** Activation exchanges of pipeline, tensor and expert parallelism. */
     EXCHANGE("exchange"),
     /** An inference step (and request) of a model split over a GPU group: the partition study. */
-    PARTITION("partition");
+    PARTITION("partition"),
+    /** Serving at request rates over a GPU group: latency per request and capacity under a target. */
+    SERVING("serving");
 
     private final String label;
 

@@ -109,12 +109,12 @@ public final class ForkGroupMain {
         /**
          * Whether every stream a combination of {@code kind} uses is a kept {@link CudaStream} or was made by
          * a kept NCCL communicator (so reusing them reproduces a fresh JVM's placement); the partition study
-         * also makes cuBLAS handles and graphs of its own.
+         * and the serving sweeps also make cuBLAS handles and graphs of their own.
          */
         static boolean ownStreamsOnly(Kind kind) {
             return switch (kind) {
                 case PEER, PEER_BIDIR, HOST, HOST_BIDIR, ALLREDUCE_RING, EXCHANGE, NCCL -> true;
-                case PARTITION -> false;
+                case PARTITION, SERVING -> false;
             };
         }
     }

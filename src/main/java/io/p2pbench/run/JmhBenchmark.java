@@ -43,7 +43,13 @@ public enum JmhBenchmark {
      * {@link Metric#LATENCY}).
      */
     PARTITION(Kind.PARTITION, "PartitionBenchmark", Map.of(Metric.BANDWIDTH, "step", Metric.LATENCY, "request"),
-            "group", "model", "plan", "transport", "phase", "batch", "prompt", "context", "decodeSteps", "graph");
+            "group", "model", "plan", "transport", "phase", "batch", "prompt", "context", "decodeSteps", "graph"),
+    /**
+     * Serving sweeps: one {@code serve} invocation (SingleShotTime) is a whole capacity search, its figures per
+     * request in the samples file; {@link Metric#LATENCY}'s timing (its warm-up count) applies.
+     */
+    SERVING(Kind.SERVING, "ServingBenchmark", Map.of(Metric.LATENCY, "serve"), "group", "model", "plan", "transport",
+            "sweep");
 
     /** Package of the benchmark classes. */
     public static final String PACKAGE = "io.p2pbench.bench";

@@ -2,6 +2,7 @@ package io.p2pbench.run;
 
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
 import io.p2pbench.results.Metric;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
@@ -568,7 +569,7 @@ public final class RunExecutor {
                     + " is missing); its figures are not kept"
                     : "the fork verified 0 bytes; its figures are not kept", null, null, logRel, seconds, null);
         }
-        String headline = headline(c, tmpJson);
+        String headline = Kind.SERVING.label().equals(c.kind()) ? servingHeadline(target) : headline(c, tmpJson);
         String jmhRel = folder.storeJmh(tmpJson, stem);
         String samplesRel = Files.isRegularFile(target.samplesFile())
                 ? folder.dir().relativize(target.samplesFile()).toString() : null;
@@ -618,6 +619,16 @@ public final class RunExecutor {
             wrapper.toFile().setExecutable(true);
         }
         return wrapper;
+    }
+
+    /** A serving sweep's progress line from its samples file; "" when it cannot be read. */
+    static String servingHeadline(BenchmarkRecords.Target target) {
+        try {
+            return io.p2pbench.serving.ServingSamples.read(io.p2pbench.results.AtomicFiles.read(target.samplesFile()))
+                    .headline();
+        } catch (IOException e) {
+            return "";
+        }
     }
 
     /** The progress line's figure from the fork's JMH JSON (one benchmark); "" when it cannot be read. */

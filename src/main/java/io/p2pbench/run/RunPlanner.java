@@ -52,6 +52,8 @@ public final class RunPlanner {
     public static final String EXCHANGE = "EXCHANGE";
     /** Selects the partition study in {@code --paths}; only when named (it is not part of a default run). */
     public static final String PARTITION = "PARTITION";
+    /** Selects the serving sweeps in {@code --paths}; only when named (it is not part of a default run). */
+    public static final String SERVING = "SERVING";
 
     private RunPlanner() {}
 
@@ -65,9 +67,17 @@ public final class RunPlanner {
      * @param group GPUs of the collectives, or null: all GPUs (a single GPU: 0,0,0,0 for the ring
      *     and the exchanges, 0 for NCCL)
      * @param model model preset of the exchanges, or null for the defaults
+     * @param servingTarget the serving sweeps' latency target, or null for {@link io.p2pbench.serving.Target#DEFAULT}
      */
     public record Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths, Group group,
-                          String model, Set<io.p2pbench.partition.Plan> plans) {
+                          String model, Set<io.p2pbench.partition.Plan> plans,
+                          io.p2pbench.serving.Target servingTarget) {
+        /** A request with the default serving target. */
+        public Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths, Group group,
+                       String model, Set<io.p2pbench.partition.Plan> plans) {
+            this(preset, pairs, sizes, paths, group, model, plans, null);
+        }
+
         /** A request for transfers and collectives with default groups and models. */
         public Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths) {
             this(preset, pairs, sizes, paths, null, null);
@@ -76,7 +86,7 @@ public final class RunPlanner {
         /** A request with every partition plan (null {@code plans}: each one that does not divide is a planned skip). */
         public Request(Preset preset, List<GpuPair> pairs, List<Long> sizes, Set<String> paths, Group group,
                        String model) {
-            this(preset, pairs, sizes, paths, group, model, null);
+            this(preset, pairs, sizes, paths, group, model, null, null);
         }
 
         boolean wants(String path) {
@@ -95,6 +105,7 @@ public final class RunPlanner {
         names.add(NCCL);
         names.add(EXCHANGE);
         names.add(PARTITION);
+        names.add(SERVING);
         return names;
     }
 
@@ -202,6 +213,10 @@ public final class RunPlanner {
         planCollectives(t, p, r, plan);
         if (r.paths() != null && r.paths().contains(PARTITION)) {
             PartitionPlanner.plan(t, p, ringGroup(t, r), r.model(), r.plans(), plan::putIfAbsent);
+        }
+        if (r.paths() != null && r.paths().contains(SERVING)) {
+            ServingPlanner.plan(t, p, ringGroup(t, r), r.model(), r.plans(),
+                    r.servingTarget() != null ? r.servingTarget() : io.p2pbench.serving.Target.DEFAULT, plan::putIfAbsent);
         }
         return new ArrayList<>(plan.values());
     }
@@ -530,6 +545,7 @@ public final class RunPlanner {
             reasons.forEach((r, where) -> sb.append(String.format(Locale.ROOT, "  %4d x %s [%s]%n", counts.get(r), r,
                     where.size() > 4 ? where.size() + " pairs" : String.join(", ", where))));
         }
+        sb.append(ServingPlanner.describe(plan));
         return sb.toString();
     }
 

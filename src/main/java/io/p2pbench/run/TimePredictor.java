@@ -130,7 +130,10 @@ public final class TimePredictor {
         for (int i = 0; i < plan.size(); i++) {
             if (!plan.get(i).plannedSkip()) {
                 total += each[i];
-                measured += preset.timing(Metric.of(plan.get(i).metric())).measurementMillis() / 1000.0;
+                // A serving sweep's measurement is its whole search, not the preset's iteration time.
+                measured += Kind.SERVING.label().equals(plan.get(i).kind())
+                        ? ServingPlanner.predictedSearch(plan.get(i).params()).elapsedSeconds()
+                        : preset.timing(Metric.of(plan.get(i).metric())).measurementMillis() / 1000.0;
             }
         }
         return new double[] {total + shape.runStartSeconds(), measured};
@@ -291,6 +294,8 @@ public final class TimePredictor {
                 yield partition(t, partitionOperationSeconds(spec, distinct, latency,
                         Integer.parseInt(params.get("decodeSteps"))));
             }
+            // A serving sweep is one invocation whatever the preset's iteration times; its own search decides its length.
+            case SERVING -> ServingPlanner.predictedSeconds(params);
         };
         boolean collective = k == Kind.ALLREDUCE_RING || k == Kind.NCCL;
         double fixed = collective ? COLLECTIVE_FORK_SECONDS : TRANSFER_FORK_SECONDS;

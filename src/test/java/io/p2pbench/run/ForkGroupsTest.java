@@ -87,7 +87,7 @@ class ForkGroupsTest {
         assertTrue(e.getMessage().contains("sometimes") && e.getMessage().contains("streams, reset or keep"),
                 e.getMessage());
         for (io.p2pbench.results.Kind k : io.p2pbench.results.Kind.values()) {
-            boolean own = k != io.p2pbench.results.Kind.PARTITION;
+            boolean own = k != io.p2pbench.results.Kind.PARTITION && k != io.p2pbench.results.Kind.SERVING;
             assertEquals(!own, ForkGroupMain.Contexts.REUSE_STREAMS.resetsBefore(k), k.label());
             assertTrue(ForkGroupMain.Contexts.RESET.resetsBefore(k), k.label());
             assertTrue(!ForkGroupMain.Contexts.KEEP.resetsBefore(k), k.label());

@@ -88,6 +88,11 @@ class JmhBenchmarkListTest {
                             null, null, model)));
                     planned.addAll(RunPlanner.plan(t, new RunPlanner.Request(p, null, null, Set.of(RunPlanner.PARTITION),
                             null, model)));
+                    if (p == Preset.QUICK) {
+                        // the serving sweeps simulate their searches while planning: one preset is enough here
+                        planned.addAll(RunPlanner.plan(t, new RunPlanner.Request(p, null, null,
+                                Set.of(RunPlanner.SERVING), null, model)));
+                    }
                     for (Combination c : planned) {
                         BenchmarkListEntry e = ENTRIES.get(c.benchmark());
                         assertNotNull(e, c.id() + ": " + c.benchmark() + " is not a generated benchmark");

@@ -1,0 +1,188 @@
+package io.p2pbench.bench;
+
+import io.p2pbench.collective.Group;
+import io.p2pbench.collective.ModelShape;
+import io.p2pbench.cuda.Cuda;
+import io.p2pbench.partition.PartitionSpec;
+import io.p2pbench.partition.Phase;
+import io.p2pbench.partition.Plan;
+import io.p2pbench.partition.Transport;
+import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.run.ForkPhases;
+import io.p2pbench.run.ForkSettings;
+import io.p2pbench.serving.CapacitySearch;
+import io.p2pbench.serving.HostClock;
+import io.p2pbench.serving.KvCapacity;
+import io.p2pbench.serving.PartitionStepAdapter;
+import io.p2pbench.serving.ServingSamples;
+import io.p2pbench.serving.ServingSession;
+import io.p2pbench.serving.ServingSweep;
+import io.p2pbench.serving.StepExecutor;
+import io.p2pbench.serving.StepShape;
+import io.p2pbench.serving.VerifiedStepExecutor;
+import io.p2pbench.transfer.BenchmarkSkipped;
+import io.p2pbench.transfer.TransferFixture;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
+
+/**
+ * Serving a model split over {@code group} at request rates ({@link ServingSession}): an open-loop
+ * Poisson load, continuous batching with chunked prefill and KV admission, each step executed on the
+ * GPUs for the plan and transport under test; the rate search of {@code sweep} finds the highest
+ * rate whose p99 TTFT and TPOT meet its target. One invocation (SingleShotTime) is the whole search;
+ * the warm-up invocation serves a few seconds at the first rate and keeps nothing. Its figures are
+ * per request, in the samples file ({@link ServingSamples}); JMH's score is only the search's wall
+ * time. A plan that does not divide the model, or whose weights, buffers and one request's KV do not
+ * fit the GPUs' free memory, is recorded as skipped.
+ *
+ * <p>Run: {@code p2pbench run --paths SERVING --group 0,1 --model DENSE_8B [--ttft-p99 2s --tpot-p99 100ms]}.
+ */
+@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
+    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
+@Warmup(iterations = 1)
+@Measurement(iterations = 1)
+@BenchmarkMode(Mode.SingleShotTime)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@State(Scope.Benchmark)
+public class ServingBenchmark {
+    /** Seconds of arrivals the warm-up invocation serves. */
+    static final double WARMUP_SECONDS = 2.0;
+
+    /** GPUs of the ranks; repeats allowed (then not an interconnect measurement). SINGLE uses the first. */
+    @Param({"0,0"})
+    public String group;
+
+    /** Model preset: DENSE_8B, DENSE_70B or MOE_8X_TOP2. */
+    @Param({"DENSE_8B"})
+    public String model;
+
+    /** How the model is split. */
+    @Param({"SINGLE", "TP", "PP", "EP"})
+    public Plan plan;
+
+    /** How activations move between ranks. */
+    @Param({"P2P", "P2P_OFF", "HOST_STAGED"})
+    public Transport transport;
+
+    /** Workload, batch policy, latency target and rate search ({@link ServingSweep#encode()}). */
+    @Param({"prompt=256..768;output=64..192;seed=27;requests=200;warmup=20/2.0s;batch=256;tokens=8192;ttft=2s;"
+            + "tpot=100ms;start=10.0;growth=2.0;points=8;bisect=2;down=2;budget=60.0s;gpu=0"})
+    public String sweep;
+
+    private VerifiedStepExecutor executor;
+    private ServingSession session;
+    private ServingSweep parsed;
+    private KvCapacity capacity;
+    private long freeBytes = Long.MAX_VALUE;
+    private CapacitySearch.Outcome outcome;
+    private long verified;
+    private boolean measuring;
+
+    /** Reads the free memory, sizes the KV cache and builds the executor; impossible plans are skips. */
+    @Setup(Level.Trial)
+    public void open() {
+        ForkPhases.mark(ForkPhases.Event.SETUP_BEGIN, false);
+        try {
+            parsed = ServingSweep.parse(sweep);
+            Group g = Group.parse(group);
+            ModelShape m = ModelShape.named(model);
+            int ranks = plan == Plan.SINGLE ? 1 : g.size();
+            // Only the shape checks (the plan divides the model, it fits the GPUs' free memory) make a skip.
+            try {
+                new PartitionSpec(m, plan, ranks, Phase.DECODE, 1, 1, 1).requireDivides();
+                capacity = KvCapacity.of(m, plan, g, parsed.policy(), d -> Cuda.memInfo(d)[0]);
+                int longest = parsed.workload().maxContextTokens();
+                if (!capacity.fits(longest)) {
+                    throw new IllegalArgumentException(capacity.shortfall() != null ? capacity.shortfall()
+                            : "the KV cache left beside the weights holds " + capacity.tokens() + " tokens, less than the "
+                            + "longest request's " + longest);
+                }
+            } catch (IllegalArgumentException e) {
+                BenchmarkRecords.writeSkip(e.getMessage());
+                throw new BenchmarkSkipped(e.getMessage());
+            }
+            for (int d : plan == Plan.SINGLE ? new int[] {g.device(0)} : g.distinctDevices()) {
+                freeBytes = Math.min(freeBytes, Cuda.memInfo(d)[0]);
+            }
+            StepExecutor.StepLimits limits = new StepExecutor.StepLimits(parsed.policy().maxSequences(),
+                    parsed.workload().maxContextTokens(), parsed.policy().stepTokens());
+            long chunk = Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK);
+            executor = new PartitionStepAdapter(m, plan, g, transport, limits, chunk);
+            session = new ServingSession(parsed, executor, new HostClock(), capacity.tokens());
+        } finally {
+            ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
+        }
+    }
+
+    /** Marks the iteration's start for the run's phase record. */
+    @Setup(Level.Iteration)
+    public void beginIteration(IterationParams iteration) {
+        measuring = iteration.getType() == IterationType.MEASUREMENT;
+        ForkPhases.mark(ForkPhases.Event.ITERATION_BEGIN, measuring);
+        ForkPhases.mark(ForkPhases.Event.TIMED_BEGIN, measuring);
+    }
+
+    /** The warm-up invocation serves a few seconds; the measured one runs the whole capacity search. */
+    @Benchmark
+    public void serve() {
+        if (measuring) {
+            outcome = session.search();
+        } else {
+            session.warmUp(WARMUP_SECONDS);
+        }
+    }
+
+    /** After every iteration, outside the timed invocation: checks what the steps computed and moved. */
+    @TearDown(Level.Iteration)
+    public void verifyIteration() {
+        ForkPhases.mark(ForkPhases.Event.TIMED_END, measuring);
+        verified += executor.verify();
+        ForkPhases.mark(ForkPhases.Event.ITERATION_END, measuring);
+    }
+
+    /** Instruments one step of the knee's mean shape, writes the samples and the bytes verified, frees everything. */
+    @TearDown(Level.Trial)
+    public void closeTrial() {
+        ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
+        try {
+            if (outcome != null) {
+                StepShape shape = ServingSamples.representativeStep(outcome);
+                ServingSamples.Breakdown b = shape == null ? null
+                        : ServingSamples.Breakdown.of(shape, executor.breakdown(shape));
+                ServingSamples samples = ServingSamples.of(parsed, executor.description(), session.policy(), capacity,
+                        freeBytes, outcome, b, verified);
+                BenchmarkRecords.target().ifPresent(t -> {
+                    try {
+                        AtomicFiles.writeGzip(t.samplesFile(), samples.json());
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                });
+                BenchmarkRecords.writeVerified(verified);
+            }
+        } finally {
+            if (executor != null) {
+                executor.close();
+                executor = null;
+            }
+            ForkPhases.mark(ForkPhases.Event.TEARDOWN_END, false);
+        }
+    }
+}

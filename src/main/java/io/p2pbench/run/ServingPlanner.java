@@ -1,0 +1,252 @@
+package io.p2pbench.run;
+
+import io.p2pbench.collective.CollectivePath;
+import io.p2pbench.collective.Group;
+import io.p2pbench.collective.ModelShape;
+import io.p2pbench.partition.PartitionSpec;
+import io.p2pbench.partition.Phase;
+import io.p2pbench.partition.Plan;
+import io.p2pbench.partition.Transport;
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
+import io.p2pbench.results.Metric;
+import io.p2pbench.serving.BatchPolicy;
+import io.p2pbench.serving.CapacitySearch;
+import io.p2pbench.serving.KvCapacity;
+import io.p2pbench.serving.LengthRange;
+import io.p2pbench.serving.SearchPlan;
+import io.p2pbench.serving.ServingPrediction;
+import io.p2pbench.serving.ServingSweep;
+import io.p2pbench.serving.StepCostModel;
+import io.p2pbench.serving.Target;
+import io.p2pbench.serving.Workload;
+import io.p2pbench.topology.GpuInfo;
+import io.p2pbench.topology.Topology;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+
+/**
+ * The serving sweeps for {@code --paths SERVING}: one benchmark per plan and transport over the
+ * group (SINGLE on its first GPU), each a capacity search under the user's latency target. Every
+ * sweep of a run starts at the same rate, a quarter of the rate SINGLE is modelled to saturate at
+ * ({@link ServingPrediction#saturationRate}), and doubles it, so all plans are measured at the same
+ * geometric rates before each bisects its own knee. The sweeps of one model share a time budget
+ * ({@link #budgetSeconds}: 7.5 minutes at quick timing), cut evenly; each sweep stops inside its share
+ * whatever it finds. A plan that does not divide the model or whose weights, buffers and one
+ * request's KV do not fit the GPUs (the topology's memory) is a planned skip with its reason.
+ */
+final class ServingPlanner {
+    /** Seed of every sweep's load. */
+    static final long SEED = 27;
+    /** Prompt tokens per request, uniform. */
+    static final LengthRange PROMPT = new LengthRange(256, 768);
+    /** Output tokens per request, uniform. */
+    static final LengthRange OUTPUT = new LengthRange(64, 192);
+    /** Rate factor between geometric points. */
+    static final double GROWTH = 2.0;
+    /** The start rate is this fraction of the modelled saturation rate. */
+    static final double START_FRACTION = 0.25;
+    /** Most points of one sweep. */
+    static final int MAX_POINTS = 8;
+    /** Bisections of the bracket. */
+    static final int BISECTIONS = 2;
+    /** Geometric steps below the start when the start already breaks the target. */
+    static final int MAX_DOWN = 2;
+    /**
+     * A sweep's seconds beyond its search, assumed until measured on the node: the adapter builds its
+     * decode and prefill buckets (16 fixed-shape steps for the default policy), the warm-up invocation
+     * serves {@code 2 s} of arrivals and drains, and each of the two iterations verifies its steps.
+     */
+    static final double SETUP_SECONDS = 5.0;
+    static final double WARMUP_SECONDS = 4.0;
+    static final double VERIFY_SECONDS = 2.0;
+
+    private ServingPlanner() {}
+
+    /** Seconds all serving sweeps of one model may take at this preset's timing. */
+    static double budgetSeconds(Preset p) {
+        return switch (p.name()) {
+            case "standard" -> 1200;
+            case "full" -> 2400;
+            default -> 450;
+        };
+    }
+
+    /** Most seconds one sweep's search may take at this preset's timing, however few sweeps there are. */
+    static double maxSweepSeconds(Preset p) {
+        return budgetSeconds(p) / 4;
+    }
+
+    /** The load at this preset's timing: 200 measured requests per point at quick, 500 standard, 1000 full. */
+    static Workload workload(Preset p) {
+        return switch (p.name()) {
+            case "standard" -> new Workload(PROMPT, OUTPUT, SEED, 500, 50, 5.0);
+            case "full" -> new Workload(PROMPT, OUTPUT, SEED, 1000, 100, 10.0);
+            default -> new Workload(PROMPT, OUTPUT, SEED, 200, 20, 2.0);
+        };
+    }
+
+    /** A sweep's seconds beyond its search: a fork's own cost and {@link #SETUP_SECONDS} and the rest. */
+    static double overheadSeconds() {
+        return TimePredictor.TRANSFER_FORK_SECONDS + SETUP_SECONDS + WARMUP_SECONDS + VERIFY_SECONDS;
+    }
+
+    /**
+     * Adds the sweeps to {@code add}.
+     *
+     * @param plans the plans named, or null for every plan; a named plan that does not divide the model
+     *     throws {@link IllegalArgumentException}, where a default plan is a planned skip
+     */
+    static void plan(Topology t, Preset p, Group group, String modelName, Set<Plan> plans, Target target,
+                     BiConsumer<String, Combination> add) {
+        ModelShape model = ModelShape.named(modelName == null ? "DENSE_8B" : modelName);
+        Workload w = workload(p);
+        long gpuBytes = group.devices().stream().mapToLong(d -> memory(t, d)).min().orElse(0);
+        record Candidate(Plan plan, Transport transport, String skip) {}
+        List<Candidate> all = new ArrayList<>();
+        for (Plan plan : Plan.values()) {
+            int ranks = plan == Plan.SINGLE ? 1 : group.size();
+            if (plans != null && !plans.contains(plan)) {
+                continue;
+            }
+            if (plans != null) {
+                new PartitionSpec(model, plan, ranks, Phase.DECODE, 1, 1, 1).requireDivides();
+            }
+            for (Transport transport : Transport.values()) {
+                if (plan == Plan.SINGLE && transport != Transport.P2P) {
+                    continue; // nothing crosses between ranks
+                }
+                all.add(new Candidate(plan, transport, skip(t, group, model, plan, transport, w)));
+            }
+        }
+        long runnable = all.stream().filter(c -> c.skip() == null).count();
+        double perSweep = runnable == 0 ? maxSweepSeconds(p)
+                : Math.min(maxSweepSeconds(p), (budgetSeconds(p) - runnable * overheadSeconds()) / runnable);
+        // SINGLE sets the start whether or not it is planned (--plans), so sweeps of separate runs share their rates.
+        Plan reference = skip(t, group, model, Plan.SINGLE, Transport.P2P, w) == null ? Plan.SINGLE
+                : all.stream().filter(c -> c.skip() == null).map(Candidate::plan).findFirst().orElse(Plan.SINGLE);
+        double budget = Math.max(1, Math.round(perSweep));
+        double modelled = runnable == 0 ? 1 : startRate(model, reference, group, w, gpuBytes);
+        // A point must fit the sweep's budget: a model that saturates below that starts higher and reports its
+        // knee as below the lowest rate measured.
+        double start = Math.max(modelled, round3(CapacitySearch.lowestAffordableRate(w, budget) * 1.001));
+        for (Candidate c : all) {
+            SearchPlan search = new SearchPlan(start, GROWTH, MAX_POINTS, BISECTIONS, MAX_DOWN, budget);
+            ServingSweep sweep = new ServingSweep(w, BatchPolicy.DEFAULT, target, search, gpuBytes);
+            Group used = c.plan() == Plan.SINGLE ? new Group(List.of(group.device(0))) : group;
+            String id = "serve-" + model.name() + "-" + c.plan() + "-" + c.transport() + "-" + RunPlanner.groupId(used);
+            JmhBenchmark bench = JmhBenchmark.SERVING;
+            Map<String, String> params = bench.params(group.toString(), model.name(), c.plan(), c.transport(),
+                    sweep.encode());
+            double predicted = c.skip() == null ? predictedSeconds(params) : 0;
+            long size = (long) BatchPolicy.DEFAULT.stepTokens() * model.hidden() * 2;
+            add.accept(id, new Combination(id, bench.method(Metric.LATENCY), Kind.SERVING.label(), Metric.LATENCY.label(),
+                    params, "serving", "group", size, c.plan() != Plan.SINGLE && group.repeatsDevices(), c.skip(),
+                    predicted));
+        }
+    }
+
+    private static long memory(Topology t, int device) {
+        return t.gpus().stream().filter(g -> g.index() == device).mapToLong(GpuInfo::memoryBytes).findFirst().orElse(0);
+    }
+
+    private static String skip(Topology t, Group g, ModelShape model, Plan plan, Transport transport, Workload w) {
+        int ranks = plan == Plan.SINGLE ? 1 : g.size();
+        try {
+            new PartitionSpec(model, plan, ranks, Phase.DECODE, 1, 1, 1).requireDivides();
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+        KvCapacity kv = KvCapacity.of(model, plan, g, BatchPolicy.DEFAULT, d -> memory(t, d));
+        if (!kv.fits(w.maxContextTokens())) {
+            return kv.shortfall() != null ? kv.shortfall() : "the KV cache left beside the weights holds " + kv.tokens()
+                    + " tokens, less than the longest request's " + w.maxContextTokens();
+        }
+        if (transport != Transport.HOST_STAGED && plan != Plan.SINGLE) {
+            return RunPlanner.skipForGroup(t, g, transport == Transport.P2P ? CollectivePath.P2P : null);
+        }
+        return null;
+    }
+
+    /** A quarter of the modelled saturation rate of {@code plan}, to three significant digits. */
+    static double startRate(ModelShape model, Plan plan, Group group, Workload w, long gpuBytes) {
+        int ranks = plan == Plan.SINGLE ? 1 : group.size();
+        int distinct = plan == Plan.SINGLE ? 1 : group.distinctDevices().length;
+        KvCapacity kv = KvCapacity.of(model, plan, group, BatchPolicy.DEFAULT, d -> gpuBytes);
+        double saturation = ServingPrediction.saturationRate(new StepCostModel(model, plan, ranks, distinct), w,
+                BatchPolicy.DEFAULT, kv.tokens());
+        return round3(START_FRACTION * saturation);
+    }
+
+    private static double round3(double x) {
+        return new BigDecimal(x).round(new MathContext(3, java.math.RoundingMode.UP)).doubleValue();
+    }
+
+    /** The search the model predicts for a planned serving combination's parameters. */
+    static CapacitySearch.Outcome predictedSearch(Map<String, String> params) {
+        Plan plan = Plan.valueOf(params.get("plan"));
+        return ServingPrediction.search(ModelShape.named(params.get("model")), plan, Group.parse(params.get("group")),
+                ServingSweep.parse(params.get("sweep")));
+    }
+
+    /** Predicted wall seconds of a serving combination in its own fork: overhead and the modelled search. */
+    static double predictedSeconds(Map<String, String> params) {
+        return overheadSeconds() + predictedSearch(params).elapsedSeconds();
+    }
+
+    /** The dry run's serving lines: the workload, then per sweep its predicted points, knee and time; empty without sweeps. */
+    static String describe(List<Combination> plan) {
+        List<Combination> sweeps = plan.stream().filter(c -> Kind.SERVING.label().equals(c.kind())).toList();
+        if (sweeps.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        ServingSweep first = ServingSweep.parse(sweeps.get(0).params().get("sweep"));
+        SearchPlan s = first.search();
+        sb.append(String.format(Locale.ROOT, "Serving sweeps (%s): %s. Rates from %.3g req/s x%.0f until the target "
+                        + "breaks (at most %d down), then %d bisections; at most %d points and %.0f s of search per sweep. "
+                        + "KV cache from the GPUs' memory; points predicted by the step model (no communication), + met / - broke:%n",
+                BatchPolicy.DESCRIPTION.substring(0, BatchPolicy.DESCRIPTION.indexOf(':')), first.describe(),
+                s.startRatePerSecond(), s.growth(), s.maxDown(), s.bisections(), s.maxPoints(), s.budgetSeconds()));
+        double total = 0;
+        for (Combination c : sweeps) {
+            String who = String.format(Locale.ROOT, "  %-6s %-11s over %-9s", c.params().get("plan"),
+                    c.params().get("transport"), c.params().get("group"));
+            if (c.plannedSkip()) {
+                sb.append(who).append(" skipped: ").append(c.skipReason()).append('\n');
+                continue;
+            }
+            CapacitySearch.Outcome o = predictedSearch(c.params());
+            StringBuilder pts = new StringBuilder();
+            for (CapacitySearch.Point p : o.points()) {
+                pts.append(String.format(Locale.ROOT, " %.3g%s", p.ratePerSecond(), p.met() ? "+" : "-"));
+            }
+            double seconds = predictedSeconds(c.params());
+            total += seconds;
+            ServingSweep sweep = ServingSweep.parse(c.params().get("sweep"));
+            KvCapacity kv = ServingPrediction.plannedCapacity(ModelShape.named(c.params().get("model")),
+                    Plan.valueOf(c.params().get("plan")), Group.parse(c.params().get("group")), sweep);
+            sb.append(who).append(String.format(Locale.ROOT, " KV %,d tokens; %s; knee %s; %s%n", kv.tokens(),
+                    pts.toString().strip(), Double.isNaN(o.kneePerSecond()) ? "none"
+                            : String.format(Locale.ROOT, "%.3g req/s", o.kneePerSecond()),
+                    RunPlanner.formatDuration(seconds)));
+        }
+        sb.append(String.format(Locale.ROOT, "  serving sweeps together: %s predicted (budget %s at this preset's "
+                        + "timing, which a point cut at its cap may overrun by %.0f s per sweep), each in its own JVM%n",
+                RunPlanner.formatDuration(total), RunPlanner.formatDuration(budgetSecondsOf(sweeps)),
+                CapacitySearch.CAP_SLACK_SECONDS));
+        return sb.toString();
+    }
+
+    private static double budgetSecondsOf(List<Combination> sweeps) {
+        long runnable = sweeps.stream().filter(c -> !c.plannedSkip()).count();
+        double search = ServingSweep.parse(sweeps.get(0).params().get("sweep")).search().budgetSeconds();
+        return runnable * (search + overheadSeconds());
+    }
+}

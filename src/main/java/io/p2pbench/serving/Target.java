@@ -1,0 +1,70 @@
+package io.p2pbench.serving;
+
+import java.math.BigDecimal;
+import java.util.Locale;
+
+/**
+ * The latency target a capacity search holds a plan to: p99 time to first token and p99 time per
+ * output token at most these. A point meets it when both p99s are within it, no measured request
+ * was left unfinished at the cap, and it has its full count of measured requests.
+ *
+ * @param ttftP99Nanos p99 TTFT bound
+ * @param tpotP99Nanos p99 TPOT bound
+ */
+public record Target(long ttftP99Nanos, long tpotP99Nanos) {
+    /** Smallest target a flag accepts. */
+    public static final long MIN_NANOS = 1_000_000L;
+    /** Largest target a flag accepts. */
+    public static final long MAX_NANOS = 600_000_000_000L;
+    /** p99 TTFT 2 s, p99 TPOT 100 ms: interactive chat, as serving benchmarks commonly set it. */
+    public static final Target DEFAULT = new Target(2_000_000_000L, 100_000_000L);
+
+    /** Checks the bounds. */
+    public Target {
+        if (ttftP99Nanos < MIN_NANOS || ttftP99Nanos > MAX_NANOS || tpotP99Nanos < MIN_NANOS || tpotP99Nanos > MAX_NANOS) {
+            throw new IllegalArgumentException("latency target " + ttftP99Nanos + " / " + tpotP99Nanos
+                    + " ns is outside 1 ms .. 600 s");
+        }
+    }
+
+    /** Whether {@code s} meets the target. */
+    public boolean metBy(PointStats s) {
+        return s.unfinished() == 0 && s.ttft().p99() <= ttftP99Nanos && s.tpot().p99() <= tpotP99Nanos;
+    }
+
+    /**
+     * Parses a duration flag value: a positive decimal number with the unit {@code ms} or {@code s}
+     * ({@code 2s}, {@code 0.5s}, {@code 1500ms}), from 1 ms to 600 s.
+     *
+     * @param flag the flag's name, for the message
+     * @throws IllegalArgumentException one line naming the flag, the value and what is accepted
+     */
+    public static long parseDuration(String flag, String text) {
+        String t = text == null ? "" : text.strip().toLowerCase(Locale.ROOT);
+        long scale = t.endsWith("ms") ? 1_000_000L : t.endsWith("s") ? 1_000_000_000L : 0;
+        String number = scale == 1_000_000L ? t.substring(0, t.length() - 2) : scale == 0 ? t : t.substring(0, t.length() - 1);
+        long nanos = -1;
+        if (scale > 0 && number.strip().matches("[0-9]+(\\.[0-9]+)?|\\.[0-9]+")) {
+            BigDecimal v = new BigDecimal(number.strip()).multiply(BigDecimal.valueOf(scale));
+            nanos = v.compareTo(BigDecimal.valueOf(MAX_NANOS)) > 0 ? MAX_NANOS + 1 : v.longValue();
+        }
+        if (nanos < MIN_NANOS || nanos > MAX_NANOS) {
+            throw new IllegalArgumentException(flag + " '" + text + "' is not a latency target; use a duration from 1ms to "
+                    + "600s with the unit ms or s, e.g. 2s, 0.5s or 100ms");
+        }
+        return nanos;
+    }
+
+    /** {@code 2s}, {@code 100ms}, {@code 1.5ms}: what {@link #parseDuration} reads back. */
+    public static String formatDuration(long nanos) {
+        if (nanos % 1_000_000_000L == 0) {
+            return nanos / 1_000_000_000L + "s";
+        }
+        return new BigDecimal(nanos).movePointLeft(6).stripTrailingZeros().toPlainString() + "ms";
+    }
+
+    @Override
+    public String toString() {
+        return "p99 TTFT <= " + formatDuration(ttftP99Nanos) + ", p99 TPOT <= " + formatDuration(tpotP99Nanos);
+    }
+}
