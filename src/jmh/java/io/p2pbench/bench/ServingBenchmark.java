@@ -14,7 +14,7 @@ import io.p2pbench.run.ForkSettings;
 import io.p2pbench.serving.CapacitySearch;
 import io.p2pbench.serving.HostClock;
 import io.p2pbench.serving.KvCapacity;
-import io.p2pbench.serving.PartitionStepAdapter;
+import io.p2pbench.serving.PartitionStepExecutor;
 import io.p2pbench.serving.ServingSamples;
 import io.p2pbench.serving.ServingSession;
 import io.p2pbench.serving.ServingSweep;
@@ -124,7 +124,7 @@ public class ServingBenchmark {
             StepExecutor.StepLimits limits = new StepExecutor.StepLimits(parsed.policy().maxSequences(),
                     parsed.workload().maxContextTokens(), parsed.policy().stepTokens());
             long chunk = Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK);
-            executor = new PartitionStepAdapter(m, plan, g, transport, limits, chunk);
+            executor = new PartitionStepExecutor(m, plan, g, transport, limits, true, chunk);
             session = new ServingSession(parsed, executor, new HostClock(), capacity.tokens());
         } finally {
             ForkPhases.mark(ForkPhases.Event.SETUP_END, false);

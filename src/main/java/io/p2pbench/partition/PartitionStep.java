@@ -283,7 +283,16 @@ public final class PartitionStep implements AutoCloseable {
 
     /** One instrumented step of the default batch and where its time went (the marks' own cost is inside it). */
     public StepBreakdown breakdown() {
-        use(defaultGeometry);
+        return breakdown(defaultGeometry);
+    }
+
+    /** One instrumented step of {@code batch}, run eagerly, and where its time went. */
+    public StepBreakdown breakdown(StepBatch batch) {
+        return breakdown(geometry(batch, false));
+    }
+
+    private StepBreakdown breakdown(StepGeometry g) {
+        use(g);
         schedule.instrument(true);
         try {
             start.record(main[0]);

@@ -68,11 +68,14 @@ final class PngCharts {
 
     /**
      * Writes {@code NAME.png} beside each chart's {@code NAME.svg}; returns the files written. Call only when
-     * {@link #unavailable()} is empty.
+     * {@link #unavailable()} is empty. Charts drawn without {@link ChartData} (the serving rate charts) stay SVG only.
      */
     List<Path> write(List<Charts.ChartFile> charts) throws IOException {
         List<Path> out = new ArrayList<>();
         for (Charts.ChartFile c : charts) {
+            if (c.data() == null) {
+                continue;
+            }
             String name = c.svg().getFileName().toString().replaceFirst("\\.svg$", "") + ".png";
             Path file = c.svg().resolveSibling(name);
             AtomicFiles.write(file, png(c.data()));

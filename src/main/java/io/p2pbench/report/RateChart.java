@@ -89,8 +89,8 @@ final class RateChart {
                     "target " + SvgChart.micros(targetUs)));
         }
         for (int i = 0; i < series.size(); i++) {
-            String color = SvgChart.COLORS[i % SvgChart.COLORS.length];
-            String dash = SvgChart.DASHES[i % SvgChart.DASHES.length];
+            String color = SeriesStyles.COLORS[i % SeriesStyles.COLORS.length];
+            String dash = SeriesStyles.DASHES[i % SeriesStyles.DASHES.length];
             List<Point> pts = new ArrayList<>(series.get(i).points());
             pts.sort(java.util.Comparator.comparingDouble(Point::ratePerSecond));
             StringBuilder path = new StringBuilder();
@@ -118,7 +118,7 @@ final class RateChart {
                     body.append(SvgChart.line(px, lo, px, hi, st)).append(SvgChart.line(px - 4, lo, px + 4, lo, st))
                             .append(SvgChart.line(px - 4, hi, px + 4, hi, st));
                 }
-                body.append(SvgChart.marker(SvgChart.MARKERS[i % SvgChart.MARKERS.length], px, py, color));
+                body.append(SvgChart.marker(SeriesStyles.MARKERS[i % SeriesStyles.MARKERS.length], px, py, color));
             }
         }
         int ly = top + height + 66;
@@ -127,11 +127,11 @@ final class RateChart {
             ly += 20;
         }
         for (int i = 0; i < series.size(); i++) {
-            String color = SvgChart.COLORS[i % SvgChart.COLORS.length];
-            String dash = SvgChart.DASHES[i % SvgChart.DASHES.length];
+            String color = SeriesStyles.COLORS[i % SeriesStyles.COLORS.length];
+            String dash = SeriesStyles.DASHES[i % SeriesStyles.DASHES.length];
             body.append(SvgChart.line(SvgChart.LEFT, ly - 4, SvgChart.LEFT + 44, ly - 4, "stroke=\"" + color
                     + "\" stroke-width=\"1.8\"" + (dash.isEmpty() ? "" : " stroke-dasharray=\"" + dash + "\"")));
-            body.append(SvgChart.marker(SvgChart.MARKERS[i % SvgChart.MARKERS.length], SvgChart.LEFT + 22, ly - 4, color));
+            body.append(SvgChart.marker(SeriesStyles.MARKERS[i % SeriesStyles.MARKERS.length], SvgChart.LEFT + 22, ly - 4, color));
             body.append(SvgChart.text(SvgChart.LEFT + 54, ly, 12, "start", "", series.get(i).name()));
             ly += 18;
         }

@@ -63,7 +63,7 @@ final class ServingCharts {
                 String title = "Capacity per plan under the target, P2P on vs off: " + model;
                 Path file = dir.resolve(prefix + "capacity-" + slug + ".svg");
                 AtomicFiles.write(file, capacity(title, subtitle, scenario, target));
-                out.add(new Charts.ChartFile(title, file));
+                out.add(new Charts.ChartFile(title, file, null));
             }
         }
         return out;
@@ -105,7 +105,7 @@ final class ServingCharts {
         Path file = dir.resolve(name);
         AtomicFiles.write(file, RateChart.render(title, subtitle, notes, what + " (log scale)", series, targetUs,
                 "plan and transport"));
-        return new Charts.ChartFile(title, file);
+        return new Charts.ChartFile(title, file, null);
     }
 
     private static String capacity(String title, String subtitle, List<ServingResults.Sweep> scenario, Target target) {

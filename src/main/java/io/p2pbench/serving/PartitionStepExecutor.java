@@ -7,6 +7,7 @@ import io.p2pbench.partition.PartitionStep;
 import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.StepBatch;
+import io.p2pbench.partition.StepBreakdown;
 import io.p2pbench.partition.Transport;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,9 +29,10 @@ import java.util.List;
  * a decode sequence attends to at least its new token. Under EP (data-parallel attention) every
  * rank runs the busiest rank's share of the sequences.
  */
-public final class PartitionStepExecutor implements StepExecutor {
+public final class PartitionStepExecutor implements VerifiedStepExecutor {
     private final PartitionStep step;
     private final StepLimits limits;
+    private final String description;
 
     /**
      * Builds the step for {@code plan} over {@code group} (SINGLE: its first GPU) and captures its
@@ -50,6 +52,10 @@ public final class PartitionStepExecutor implements StepExecutor {
                 limits.maxContextTokens());
         spec.requireDivides();
         this.limits = limits;
+        this.description = "partition step " + plan + " over " + group + ", " + transport + (graph
+                ? ", decode graphs for " + decodeBuckets(limits.maxSequences()) + " sequences" : ", eager")
+                + ", up to " + limits.maxSequences() + " sequences, " + limits.maxStepTokens() + " step tokens, "
+                + limits.maxContextTokens() + " tokens per sequence";
         this.step = PartitionStep.forLimits(spec, limits.maxSequences(), limits.maxStepTokens(),
                 limits.maxContextTokens(), group, transport, graph, stagingChunk,
                 decodeBuckets(limits.maxSequences()).stream().mapToInt(Integer::intValue).toArray());
@@ -90,8 +96,19 @@ public final class PartitionStepExecutor implements StepExecutor {
     }
 
     /** Checks every GEMM, kernel and exchange of the step ({@link PartitionStep#verify}); returns the bytes checked. */
+    @Override
     public long verify() {
         return step.verify();
+    }
+
+    @Override
+    public StepBreakdown breakdown(StepShape shape) {
+        return step.breakdown(batchOf(shape));
+    }
+
+    @Override
+    public String description() {
+        return description;
     }
 
     @Override

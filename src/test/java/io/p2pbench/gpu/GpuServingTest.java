@@ -17,7 +17,7 @@ import io.p2pbench.serving.HostClock;
 import io.p2pbench.serving.KvCapacity;
 import io.p2pbench.serving.LengthRange;
 import io.p2pbench.serving.LoadGenerator;
-import io.p2pbench.serving.PartitionStepAdapter;
+import io.p2pbench.serving.PartitionStepExecutor;
 import io.p2pbench.serving.StepExecutor;
 import io.p2pbench.serving.StepShape;
 import io.p2pbench.serving.Workload;
@@ -39,8 +39,8 @@ class GpuServingTest {
                 d -> Cuda.memInfo(d)[0]);
         assertTrue(kv.tokens() > 0, kv.toString());
         assertTrue(kv.tokens() * kv.kvBytesPerToken() < free, kv.toString());
-        try (PartitionStepAdapter exec = new PartitionStepAdapter(ModelShape.DENSE_8B, Plan.SINGLE, Group.parse("0,0"),
-                Transport.P2P, LIMITS, 4L << 20)) {
+        try (PartitionStepExecutor exec = new PartitionStepExecutor(ModelShape.DENSE_8B, Plan.SINGLE, Group.parse("0,0"),
+                Transport.P2P, LIMITS, true, 4L << 20)) {
             long mixed = exec.run(new StepShape(3, 600, 1, 100, 0));
             assertTrue(mixed > 0, "device nanoseconds " + mixed);
             assertThrows(IllegalArgumentException.class, () -> exec.run(new StepShape(9, 900, 0, 0, 0)));
@@ -53,14 +53,14 @@ class GpuServingTest {
             StepBreakdown b = exec.breakdown(new StepShape(4, 800, 1, 64, 0));
             assertNotNull(b);
             assertTrue(b.stepUs() > 0 && b.commUs() >= 0, b.toString());
-            assertTrue(exec.description().contains("decode buckets [1, 2, 4, 8]"), exec.description());
+            assertTrue(exec.description().contains("decode graphs for [1, 2, 4, 8] sequences"), exec.description());
         }
     }
 
     @Test
     void tensorParallelOverZeroZeroRunsItsExchangesHostStaged() {
-        try (PartitionStepAdapter exec = new PartitionStepAdapter(ModelShape.DENSE_8B, Plan.TP, Group.parse("0,0"),
-                Transport.HOST_STAGED, LIMITS, 4L << 20)) {
+        try (PartitionStepExecutor exec = new PartitionStepExecutor(ModelShape.DENSE_8B, Plan.TP, Group.parse("0,0"),
+                Transport.HOST_STAGED, LIMITS, true, 4L << 20)) {
             assertTrue(exec.run(new StepShape(2, 300, 1, 200, 0)) > 0);
             assertTrue(exec.verify() > 0);
             assertTrue(exec.breakdown(new StepShape(2, 300, 0, 0, 0)).commUs() > 0, "the all-reduces are timed");
