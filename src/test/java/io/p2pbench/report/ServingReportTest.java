@@ -147,7 +147,7 @@ class ServingReportTest {
                 "\"samplesFile\" : \"../../"));
         BadInputException outside = assertThrows(BadInputException.class,
                 () -> ServingResults.read(List.of(ResultReader.read(run))));
-        assertTrue(outside.getMessage().contains("outside its result folder"), outside.getMessage());
+        assertTrue(outside.getMessage().contains("samplesFile") && outside.getMessage().contains("leads out of the folder"), outside.getMessage());
         Files.writeString(manifest, original);
         Path samples;
         try (var s = Files.list(run.resolve("samples"))) {

@@ -66,7 +66,7 @@ class KvCapacityTest {
     void aModelThatDoesNotFitSaysWhatItNeedsAndWhatIsFree() {
         KvCapacity kv = KvCapacity.of(ModelShape.DENSE_8B, Plan.SINGLE, ONE, BatchPolicy.DEFAULT, d -> 8 * GIB);
         assertEquals(0, kv.tokens());
-        assertEquals("does not fit: DENSE_8B SINGLE over 1 GPU needs 16.1 GiB per rank (weights, embeddings, buffers) "
+        assertEquals("does not fit: DENSE_8B SINGLE over 1 GPU needs 16.0 GiB per rank (weights, embeddings, buffers) "
                 + "+ 2 GiB reserve per GPU, GPU0 has 8.0 GiB free", kv.shortfall());
         assertTrue(!kv.fits(1));
         // 70B in bf16 on one H200: 131 GiB of weights and embeddings leave KV for about 16k tokens (320 KiB each)
