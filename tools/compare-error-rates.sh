@@ -11,7 +11,8 @@
 #     (host-lat-H2D-PINNED-LOCAL-gpu0-1MiB; and, to show the limit, peer-lat-CE_P2P_READ-0-0-4KiB, whose noise
 #     floor is above 25%), expecting exit 1, the changed rows named and no unchanged row named,
 # each with one other run as the baseline and with all other runs together as the baseline (leave one out).
-# Default threshold 5% (THRESHOLD=... to change). The scaled copies go to target/compare-error-rates/.
+# Default threshold 5% (THRESHOLD=... to change); RATES_OUT=FILE writes the table elsewhere; RATES_JAVA_OPTS
+# passes -Drates.bandwidthRow=ID (and latencyRow, smallLatencyRow) for runs without the default rows. The scaled copies go to target/compare-error-rates/.
 # Needs Java 17 and Maven (offline works once ~/.m2 is populated); no GPU. Run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,6 @@ fi
 mvn -B -o -q compile dependency:build-classpath -Dmdep.outputFile=target/compare-tools.classpath
 CP="target/classes:$(cat target/compare-tools.classpath)"
 mkdir -p target/compare-error-rates
-java -cp "$CP" io.p2pbench.report.CompareErrorRates docs/compare-error-rates.md target/compare-error-rates \
+java ${RATES_JAVA_OPTS:-} -cp "$CP" io.p2pbench.report.CompareErrorRates "${RATES_OUT:-docs/compare-error-rates.md}" target/compare-error-rates \
   "${THRESHOLD:-5}" "$@"
-echo "wrote docs/compare-error-rates.md"
+echo "wrote ${RATES_OUT:-docs/compare-error-rates.md}"

@@ -18,15 +18,17 @@ import java.util.function.Predicate;
  * the other runs (every such subset) and of all the others together. Writes a Markdown table; run by
  * {@code tools/compare-error-rates.sh}.
  *
- * <p>Usage: {@code CompareErrorRates OUT.md WORK_DIR THRESHOLD_PCT RUN RUN [RUN...]}.
+ * <p>Usage: {@code CompareErrorRates OUT.md WORK_DIR THRESHOLD_PCT RUN RUN [RUN...]}; the injected rows are
+ * chosen with {@code -Drates.bandwidthRow=ID}, {@code -Drates.latencyRow=ID}, {@code -Drates.smallLatencyRow=ID}
+ * when the runs do not hold the default ones (e.g. a 1 GiB subset).
  */
 public final class CompareErrorRates {
     /** The entry scaled by 0.9 in the one-row bandwidth injection. */
-    static final String BANDWIDTH_ROW = "host-bw-H2D-PINNED-LOCAL-gpu0-64MiB";
+    static final String BANDWIDTH_ROW = System.getProperty("rates.bandwidthRow", "host-bw-H2D-PINNED-LOCAL-gpu0-64MiB");
     /** An entry scaled by 1.25 in a latency injection: a class whose floor (14.6%) is below 25%. */
-    static final String LATENCY_ROW = "host-lat-H2D-PINNED-LOCAL-gpu0-1MiB";
+    static final String LATENCY_ROW = System.getProperty("rates.latencyRow", "host-lat-H2D-PINNED-LOCAL-gpu0-1MiB");
     /** Another: a 4 KiB peer copy, whose class floor on this VM (53%) is above 25%: shows the limit. */
-    static final String SMALL_LATENCY_ROW = "peer-lat-CE_P2P_READ-0-0-4KiB";
+    static final String SMALL_LATENCY_ROW = System.getProperty("rates.smallLatencyRow", "peer-lat-CE_P2P_READ-0-0-4KiB");
 
     private CompareErrorRates() {}
 
