@@ -5,6 +5,7 @@ import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelPreset;
+import io.p2pbench.settings.Settings;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -56,7 +57,7 @@ public class ActivationExchangeBenchmark extends CollectiveState {
     protected CollectiveOperation open() {
         Group g = Group.parse(group);
         exchange = new ActivationExchange(pattern, g, model.shape(), path, g.size() - 1, 1.0 / g.size(),
-                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK));
+                Settings.current().stagingChunkBytesOr(TransferFixture.DEFAULT_STAGING_CHUNK));
         return exchange;
     }
 

@@ -6,6 +6,7 @@ import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.RingAllReduce;
 import io.p2pbench.cuda.Nccl.DataType;
+import io.p2pbench.settings.Settings;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -49,7 +50,7 @@ public class AllReduceBenchmark extends CollectiveState {
     @Override
     protected CollectiveOperation open() {
         return new RingAllReduce(Group.parse(group), dtype, sizeBytes, path,
-                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK));
+                Settings.current().stagingChunkBytesOr(TransferFixture.DEFAULT_STAGING_CHUNK));
     }
 
     @Override

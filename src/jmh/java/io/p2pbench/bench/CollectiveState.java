@@ -3,10 +3,10 @@ package io.p2pbench.bench;
 import io.p2pbench.collective.CollectiveFigures;
 import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.CollectiveTiming;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.BatchSamples;
-import io.p2pbench.results.BenchmarkRecords;
-import io.p2pbench.run.ForkPhases;
-import io.p2pbench.run.ForkSettings;
+import io.p2pbench.fork.ForkPhases;
+import io.p2pbench.fork.ForkSettings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,13 +74,13 @@ public abstract class CollectiveState {
             try {
                 requireShape();
             } catch (IllegalArgumentException shape) {
-                BenchmarkRecords.writeSkip(shape.getMessage());
+                ForkChannel.writeSkip(shape.getMessage());
                 throw new BenchmarkSkipped(shape.getMessage());
             }
             try {
                 operation = open();
             } catch (BenchmarkSkipped skipped) {
-                BenchmarkRecords.writeSkip(skipped.getMessage());
+                ForkChannel.writeSkip(skipped.getMessage());
                 throw skipped;
             }
         } finally {
@@ -115,9 +115,9 @@ public abstract class CollectiveState {
             ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
             try {
                 operation.verifyOnHost();
-                BenchmarkRecords.writeVerified(operation.bytesVerified());
+                ForkChannel.writeVerified(operation.bytesVerified());
                 if (!measured.isEmpty()) {
-                    BenchmarkRecords.writeSamples(new BatchSamples(BenchmarkRecords.target().map(t -> t.id()).orElse(""),
+                    ForkChannel.writeSamples(new BatchSamples(ForkChannel.target().map(t -> t.id()).orElse(""),
                             LANES, algorithmBytes(), opsPerBatch, List.copyOf(measured), operation.bytesVerified()));
                 }
             } finally {

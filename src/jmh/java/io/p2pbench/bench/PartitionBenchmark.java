@@ -3,15 +3,16 @@ package io.p2pbench.bench;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
 import io.p2pbench.cuda.Cuda;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.partition.PartitionSpec;
 import io.p2pbench.partition.PartitionStep;
 import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.StepBreakdown;
 import io.p2pbench.partition.Transport;
-import io.p2pbench.results.BenchmarkRecords;
-import io.p2pbench.run.ForkPhases;
-import io.p2pbench.run.ForkSettings;
+import io.p2pbench.fork.ForkPhases;
+import io.p2pbench.fork.ForkSettings;
+import io.p2pbench.settings.Settings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
@@ -118,7 +119,7 @@ public class PartitionBenchmark {
         Group g = Group.parse(group);
         int ranks = plan == Plan.SINGLE ? 1 : g.size();
         boolean request = params.getBenchmark().endsWith(".request");
-        long chunk = Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK);
+        long chunk = Settings.current().stagingChunkBytesOr(TransferFixture.DEFAULT_STAGING_CHUNK);
         // Only the shape checks (the plan divides the model, it fits the GPUs) make a
         // skip; anything the step's construction throws is a failure, so a bug cannot read as a skip.
         PartitionSpec first;
@@ -131,7 +132,7 @@ public class PartitionBenchmark {
                 requireFits(second, g);
             }
         } catch (IllegalArgumentException e) {
-            BenchmarkRecords.writeSkip(e.getMessage());
+            ForkChannel.writeSkip(e.getMessage());
             throw new BenchmarkSkipped(e.getMessage());
         }
         try {
@@ -208,7 +209,7 @@ public class PartitionBenchmark {
         ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
         try {
             if (step != null) {
-                BenchmarkRecords.writeVerified(step.bytesVerified() + (decode != null ? decode.bytesVerified() : 0));
+                ForkChannel.writeVerified(step.bytesVerified() + (decode != null ? decode.bytesVerified() : 0));
             }
             close();
         } finally {

@@ -1,6 +1,7 @@
 package io.p2pbench.bench;
 
 import io.p2pbench.cuda.Binding;
+import io.p2pbench.settings.Settings;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.TransferFixture;
@@ -49,7 +50,7 @@ public class PeerCopyBenchmark extends TransferState {
     @Override
     protected TransferFixture open() {
         return TransferFixture.peer(path, GpuPair.parse(pair), sizeBytes, false,
-                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK), binding);
+                Settings.current().stagingChunkBytesOr(TransferFixture.DEFAULT_STAGING_CHUNK), binding);
     }
 
     /** One gated batch of transfers, timed on the device; see {@link DeviceBandwidth}. */

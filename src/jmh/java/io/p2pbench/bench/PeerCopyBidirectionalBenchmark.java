@@ -1,5 +1,6 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.settings.Settings;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.TransferFixture;
@@ -34,7 +35,7 @@ public class PeerCopyBidirectionalBenchmark extends TransferState {
     @Override
     protected TransferFixture open() {
         return TransferFixture.peer(path, GpuPair.parse(pair), sizeBytes, true,
-                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK));
+                Settings.current().stagingChunkBytesOr(TransferFixture.DEFAULT_STAGING_CHUNK));
     }
 
     /** One gated batch in both directions at once, timed on the device per direction. */

@@ -3,14 +3,14 @@ package io.p2pbench.bench;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
 import io.p2pbench.cuda.Cuda;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.partition.PartitionSpec;
 import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.Transport;
 import io.p2pbench.results.AtomicFiles;
-import io.p2pbench.results.BenchmarkRecords;
-import io.p2pbench.run.ForkPhases;
-import io.p2pbench.run.ForkSettings;
+import io.p2pbench.fork.ForkPhases;
+import io.p2pbench.fork.ForkSettings;
 import io.p2pbench.serving.CapacitySearch;
 import io.p2pbench.serving.HostClock;
 import io.p2pbench.serving.KvCapacity;
@@ -21,6 +21,7 @@ import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.StepExecutor;
 import io.p2pbench.serving.StepShape;
 import io.p2pbench.serving.VerifiedStepExecutor;
+import io.p2pbench.settings.Settings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.io.IOException;
@@ -115,7 +116,7 @@ public class ServingBenchmark {
                             + "longest request's " + longest);
                 }
             } catch (IllegalArgumentException e) {
-                BenchmarkRecords.writeSkip(e.getMessage());
+                ForkChannel.writeSkip(e.getMessage());
                 throw new BenchmarkSkipped(e.getMessage());
             }
             for (int d : plan == Plan.SINGLE ? new int[] {g.device(0)} : g.distinctDevices()) {
@@ -123,7 +124,7 @@ public class ServingBenchmark {
             }
             StepExecutor.StepLimits limits = new StepExecutor.StepLimits(parsed.policy().maxSequences(),
                     parsed.workload().maxContextTokens(), parsed.policy().stepTokens());
-            long chunk = Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK);
+            long chunk = Settings.current().stagingChunkBytesOr(TransferFixture.DEFAULT_STAGING_CHUNK);
             executor = new PartitionStepExecutor(m, plan, g, transport, limits, true, chunk);
             session = new ServingSession(parsed, executor, new HostClock(), capacity.tokens());
         } finally {
@@ -168,14 +169,14 @@ public class ServingBenchmark {
                         : ServingSamples.Breakdown.of(shape, executor.breakdown(shape));
                 ServingSamples samples = ServingSamples.of(parsed, executor.description(), session.policy(), capacity,
                         freeBytes, outcome, b, verified);
-                BenchmarkRecords.target().ifPresent(t -> {
+                ForkChannel.target().ifPresent(t -> {
                     try {
                         AtomicFiles.writeGzip(t.samplesFile(), samples.json());
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
                 });
-                BenchmarkRecords.writeVerified(verified);
+                ForkChannel.writeVerified(verified);
             }
         } finally {
             if (executor != null) {

@@ -1,9 +1,9 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.BatchSamples;
-import io.p2pbench.results.BenchmarkRecords;
-import io.p2pbench.run.ForkPhases;
-import io.p2pbench.run.ForkSettings;
+import io.p2pbench.fork.ForkPhases;
+import io.p2pbench.fork.ForkSettings;
 import io.p2pbench.transfer.BandwidthProbe;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
@@ -48,7 +48,7 @@ public abstract class TransferState {
         try {
             fixture = open();
         } catch (BenchmarkSkipped skipped) {
-            BenchmarkRecords.writeSkip(skipped.getMessage());
+            ForkChannel.writeSkip(skipped.getMessage());
             throw skipped;
         } finally {
             ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
@@ -80,9 +80,9 @@ public abstract class TransferState {
         }
         ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
         try {
-            BenchmarkRecords.writeVerified(fixture.bytesVerified());
+            ForkChannel.writeVerified(fixture.bytesVerified());
             if (!measured.isEmpty()) {
-                BenchmarkRecords.writeSamples(new BatchSamples(BenchmarkRecords.target().map(t -> t.id()).orElse(""),
+                ForkChannel.writeSamples(new BatchSamples(ForkChannel.target().map(t -> t.id()).orElse(""),
                         fixture.laneLabels(), bytesPerTransfer, fixture.copiesPerBatch(), List.copyOf(measured),
                         fixture.bytesVerified()));
             }

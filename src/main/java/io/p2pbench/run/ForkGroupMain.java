@@ -4,7 +4,8 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Nccl;
-import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.fork.ForkPhases;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.ResultFolder;
 import java.io.PrintStream;
@@ -39,10 +40,6 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * {@code launch} phase.
  */
 public final class ForkGroupMain {
-    static final String START = "P2PBENCH-START";
-    static final String DONE = "P2PBENCH-DONE";
-    /** System property: how a group JVM keeps its combinations apart on the GPU ({@link Contexts#of}). */
-    public static final String RESET_PROPERTY = "p2pbench.groupReset";
 
     /** How a fork group's JVM gives every combination after the first the GPU state of a fresh JVM. */
     public enum Contexts {
@@ -82,14 +79,14 @@ public final class ForkGroupMain {
                 case "streams" -> REUSE_STREAMS;
                 case "reset", "true" -> RESET;
                 case "keep", "false" -> KEEP;
-                default -> throw new IllegalArgumentException(RESET_PROPERTY + "=" + value
+                default -> throw new IllegalArgumentException("groupContexts " + value
                         + ": expected streams, reset or keep");
             };
         }
 
-        /** This JVM's policy ({@link #RESET_PROPERTY}). */
+        /** The policy of this suite's group JVMs (the others are how earlier runs, still in the tree, ran). */
         public static Contexts current() {
-            return of(System.getProperty(RESET_PROPERTY));
+            return REUSE_STREAMS;
         }
 
         /** Whether the group JVM keeps its streams and NCCL communicators for later combinations. */
@@ -153,9 +150,8 @@ public final class ForkGroupMain {
         }
         boolean first = true;
         for (Task t : tasks) {
-            System.setProperty(BenchmarkRecords.COMBINATION, t.id());
-            System.setProperty(ForkPhases.FILE_PROPERTY, t.phaseFile());
-            protocol.println(START + " " + t.index() + " " + ForkPhases.nowMicros());
+            ForkChannel.switchTo(t.id(), t.phaseFile());
+            protocol.println(ForkChannel.startLine(t.index(), ForkPhases.nowMicros()));
             protocol.flush();
             String error = null;
             try {
@@ -182,8 +178,7 @@ public final class ForkGroupMain {
             } catch (Throwable e) {
                 error = e.getClass().getSimpleName() + ": " + e.getMessage();
             }
-            protocol.println(DONE + " " + t.index() + " " + ForkPhases.nowMicros() + " "
-                    + (error == null ? "ok" : "error " + error.replaceAll("\\s+", " ").strip()));
+            protocol.println(ForkChannel.doneLine(t.index(), ForkPhases.nowMicros(), error));
             protocol.flush();
         }
         if (keep) {

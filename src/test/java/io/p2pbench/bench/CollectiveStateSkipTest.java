@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.collective.CollectiveOperation;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.nio.file.Files;
@@ -20,8 +21,8 @@ class CollectiveStateSkipTest {
 
     @AfterEach
     void clear() {
-        System.clearProperty(BenchmarkRecords.RUN_DIR);
-        System.clearProperty(BenchmarkRecords.COMBINATION);
+        System.clearProperty(ForkChannel.RUN_DIR);
+        System.clearProperty(ForkChannel.COMBINATION);
     }
 
     /** A fixture whose shape check and opening do what the test says. */
@@ -58,8 +59,8 @@ class CollectiveStateSkipTest {
     }
 
     private Path skipFile() {
-        System.setProperty(BenchmarkRecords.RUN_DIR, run.toString());
-        System.setProperty(BenchmarkRecords.COMBINATION, "c1");
+        System.setProperty(ForkChannel.RUN_DIR, run.toString());
+        System.setProperty(ForkChannel.COMBINATION, "c1");
         return new BenchmarkRecords.Target(run, "c1").skipFile();
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.p2pbench.fork.ForkSettings;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.Metric;
