@@ -192,16 +192,14 @@ for s in "$@"; do
       grep "^Time of" "$W/subset.log" | tee -a "$SUMMARY" ;;
     ringab)
       # Is the grouped ring latency gap the group JVM itself? RINGAB_ROUNDS rounds (default 3) of the 4 KiB ring
-      # at standard timing: one JVM per benchmark, grouped with JMH's fork JIT flags (the default), grouped
-      # without them (-Dp2pbench.groupJitHints=none). Each curve holds FLOAT32 then BFLOAT16: the first
+      # at standard timing: one JVM per benchmark, then grouped. Each curve holds FLOAT32 then BFLOAT16: the first
       # combination of a group JVM, then a later one.
       R="--preset standard --pairs 0-0 --paths ALLREDUCE_RING --sizes ${RINGAB_SIZES:-4K}"
       for i in $(seq "${RINGAB_ROUNDS:-3}"); do
-        for v in per-benchmark grouped-jmh grouped-none; do
-          flag=; opts=
+        for v in per-benchmark grouped; do
+          flag=
           [ "$v" = per-benchmark ] && flag=--fork-per-benchmark
-          [ "$v" = grouped-none ] && opts=-Dp2pbench.groupJitHints=none
-          P2PBENCH_JAVA_OPTS="$opts" step "ringab-$v-$i" 90 "$B/bin/p2pbench" run $R $flag --out "$W/results"
+          step "ringab-$v-$i" 90 "$B/bin/p2pbench" run $R $flag --out "$W/results"
           grep -oE "ok +ring-lat-[^ ]+ +p50 [0-9.]+" "$W/ringab-$v-$i.log" | sed "s/^ok */$v-$i /" | tee -a "$SUMMARY"
         done
       done ;;
