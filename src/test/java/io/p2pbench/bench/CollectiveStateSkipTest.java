@@ -68,7 +68,7 @@ class CollectiveStateSkipTest {
     void aBadShapeIsRecordedAsSkipped() {
         Path skip = skipFile();
         BenchmarkSkipped e = assertThrows(BenchmarkSkipped.class, () -> new Fake(
-                new IllegalArgumentException("a ring all-reduce needs at least 2 ranks"), null).openTrial());
+                new IllegalArgumentException("a ring all-reduce needs at least 2 ranks"), null).openTrial(null));
         assertEquals("a ring all-reduce needs at least 2 ranks", e.getMessage());
         assertTrue(Files.isRegularFile(skip));
     }
@@ -78,7 +78,7 @@ class CollectiveStateSkipTest {
         Path skip = skipFile();
         IllegalArgumentException bug = new IllegalArgumentException("offset 12 is past the end");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new Fake(null, bug).openTrial());
+                () -> new Fake(null, bug).openTrial(null));
         assertEquals(bug, e);
         assertTrue(!Files.exists(skip), "no skip recorded for a bug");
     }
@@ -86,7 +86,7 @@ class CollectiveStateSkipTest {
     @Test
     void anExplicitSkipWhileOpeningIsStillASkip() {
         Path skip = skipFile();
-        assertThrows(BenchmarkSkipped.class, () -> new Fake(null, new BenchmarkSkipped("too little memory")).openTrial());
+        assertThrows(BenchmarkSkipped.class, () -> new Fake(null, new BenchmarkSkipped("too little memory")).openTrial(null));
         assertTrue(Files.isRegularFile(skip));
     }
 }
