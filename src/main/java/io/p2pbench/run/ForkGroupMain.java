@@ -24,16 +24,15 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * The benchmark JVM of one fork group ({@link ForkGroups}): runs its combinations one after another,
  * each as its own JMH run inside this JVM (JMH's {@code forks(0)}: a fresh trial, state and result
- * file per combination), and tells the executor on standard output where it is:
- * {@code P2PBENCH-START index micros} before a combination and
- * {@code P2PBENCH-DONE index micros ok|error message} after it. Everything else it prints belongs to
+ * file per combination), and tells the executor on standard output where it is ({@link ForkChannel#startLine}
+ * before a combination, {@link ForkChannel#doneLine} after it). Everything else it prints belongs to
  * the running combination's log. A crash or a kill of this JVM costs only the running combination:
  * the executor starts a new one for the rest.
  *
  * <p>Each combination must find the GPUs as a combination in its own JVM does: without care, the second
  * combination of a group measured a device-local 1 MiB copy 41% lower on the H200 node (its streams
- * landed on another hardware queue). {@link Contexts} says how ({@code -D}{@value #RESET_PROPERTY}):
- * by default the JVM keeps the streams it made ({@link CudaStream#reuseStreams}) and its NCCL communicators
+ * landed on another hardware queue). {@link Contexts} says how:
+ * the JVM keeps the streams it made ({@link CudaStream#reuseStreams}) and its NCCL communicators
  * ({@link Nccl#keepCommunicators}, with the streams NCCL made for them), so every combination opens the
  * first one's again, and resets the GPUs' contexts ({@link Cuda#resetDevices()}) only before partition
  * combinations (cuBLAS handles and NCCL calls of their own). A reset counts in the combination's
@@ -46,12 +45,12 @@ public final class ForkGroupMain {
         /**
          * Keep the streams and NCCL communicators for the next combination ({@link CudaStream#reuseStreams},
          * {@link Nccl#keepCommunicators}); reset the contexts only before a combination whose kind makes
-         * streams of its own (the default since 2026-12-04).
+         * streams of its own (this suite's policy).
          */
         REUSE_STREAMS("streams"),
-        /** Reset the GPUs' contexts before every combination but the first (2026-12-03). */
+        /** Reset the GPUs' contexts before every combination but the first (how earlier runs ran). */
         RESET("reset"),
-        /** Neither: later combinations' streams land on other hardware queues (an A/B only). */
+        /** Neither: later combinations' streams land on other hardware queues (how the earliest grouped runs ran). */
         KEEP("keep");
 
         private final String word;
