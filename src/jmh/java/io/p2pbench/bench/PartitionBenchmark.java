@@ -10,7 +10,6 @@ import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.StepBreakdown;
 import io.p2pbench.partition.Transport;
-import io.p2pbench.settings.Settings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +33,13 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * {@code p2pbench run --paths PARTITION --group 0,1 --model MOE_8X_TOP2 --plans SINGLE,EP}.
  */
 public class PartitionBenchmark extends BenchmarkTrial {
+    /**
+     * Bytes per chunk of a host-staged copy ({@code --staging-chunk}; the run passes it to every benchmark as
+     * {@link ForkChannel#STAGING_CHUNK_PARAM}, so JMH's JSON records it). Only host-staged paths use it.
+     */
+    @Param({"" + TransferFixture.DEFAULT_STAGING_CHUNK})
+    public long stagingChunk;
+
     /** GPUs of the ranks; repeats allowed (then not an interconnect measurement). SINGLE uses the first. */
     @Param({"0,0"})
     public String group;
@@ -87,7 +93,7 @@ public class PartitionBenchmark extends BenchmarkTrial {
         Group g = Group.parse(group);
         int ranks = plan == Plan.SINGLE ? 1 : g.size();
         boolean request = params.getBenchmark().endsWith(".request");
-        long chunk = Settings.current().stagingChunkBytesOr(TransferFixture.DEFAULT_STAGING_CHUNK);
+        long chunk = stagingChunk;
         // Only the shape checks (the plan divides the model, it fits the GPUs) make a
         // skip; anything the step's construction throws is a failure, so a bug cannot read as a skip.
         PartitionSpec first;

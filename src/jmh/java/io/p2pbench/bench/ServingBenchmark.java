@@ -21,7 +21,6 @@ import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.StepExecutor;
 import io.p2pbench.serving.StepShape;
 import io.p2pbench.serving.VerifiedStepExecutor;
-import io.p2pbench.settings.Settings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.io.IOException;
@@ -63,6 +62,13 @@ import org.openjdk.jmh.runner.IterationType;
 @OutputTimeUnit(TimeUnit.SECONDS)
 @State(Scope.Benchmark)
 public class ServingBenchmark {
+    /**
+     * Bytes per chunk of a host-staged copy ({@code --staging-chunk}; the run passes it to every benchmark as
+     * {@link ForkChannel#STAGING_CHUNK_PARAM}, so JMH's JSON records it). Only host-staged paths use it.
+     */
+    @Param({"" + TransferFixture.DEFAULT_STAGING_CHUNK})
+    public long stagingChunk;
+
     /** Seconds of arrivals the warm-up invocation serves. */
     static final double WARMUP_SECONDS = 2.0;
 
@@ -124,7 +130,7 @@ public class ServingBenchmark {
             }
             StepExecutor.StepLimits limits = new StepExecutor.StepLimits(parsed.policy().maxSequences(),
                     parsed.workload().maxContextTokens(), parsed.policy().stepTokens());
-            long chunk = Settings.current().stagingChunkBytesOr(TransferFixture.DEFAULT_STAGING_CHUNK);
+            long chunk = stagingChunk;
             executor = new PartitionStepExecutor(m, plan, g, transport, limits, true, chunk);
             session = new ServingSession(parsed, executor, new HostClock(), capacity.tokens());
         } finally {

@@ -257,7 +257,6 @@ final class RunCommand implements Callable<Integer> {
         settings.put("crossCheckFullBytes", io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES);
         settings.put("crossCheckPieceBytes", io.p2pbench.collective.ResultCheck.PIECE);
         List<String> jvmArgs = new ArrayList<>(io.p2pbench.fork.ForkSettings.all());
-        jvmArgs.add("-D" + Settings.STAGING_CHUNK + "=" + stagingChunk);
         Settings own = Settings.current();
         if (own.corruptAll()) {
             jvmArgs.add("-D" + Settings.CORRUPT + "=true");
@@ -271,7 +270,8 @@ final class RunCommand implements Callable<Integer> {
             jvmArgs.add("-D" + Settings.POINTER_LOG + "=" + own.pointerLog());
             settings.put(Settings.POINTER_LOG, own.pointerLog().toString());
         }
-        RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c)).mode(forkMode);
+        RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c)).mode(forkMode)
+                .stagingChunkBytes(stagingChunk);
         RunManifest m;
         try {
             m = executor.run(commandLine(), topology.fingerprint(), settings, plan);

@@ -25,6 +25,12 @@ public final class ForkChannel {
     public static final String COMBINATION = Settings.COMBINATION;
     /** System property of the fork: the file its phases are appended to. */
     public static final String PHASE_FILE = Settings.PHASE_FILE;
+    /**
+     * The JMH {@code @Param} of the host-staged copies' chunk: a setting of the whole run, not of a plan row, so the
+     * executor passes it to every benchmark (JMH gives it only to those that declare it) and plans, their
+     * parameters and digests do not carry it; JMH's JSON records it for the benchmarks that use it.
+     */
+    public static final String STAGING_CHUNK_PARAM = "stagingChunk";
     /** A fork group's line before a combination: {@code P2PBENCH-START index micros}. */
     public static final String START = "P2PBENCH-START";
     /** A fork group's line after a combination: {@code P2PBENCH-DONE index micros ok|error message}. */

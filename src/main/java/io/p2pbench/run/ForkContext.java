@@ -1,5 +1,6 @@
 package io.p2pbench.run;
 
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
@@ -16,10 +17,12 @@ import java.util.function.ToDoubleFunction;
  * @param numaNode the NUMA node a combination's fork must be bound to, or null for none
  * @param forkJvm tests: the launcher of every fork instead of this JVM's java, or null
  * @param forkLimitSeconds the outer timeout of a combination's fork
+ * @param stagingChunkBytes host-staged copies' chunk, every benchmark's {@link ForkChannel#STAGING_CHUNK_PARAM}
  * @param recorder records a finished combination; false when the run must stop
  */
 record ForkContext(ResultFolder folder, Preset preset, List<String> extraJvmArgs, Function<Combination, Integer> numaNode,
-                   Path forkJvm, ToDoubleFunction<Combination> forkLimitSeconds, ForkArchive archive,
+                   Path forkJvm, ToDoubleFunction<Combination> forkLimitSeconds, long stagingChunkBytes,
+                   ForkArchive archive,
                    ForkWatchdog watchdog, RunState state, PhaseLog phases, ForkOutcome outcome, NumaLauncher numa,
                    Recorder recorder) {
     /** Records a finished combination. */

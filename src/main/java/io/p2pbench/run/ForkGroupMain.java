@@ -123,6 +123,7 @@ public final class ForkGroupMain {
      * @param benchmark the JMH benchmark method
      * @param kind its kind's label ({@link Kind#label()})
      * @param params JMH parameters
+     * @param stagingChunkBytes host-staged copies' chunk ({@link ForkChannel#STAGING_CHUNK_PARAM})
      * @param warmupIterations warm-up iterations
      * @param warmupMillis milliseconds per warm-up iteration
      * @param measurementMillis milliseconds of the measurement iteration
@@ -131,8 +132,8 @@ public final class ForkGroupMain {
      * @param phaseFile where {@link ForkPhases} marks go
      */
     public record Task(int index, String id, String benchmark, String kind, Map<String, String> params,
-                       int warmupIterations, int warmupMillis, int measurementMillis, String resultFile, String logFile,
-                       String phaseFile) {}
+                       long stagingChunkBytes, int warmupIterations, int warmupMillis, int measurementMillis,
+                       String resultFile, String logFile, String phaseFile) {}
 
     private ForkGroupMain() {}
 
@@ -170,6 +171,7 @@ public final class ForkGroupMain {
                         .output(t.logFile())
                         .shouldFailOnError(false);
                 t.params().forEach(o::param);
+                o.param(ForkChannel.STAGING_CHUNK_PARAM, Long.toString(t.stagingChunkBytes()));
                 Collection<RunResult> results = new Runner(o.build()).run();
                 if (results.isEmpty()) {
                     error = "the benchmark produced no result";

@@ -60,8 +60,8 @@ final class GroupFork {
                 // The first combination of a JVM warms it up; later ones find the JIT and the GPU warm.
                 Preset.Timing timing = k == 0 ? full : ForkGroups.warm(full);
                 slots.put(i, new Slot(f, run.forkLimitSeconds().applyAsDouble(c), new StringBuilder()));
-                tasks.add(new ForkGroupMain.Task(i, c.id(), c.benchmark(), c.kind(), c.params(), timing.warmupIterations(),
-                        timing.warmupMillis(), timing.measurementMillis(), f.tmpJson().toString(),
+                tasks.add(new ForkGroupMain.Task(i, c.id(), c.benchmark(), c.kind(), c.params(), run.stagingChunkBytes(),
+                        timing.warmupIterations(), timing.warmupMillis(), timing.measurementMillis(), f.tmpJson().toString(),
                         run.folder().resolve(f.logRel()).toString(), f.phaseFile().toString()));
             }
             Path taskFile = Files.createTempFile("p2pbench-fork-group-", ".json");

@@ -4,6 +4,7 @@ import io.p2pbench.fork.ForkPhases;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.transfer.TransferFixture;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -35,6 +36,7 @@ public final class RunExecutor {
     private Path forkJvm;
     private ToDoubleFunction<Combination> forkLimitSeconds = RunExecutor::forkLimitSeconds;
     private ForkGroups.Mode mode = ForkGroups.Mode.PER_BENCHMARK;
+    private long stagingChunkBytes = TransferFixture.DEFAULT_STAGING_CHUNK;
     private Progress progress;
 
     /**
@@ -60,6 +62,12 @@ public final class RunExecutor {
     /** How combinations are spread over JVMs ({@link ForkGroups.Mode#PER_BENCHMARK} unless told). */
     public RunExecutor mode(ForkGroups.Mode mode) {
         this.mode = mode;
+        return this;
+    }
+
+    /** Bytes per chunk of host-staged copies ({@link TransferFixture#DEFAULT_STAGING_CHUNK} unless told). */
+    public RunExecutor stagingChunkBytes(long bytes) {
+        this.stagingChunkBytes = bytes;
         return this;
     }
 
@@ -89,7 +97,7 @@ public final class RunExecutor {
         PhaseLog phases = new PhaseLog(folder, out);
         try (ForkWatchdog watchdog = new ForkWatchdog()) {
             ForkContext context = new ForkContext(folder, preset, extraJvmArgs, numaNode, forkJvm, forkLimitSeconds,
-                    ForkArchive.forThisJvm(), watchdog, state, phases, new ForkOutcome(folder), new NumaLauncher(folder),
+                    stagingChunkBytes, ForkArchive.forThisJvm(), watchdog, state, phases, new ForkOutcome(folder), new NumaLauncher(folder),
                     this::record);
             SingleFork single = new SingleFork(context);
             GroupFork grouped = new GroupFork(context);

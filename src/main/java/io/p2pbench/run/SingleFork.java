@@ -55,6 +55,7 @@ final class SingleFork {
         for (Map.Entry<String, String> p : c.params().entrySet()) {
             opts.param(p.getKey(), p.getValue());
         }
+        opts.param(ForkChannel.STAGING_CHUNK_PARAM, Long.toString(run.stagingChunkBytes()));
         Integer node = run.numaNode().apply(c);
         if (node != null) {
             Path wrapper = run.numa().forNode(node);

@@ -15,7 +15,6 @@ import java.util.Locale;
  * @param runDir the run folder of a benchmark fork ({@link #RUN_DIR}), or null outside a run
  * @param combination the combination a benchmark fork records ({@link #COMBINATION}), or null
  * @param phaseFile where a benchmark fork appends its phases ({@link #PHASE_FILE}), or null
- * @param stagingChunkBytes host-staged copies' chunk ({@link #STAGING_CHUNK}), or null for the default
  * @param gateMode how a stream waits behind its gate ({@link #GATE}): auto, wait or spin, lower case
  * @param cudaDisabled whether CUDA reads as absent ({@link #CUDA_DISABLE}, tests)
  * @param corrupt the corruption test hook ({@link #CORRUPT}): "" when off, "true" or a kernel's name
@@ -31,7 +30,7 @@ import java.util.Locale;
  * @param gemmHoldMicros how long {@code GemmCheck}'s gate holds before each batch ({@link #GEMM_HOLD_MICROS})
  * @param forwardDevice the GPU {@code ForwardCheck} runs on ({@link #FORWARD_DEVICE})
  */
-public record Settings(Path runDir, String combination, Path phaseFile, Long stagingChunkBytes, String gateMode,
+public record Settings(Path runDir, String combination, Path phaseFile, String gateMode,
                        boolean cudaDisabled, String corrupt, Path runLockFile, Path jmhLockFile, Path migrateLockFile,
                        boolean classDataSharing, long deviceAllocRoundBytes, Path pointerLog, String rankWorkload,
                        String suiteBuild, String gemmOnly, long gemmHoldMicros, int forwardDevice) {
@@ -41,8 +40,6 @@ public record Settings(Path runDir, String combination, Path phaseFile, Long sta
     public static final String COMBINATION = "p2pbench.combination";
     /** The file a benchmark fork appends its phases to (set by the executor); absent: none recorded. */
     public static final String PHASE_FILE = "p2pbench.phaseFile";
-    /** Bytes per chunk of a host-staged copy (set by the executor from {@code --staging-chunk}). */
-    public static final String STAGING_CHUNK = "p2pbench.stagingChunk";
     /** How a stream waits behind its gate: {@code auto} (default), {@code wait} or {@code spin}. */
     public static final String GATE = "p2pbench.gate";
     /** {@code true}: CUDA reads as absent (tests). */
@@ -87,7 +84,6 @@ public record Settings(Path runDir, String combination, Path phaseFile, Long sta
     /** The settings {@code source} holds; the only place a {@code p2pbench.*} property is read. */
     public static Settings read(Source source) {
         return new Settings(path(source.get(RUN_DIR)), source.get(COMBINATION), path(source.get(PHASE_FILE)),
-                longOr(source.get(STAGING_CHUNK), null),
                 source.get(GATE) == null ? "auto" : source.get(GATE).toLowerCase(Locale.ROOT),
                 Boolean.parseBoolean(source.get(CUDA_DISABLE)),
                 source.get(CORRUPT) == null ? "" : source.get(CORRUPT),
@@ -107,11 +103,6 @@ public record Settings(Path runDir, String combination, Path phaseFile, Long sta
     /** Whether the corruption test hook is on for {@code what} ({@code true}, or exactly its name). */
     public boolean corrupts(String what) {
         return corruptAll() || corrupt.equals(what);
-    }
-
-    /** This JVM's staging chunk, or {@code defaultBytes} when none is set. */
-    public long stagingChunkBytesOr(long defaultBytes) {
-        return stagingChunkBytes == null ? defaultBytes : stagingChunkBytes;
     }
 
     private static Path path(String p) {
