@@ -86,14 +86,9 @@ public class PartitionBenchmark extends BenchmarkTrial {
     /** Builds the step (and, for {@code request}, the prefill and decode steps); impossible plans are skips. */
     @Override
     protected void openResources(BenchmarkParams params) {
-        openSteps(params);
-    }
-
-    private void openSteps(BenchmarkParams params) {
         Group g = Group.parse(group);
         int ranks = plan == Plan.SINGLE ? 1 : g.size();
         boolean request = params.getBenchmark().endsWith(".request");
-        long chunk = stagingChunk;
         // Only the shape checks (the plan divides the model, it fits the GPUs) make a
         // skip; anything the step's construction throws is a failure, so a bug cannot read as a skip.
         PartitionSpec first;
@@ -109,9 +104,9 @@ public class PartitionBenchmark extends BenchmarkTrial {
             throw new BenchmarkSkipped(e.getMessage());
         }
         try {
-            step = new PartitionStep(first, g, transport, graph, chunk);
+            step = new PartitionStep(first, g, transport, graph, stagingChunk);
             if (second != null) {
-                decode = new PartitionStep(second, g, transport, graph, chunk);
+                decode = new PartitionStep(second, g, transport, graph, stagingChunk);
             }
         } catch (RuntimeException e) {
             close();
