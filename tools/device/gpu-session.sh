@@ -7,7 +7,7 @@
 #   quick     p2pbench run --preset quick (wall time measured); quick-per-benchmark the same with --fork-per-benchmark
 #   aa        A/A reruns for compare's error rates: AA_ROUNDS rounds of the quick preset and a standard 1 GiB subset
 #   runs      RUNS="ARGS;ARGS": one p2pbench run per ARGS (RUN_LIMIT seconds each)
-#   ringab    the 4 KiB ring latency per benchmark vs grouped, with and without JMH's JIT flags (RINGAB_ROUNDS)
+#   ringab    the 4 KiB ring latency per benchmark vs grouped (RINGAB_ROUNDS)
 #   align     0-0 CE_P2P_READ 4K..32M grouped and per benchmark, allocations exact and rounded to 2 MiB, addresses logged
 #   order     FixtureOrderProbe: 0-0 copies in sequences of sizes in one process, outside JMH (ORDER_SEQS), clocks logged
 #   quick-grouped-round  the quick preset with --fork-groups and allocations rounded to 2 MiB
