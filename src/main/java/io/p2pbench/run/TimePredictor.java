@@ -98,7 +98,7 @@ public final class TimePredictor {
         public static RunShape current() {
             return new RunShape(ForkGroups.Mode.GROUPED, io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES,
                     io.p2pbench.collective.ResultCheck.PIECE, 0.55, 2.0, ForkGroupMain.Contexts.current(),
-                    ForkGroups.warmWarmupMillis());
+                    ForkGroups.WARM_WARMUP_MILLIS);
         }
 
         /**
