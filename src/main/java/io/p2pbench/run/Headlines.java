@@ -59,8 +59,9 @@ final class Headlines {
                     s.get("algGBps"), s.get("busGBps"), s.get("timeUs"), single);
         }
         if (s.containsKey("sumGBps") && s.containsKey("forwardGBps") && s.containsKey("reverseGBps")) {
-            return String.format(Locale.ROOT, "%.2f + %.2f = %.2f GB/s (device, median)",
-                    s.get("forwardGBps"), s.get("reverseGBps"), s.get("sumGBps"));
+            // The sum is every byte over the common window; each lane is over its own window, so the lanes do not add up to it.
+            return String.format(Locale.ROOT, "%.2f GB/s both ways over the common window (lanes over their own windows: "
+                    + "%.2f, %.2f; device, median)", s.get("sumGBps"), s.get("forwardGBps"), s.get("reverseGBps"));
         }
         Double dev = s.get("deviceGBps");
         return dev == null ? "" : String.format(Locale.ROOT, "%.2f GB/s (device, median)", dev);

@@ -23,7 +23,7 @@ class HeadlineTest {
                 "waitUs", 0.0)));
         assertEquals("algbw 1.00 GB/s, busbw 1.50 GB/s, 7.0 us/op (device, median)", Headlines.bandwidth(
                 combination(false), Map.of("algGBps", 1.0, "busGBps", 1.5, "timeUs", 7.0)));
-        assertEquals("1.00 + 2.00 = 3.00 GB/s (device, median)", Headlines.bandwidth(combination(false),
+        assertEquals("3.00 GB/s both ways over the common window (lanes over their own windows: 1.00, 2.00; device, median)", Headlines.bandwidth(combination(false),
                 Map.of("forwardGBps", 1.0, "reverseGBps", 2.0, "sumGBps", 3.0)));
         assertEquals("5.00 GB/s (device, median)", Headlines.bandwidth(combination(false),
                 Map.of("deviceGBps", 5.0)));
