@@ -1,5 +1,6 @@
 package io.p2pbench.run;
 
+import io.p2pbench.spec.JmhBenchmark;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;

@@ -1,5 +1,6 @@
 package io.p2pbench.run;
 
+import io.p2pbench.spec.JmhBenchmark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
