@@ -5,6 +5,17 @@ import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.Metric;
+import io.p2pbench.spec.Exchange;
+import io.p2pbench.spec.HostCopy;
+import io.p2pbench.spec.HostCopyBidirectional;
+import io.p2pbench.spec.NcclOp;
+import io.p2pbench.spec.PartitionRun;
+import io.p2pbench.spec.PeerCopy;
+import io.p2pbench.spec.PeerCopyBidirectional;
+import io.p2pbench.spec.Ring;
+import io.p2pbench.spec.Serving;
+import io.p2pbench.spec.WorkloadSpec;
+import io.p2pbench.transfer.HostMemory;
 import java.util.List;
 import java.util.Map;
 
@@ -131,8 +142,8 @@ public final class TimePredictor {
             if (!plan.get(i).plannedSkip()) {
                 total += each[i];
                 // A serving sweep's measurement is its whole search, not the preset's iteration time.
-                measured += Kind.SERVING.label().equals(plan.get(i).kind())
-                        ? ServingPlanner.predictedSearch(plan.get(i).params()).elapsedSeconds()
+                measured += WorkloadSpec.of(plan.get(i)) instanceof Serving serving
+                        ? ServingPlanner.predictedSearch(serving).elapsedSeconds()
                         : preset.timing(Metric.of(plan.get(i).metric())).measurementMillis() / 1000.0;
             }
         }
@@ -147,7 +158,7 @@ public final class TimePredictor {
             for (int k = 0; k < fork.size(); k++) {
                 Combination c = plan.get(fork.get(k));
                 boolean latency = Metric.of(c.metric()) == Metric.LATENCY;
-                out[fork.get(k)] = forEntry(c.kind(), c.params(), c.sizeBytes(), preset.timing(Metric.of(c.metric())),
+                out[fork.get(k)] = forEntry(WorkloadSpec.of(c), c.sizeBytes(), preset.timing(Metric.of(c.metric())),
                         latency, k > 0, shape);
             }
         }
@@ -275,28 +286,37 @@ public final class TimePredictor {
      */
     public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing,
                                   boolean latency, boolean warmJvm, RunShape shape) {
-        Kind k = Kind.of(kind);
+        return forEntry(WorkloadSpec.read(Kind.of(kind), params), size, timing, latency, warmJvm, shape);
+    }
+
+    /**
+     * The prediction for {@code spec}: in a fork of its own, or not the first in its JVM ({@code warmJvm}: {@link
+     * #WARM_COMBINATION_SECONDS} instead of the fork's fixed cost, and the short warm-up of {@link
+     * ForkGroups#warm}), with the cross-check of {@code shape}.
+     */
+    public static double forEntry(WorkloadSpec spec, long size, Preset.Timing timing, boolean latency, boolean warmJvm,
+                                  RunShape shape) {
+        Kind k = spec.kind();
         Preset.Timing t = warmJvm ? ForkGroups.warm(timing, shape.groupWarmupMillis()) : timing;
-        double isolated = switch (k) {
-            case PEER, PEER_BIDIR, HOST, HOST_BIDIR -> transfer(k, t, size, "PAGEABLE".equals(params.get("memory")));
-            case ALLREDUCE_RING, NCCL -> collective(t, size, DataType.valueOf(params.get("dtype")),
-                    Group.parse(params.get("group")).size(), k == Kind.NCCL, shape);
-            case EXCHANGE -> exchange(t);
-            case PARTITION -> {
-                Group g = Group.parse(params.get("group"));
-                io.p2pbench.partition.Plan plan = io.p2pbench.partition.Plan.valueOf(params.get("plan"));
-                io.p2pbench.partition.PartitionSpec spec = new io.p2pbench.partition.PartitionSpec(
-                        io.p2pbench.collective.ModelShape.named(params.get("model")), plan,
-                        plan == io.p2pbench.partition.Plan.SINGLE ? 1 : g.size(),
-                        io.p2pbench.partition.Phase.valueOf(params.get("phase")), Integer.parseInt(params.get("batch")),
-                        Integer.parseInt(params.get("prompt")), Integer.parseInt(params.get("context")));
-                int distinct = plan == io.p2pbench.partition.Plan.SINGLE ? 1 : g.distinctDevices().length;
-                yield partition(t, partitionOperationSeconds(spec, distinct, latency,
-                        Integer.parseInt(params.get("decodeSteps"))));
-            }
+        double isolated;
+        if (spec instanceof HostCopy h) {
+            isolated = transfer(k, t, size, h.memory() == HostMemory.PAGEABLE);
+        } else if (spec instanceof HostCopyBidirectional h) {
+            isolated = transfer(k, t, size, h.memory() == HostMemory.PAGEABLE);
+        } else if (spec instanceof PeerCopy || spec instanceof PeerCopyBidirectional) {
+            isolated = transfer(k, t, size, false);
+        } else if (spec instanceof Ring r) {
+            isolated = collective(t, size, r.dtype(), r.ranks(), false, shape);
+        } else if (spec instanceof NcclOp n) {
+            isolated = collective(t, size, n.dtype(), n.ranks(), true, shape);
+        } else if (spec instanceof Exchange) {
+            isolated = exchange(t);
+        } else if (spec instanceof PartitionRun r) {
+            isolated = partition(t, partitionOperationSeconds(r.step(), r.distinctGpus(), latency, r.decodeSteps()));
+        } else {
             // A serving sweep is one invocation whatever the preset's iteration times; its own search decides its length.
-            case SERVING -> ServingPlanner.predictedSeconds(params);
-        };
+            isolated = ServingPlanner.predictedSeconds((Serving) spec);
+        }
         boolean collective = k == Kind.ALLREDUCE_RING || k == Kind.NCCL;
         double fixed = collective ? COLLECTIVE_FORK_SECONDS : TRANSFER_FORK_SECONDS;
         double own = shape.mode() == ForkGroups.Mode.PER_BENCHMARK

@@ -14,7 +14,7 @@ import java.util.Map;
  *     {@link Binding#JAVACPP_RUNTIME}
  */
 public record HostCopy(int device, HostDirection direction, HostMemory memory, NumaPlacement numa, long sizeBytes,
-                       Binding binding) implements WorkloadSpec {
+                       Binding binding) implements WorkloadSpec, HostBuffer {
     @Override
     public JmhBenchmark benchmark() {
         return JmhBenchmark.HOST_DEVICE_COPY;

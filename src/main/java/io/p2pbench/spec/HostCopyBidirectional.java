@@ -6,7 +6,7 @@ import java.util.Map;
 
 /** Host-to-device and device-to-host copies of one GPU at once. */
 public record HostCopyBidirectional(int device, HostMemory memory, NumaPlacement numa, long sizeBytes)
-        implements WorkloadSpec {
+        implements WorkloadSpec, HostBuffer {
     @Override
     public JmhBenchmark benchmark() {
         return JmhBenchmark.HOST_DEVICE_BIDIRECTIONAL;
