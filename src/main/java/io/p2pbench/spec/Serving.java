@@ -37,12 +37,8 @@ public record Serving(Group group, ModelShape model, Plan plan, Transport transp
     }
 
     static Serving read(Params p) {
-        String sweep = p.text("sweep");
-        try {
-            return new Serving(Group.parse(p.text("group")), ModelShape.named(p.text("model")),
-                    p.enumValue("plan", Plan.class), p.enumValue("transport", Transport.class), ServingSweep.parse(sweep));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("serving: " + e.getMessage(), e);
-        }
+        return new Serving(Group.parse(p.text("group")), ModelShape.named(p.text("model")),
+                p.enumValue("plan", Plan.class), p.enumValue("transport", Transport.class),
+                ServingSweep.parse(p.text("sweep")));
     }
 }
