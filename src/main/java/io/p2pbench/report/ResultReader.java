@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import com.fasterxml.jackson.core.JacksonException;
 import io.p2pbench.collective.Group;
 import io.p2pbench.cuda.Binding;
 import io.p2pbench.results.AtomicFiles;
@@ -28,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -332,7 +334,7 @@ public final class ResultReader {
             BatchSamples s;
             try {
                 s = BenchmarkRecords.readSamples(file);
-            } catch (com.fasterxml.jackson.core.JacksonException e) {
+            } catch (JacksonException e) {
                 throw new BadInputException(file + " is not readable samples JSON (truncated?): "
                         + e.getOriginalMessage().lines().findFirst().orElse(""));
             } catch (AtomicFiles.BadGzip e) {
@@ -343,7 +345,7 @@ public final class ResultReader {
             // Collectives write two lanes per batch (algbw, busbw); bidirectional copies one per direction.
             Kind kind = Kind.find(c.kind());
             boolean collective = kind == null
-                    || !java.util.EnumSet.of(Kind.PEER, Kind.PEER_BIDIR, Kind.HOST, Kind.HOST_BIDIR).contains(kind);
+                    || !EnumSet.of(Kind.PEER, Kind.PEER_BIDIR, Kind.HOST, Kind.HOST_BIDIR).contains(kind);
             int lanes = kind == Kind.PEER_BIDIR || kind == Kind.HOST_BIDIR || collective ? 2 : 1;
             if (s.batches() == null || s.batches().isEmpty()
                     || s.batches().stream().anyMatch(b -> b.laneGBps() == null || b.laneGBps().size() != lanes)) {

@@ -12,8 +12,6 @@ import io.p2pbench.results.Metric;
 import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
@@ -95,17 +93,7 @@ final class PartitionPlanner {
     }
 
     private static String doesNotFit(Topology t, Group g, PartitionSpec spec) {
-        int[] devices = spec.plan() == Plan.SINGLE ? new int[] {g.device(0)} : g.distinctDevices();
-        for (int d : devices) {
-            long total = t.gpus().stream().filter(x -> x.index() == d).mapToLong(GpuInfo::memoryBytes).findFirst()
-                    .orElse(0);
-            long ranksHere = spec.plan() == Plan.SINGLE ? 1 : g.devices().stream().filter(x -> x == d).count();
-            String why = spec.doesNotFit(total / ranksHere);
-            if (why != null) {
-                return why + String.format(Locale.ROOT, " (GPU%d%s)", d, ranksHere > 1 ? ", shared by " + ranksHere
-                        + " ranks" : "");
-            }
-        }
-        return null;
+        return PartitionRun.doesNotFit(spec, g, d -> t.gpus().stream().filter(x -> x.index() == d)
+                .mapToLong(GpuInfo::memoryBytes).findFirst().orElse(0));
     }
 }

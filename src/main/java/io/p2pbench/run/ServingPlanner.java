@@ -1,7 +1,5 @@
 package io.p2pbench.run;
 
-import io.p2pbench.spec.Serving;
-import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
@@ -22,14 +20,16 @@ import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.StepCostModel;
 import io.p2pbench.serving.Target;
 import io.p2pbench.serving.Workload;
+import io.p2pbench.spec.Serving;
+import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
@@ -184,7 +184,7 @@ final class ServingPlanner {
     }
 
     private static double round3(double x) {
-        return new BigDecimal(x).round(new MathContext(3, java.math.RoundingMode.UP)).doubleValue();
+        return new BigDecimal(x).round(new MathContext(3, RoundingMode.UP)).doubleValue();
     }
 
     /** The search the model predicts for a planned serving sweep. */

@@ -1,11 +1,11 @@
 package io.p2pbench.run;
 
-import io.p2pbench.spec.JmhBenchmark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.cuda.Binding;
 import io.p2pbench.results.Combination;
+import io.p2pbench.spec.JmhBenchmark;
 import io.p2pbench.topology.SyntheticTopologies;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;

@@ -1,6 +1,5 @@
 package io.p2pbench.run;
 
-import io.p2pbench.spec.JmhBenchmark;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.Metric;
+import io.p2pbench.spec.JmhBenchmark;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
 import java.io.IOException;
