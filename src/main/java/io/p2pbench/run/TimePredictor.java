@@ -20,7 +20,6 @@ import io.p2pbench.spec.Serving;
 import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.transfer.HostMemory;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -274,22 +273,11 @@ public final class TimePredictor {
     }
 
     /**
-     * The prediction for a planned combination as a manifest records it ({@code kind} label,
-     * {@code params}, size), for checking the predictor against measured runs.
+     * The prediction for a planned combination as a manifest records it (its spec and size), in a fork of its
+     * own as runs before fork groups had them, for checking the predictor against measured runs.
      */
-    public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing,
-                                  boolean latency) {
-        return forEntry(kind, params, size, timing, latency, false, RunShape.BEFORE_FORK_GROUPS);
-    }
-
-    /**
-     * The same, for a combination that is not the first in its JVM ({@code warmJvm}: {@link
-     * #WARM_COMBINATION_SECONDS} instead of the fork's fixed cost, and the short warm-up of {@link
-     * ForkGroups#warm}), with the cross-check of {@code shape}.
-     */
-    public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing,
-                                  boolean latency, boolean warmJvm, RunShape shape) {
-        return forEntry(WorkloadSpec.read(Kind.of(kind), params), size, timing, latency, warmJvm, shape);
+    public static double forEntry(Combination c, Preset.Timing timing, boolean latency) {
+        return forEntry(WorkloadSpec.of(c), c.sizeBytes(), timing, latency, false, RunShape.BEFORE_FORK_GROUPS);
     }
 
     /**

@@ -24,6 +24,11 @@ public record Exchange(Group group, ActivationExchange.Pattern pattern, ModelPre
         return model.shape().activationBytes();
     }
 
+    @Override
+    public Exchange curve() {
+        return this;
+    }
+
     static Exchange read(Params p) {
         return new Exchange(Group.parse(p.text("group")), p.enumValue("pattern", ActivationExchange.Pattern.class),
                 p.named("model", p.text("model"), ModelPreset.class), p.enumValue("path", CollectivePath.class));

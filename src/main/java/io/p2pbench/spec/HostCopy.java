@@ -30,6 +30,11 @@ public record HostCopy(int device, HostDirection direction, HostMemory memory, N
         return new HostCopy(device, direction, memory, numa, sizeBytes, other);
     }
 
+    @Override
+    public HostCopy curve() {
+        return new HostCopy(device, direction, memory, numa, 0, binding);
+    }
+
     static HostCopy read(Params p) {
         String binding = p.optional("binding");
         return new HostCopy(p.intValue("device"), p.enumValue("direction", HostDirection.class),

@@ -17,6 +17,11 @@ public record HostCopyBidirectional(int device, HostMemory memory, NumaPlacement
         return benchmark().params(device, memory, numa, sizeBytes);
     }
 
+    @Override
+    public HostCopyBidirectional curve() {
+        return new HostCopyBidirectional(device, memory, numa, 0);
+    }
+
     static HostCopyBidirectional read(Params p) {
         return new HostCopyBidirectional(p.intValue("device"), p.enumValue("memory", HostMemory.class),
                 p.enumValue("numa", NumaPlacement.class), p.longValue("sizeBytes"));

@@ -23,6 +23,11 @@ public record NcclOp(Group group, BusBandwidth.Operation operation, DataType dty
         return group.size();
     }
 
+    @Override
+    public NcclOp curve() {
+        return new NcclOp(group, operation, DataType.FLOAT32, 0);
+    }
+
     static NcclOp read(Params p) {
         return new NcclOp(Group.parse(p.text("group")), p.enumValue("operation", BusBandwidth.Operation.class),
                 p.enumValue("dtype", DataType.class), p.longValue("sizeBytes"));

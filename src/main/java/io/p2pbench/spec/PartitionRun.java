@@ -93,6 +93,11 @@ public record PartitionRun(Group group, ModelShape model, Plan plan, Transport t
         return plan == Plan.SINGLE ? new Group(List.of(group.device(0))) : group;
     }
 
+    @Override
+    public PartitionRun curve() {
+        return new PartitionRun(group, model, plan, transport, Phase.DECODE, batch, prompt, context, decodeSteps, false);
+    }
+
     static PartitionRun read(Params p) {
         return new PartitionRun(Group.parse(p.text("group")), ModelShape.named(p.text("model")),
                 p.enumValue("plan", Plan.class), p.enumValue("transport", Transport.class),

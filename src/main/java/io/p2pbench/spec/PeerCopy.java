@@ -32,6 +32,11 @@ public record PeerCopy(GpuPair pair, CopyPath path, long sizeBytes, Binding bind
         return pair.sameGpu();
     }
 
+    @Override
+    public PeerCopy curve() {
+        return new PeerCopy(new GpuPair(0, 0), path, 0, binding);
+    }
+
     static PeerCopy read(Params p) {
         String binding = p.optional("binding");
         return new PeerCopy(GpuPair.parse(p.text("pair")), p.enumValue("path", CopyPath.class), p.longValue("sizeBytes"),

@@ -16,6 +16,11 @@ public record PeerCopyBidirectional(GpuPair pair, CopyPath path, long sizeBytes)
         return benchmark().params(pair, path, sizeBytes);
     }
 
+    @Override
+    public PeerCopyBidirectional curve() {
+        return new PeerCopyBidirectional(new GpuPair(0, 0), path, 0);
+    }
+
     static PeerCopyBidirectional read(Params p) {
         return new PeerCopyBidirectional(GpuPair.parse(p.text("pair")), p.enumValue("path", CopyPath.class),
                 p.longValue("sizeBytes"));

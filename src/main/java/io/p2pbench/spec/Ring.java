@@ -22,6 +22,11 @@ public record Ring(Group group, DataType dtype, CollectivePath path, long sizeBy
         return group.size();
     }
 
+    @Override
+    public Ring curve() {
+        return new Ring(group, DataType.FLOAT32, path, 0);
+    }
+
     static Ring read(Params p) {
         return new Ring(Group.parse(p.text("group")), p.enumValue("dtype", DataType.class),
                 p.enumValue("path", CollectivePath.class), p.longValue("sizeBytes"));

@@ -36,6 +36,11 @@ public record Serving(Group group, ModelShape model, Plan plan, Transport transp
         return plan != Plan.SINGLE && group.repeatsDevices();
     }
 
+    @Override
+    public Serving curve() {
+        return this;
+    }
+
     static Serving read(Params p) {
         return new Serving(Group.parse(p.text("group")), ModelShape.named(p.text("model")),
                 p.enumValue("plan", Plan.class), p.enumValue("transport", Transport.class),

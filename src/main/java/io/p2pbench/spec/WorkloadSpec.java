@@ -20,6 +20,12 @@ public sealed interface WorkloadSpec
     /** The JMH {@code @Param} values, named, in the benchmark's parameter order. */
     Map<String, String> params();
 
+    /**
+     * This spec with what varies along one curve (size, GPU pair, element type, phase, eager or graph) set to
+     * one value: combinations of one benchmark method whose curves are equal can share a fork.
+     */
+    WorkloadSpec curve();
+
     /** What it measures. */
     default Kind kind() {
         return benchmark().kind();
