@@ -12,6 +12,8 @@ import io.p2pbench.run.ForkGroups;
 import io.p2pbench.run.RunExecutor;
 import io.p2pbench.run.RunLock;
 import io.p2pbench.settings.Settings;
+import io.p2pbench.spec.HostBuffer;
+import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
@@ -323,15 +325,14 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static Integer numaNode(Topology t, Combination c) {
-        String numa = c.params().get("numa");
-        if (numa == null || t.host().numaNodes() <= 1) {
+        if (!(WorkloadSpec.of(c) instanceof HostBuffer host) || t.host().numaNodes() <= 1) {
             return null;
         }
-        Integer gpuNode = t.gpu(Integer.parseInt(c.params().get("device"))).numaNode();
+        Integer gpuNode = t.gpu(host.device()).numaNode();
         if (gpuNode == null || gpuNode < 0) {
             return null;
         }
-        if (NumaPlacement.valueOf(numa) == NumaPlacement.LOCAL) {
+        if (host.numa() == NumaPlacement.LOCAL) {
             return gpuNode;
         }
         return gpuNode == 0 ? 1 : 0;

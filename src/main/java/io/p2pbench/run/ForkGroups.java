@@ -1,18 +1,17 @@
 package io.p2pbench.run;
 
 import io.p2pbench.results.Combination;
+import io.p2pbench.spec.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
  * Which planned combinations share one benchmark JVM. A fork measures one curve: runnable
- * combinations of the same benchmark method whose parameters differ only in {@link #CURVE_PARAMS}
- * (size, GPU pair, element type, phase, graph or eager) and that bind to the same NUMA node, at most
+ * combinations of the same benchmark method whose specs differ only along their curve
+ * ({@link WorkloadSpec#curve()}: size, GPU pair, element type, phase, graph or eager) and that bind to the same NUMA node, at most
  * {@link #MAX_PER_FORK} of them. Each still has its own JMH trial: its own buffers, fills, poison and
  * checks, samples, result file and log; only the JVM, the JIT's compiled code and the CUDA contexts
  * carry over. The first combination of a fork warms up with the preset's timing, later ones with
@@ -28,8 +27,6 @@ import java.util.function.Function;
  * row (docs/notes/run-overhead.md).
  */
 public final class ForkGroups {
-    /** Parameters that may differ inside one fork. */
-    static final Set<String> CURVE_PARAMS = Set.of("sizeBytes", "pair", "dtype", "phase", "graph");
     /** Most combinations one fork measures: what a crash can cost is then re-run in a fresh fork anyway. */
     public static final int MAX_PER_FORK = 32;
     /** Warm-up of a later combination in a fork before grouping kept streams: one iteration of at most this many milliseconds. */
@@ -92,11 +89,9 @@ public final class ForkGroups {
         return out;
     }
 
-    /** The fork identity of a combination: benchmark, NUMA node and every parameter but the curve's. */
+    /** The fork identity of a combination: benchmark, NUMA node and its spec's curve. */
     static String key(Combination c, Integer numaNode) {
-        Map<String, String> fixed = new TreeMap<>(c.params());
-        fixed.keySet().removeAll(CURVE_PARAMS);
-        return c.benchmark() + "|" + Objects.toString(numaNode) + "|" + fixed;
+        return c.benchmark() + "|" + Objects.toString(numaNode) + "|" + WorkloadSpec.of(c).curve();
     }
 
     /** The warm-up of a combination that is not the first of its fork. */

@@ -10,6 +10,7 @@ import io.p2pbench.fork.ForkSettings;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.Metric;
+import io.p2pbench.spec.JmhBenchmark;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
 import java.io.IOException;
