@@ -105,8 +105,7 @@ public final class TimePredictor {
          * This version's runs: grouped by default. A JVM per benchmark ({@code --fork-per-benchmark}) costs
          * about 0.55 s beyond its iterations (quick preset with --fork-per-benchmark on the H200 node: 80 s for
          * 72 benchmarks, against 113 s for 69 in the same preset before the fork class-data archive worked and
-         * the fills ran in parallel). Read from this JVM's properties
-         * on every call ({@code -Dp2pbench.groupReset}, {@code -Dp2pbench.groupWarmupMillis}).
+         * the fills ran in parallel).
          */
         public static RunShape current() {
             return new RunShape(ForkGroups.Mode.GROUPED, ResultCheck.FULL_CHECK_BYTES,

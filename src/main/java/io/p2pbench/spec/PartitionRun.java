@@ -7,7 +7,6 @@ import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.Transport;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.IntToLongFunction;
 
