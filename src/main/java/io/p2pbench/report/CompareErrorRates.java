@@ -1,6 +1,12 @@
 package io.p2pbench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.verdict.Comparison;
+import io.p2pbench.report.verdict.NoiseFloors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.verdict.Comparison;
+import io.p2pbench.report.verdict.NoiseFloors;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.ResultMigration;
 import io.p2pbench.results.RunManifest;
