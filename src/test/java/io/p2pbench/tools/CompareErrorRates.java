@@ -1,4 +1,4 @@
-package io.p2pbench.report;
+package io.p2pbench.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.p2pbench.report.read.Measurement;
