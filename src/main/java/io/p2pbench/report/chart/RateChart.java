@@ -63,8 +63,8 @@ final class RateChart {
             yMin = 1;
             yMax = 10;
         }
-        SvgChart.Axis x = SvgChart.logAxis(xMin, xMax, false);
-        SvgChart.Axis y = SvgChart.logAxis(yMin, yMax, true);
+        Axis x = Axis.log(xMin, xMax, false);
+        Axis y = Axis.log(yMin, yMax, true);
         body.append(SvgChart.rect(SvgChart.LEFT, top, width, height, "fill=\"#ffffff\" stroke=\"#444444\""));
         for (double t : y.ticks()) {
             double py = top + height - y.fraction(t) * height;
@@ -86,7 +86,7 @@ final class RateChart {
             body.append(SvgChart.line(SvgChart.LEFT, py, SvgChart.LEFT + width, py,
                     "stroke=\"#b00020\" stroke-width=\"1.4\" stroke-dasharray=\"6 4\""));
             body.append(SvgChart.text(SvgChart.LEFT + width - 4, py - 5, 11, "end", "fill=\"#b00020\"",
-                    "target " + SvgChart.micros(targetUs)));
+                    "target " + Axis.micros(targetUs)));
         }
         for (int i = 0; i < series.size(); i++) {
             String color = SeriesStyles.COLORS[i % SeriesStyles.COLORS.length];

@@ -10,23 +10,23 @@ import org.junit.jupiter.api.Test;
 class SvgChartTest {
     @Test
     void logTicksAreOneTwoFiveInMicrosAndMillis() {
-        SvgChart.Axis a = SvgChart.logAxis(7, 900, true);
+        Axis a = Axis.log(7, 900, true);
         assertEquals(List.of(5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0), a.ticks());
         assertEquals("5 µs", a.label(5));
         assertEquals("1 ms", a.label(1000));
-        assertEquals("20 ms", SvgChart.micros(20_000));
-        assertEquals("500 ns", SvgChart.micros(0.5));
+        assertEquals("20 ms", Axis.micros(20_000));
+        assertEquals("500 ns", Axis.micros(0.5));
         // Six decades: 1, 2, 5 would give 19 ticks, so only powers of ten.
-        assertEquals(List.of(10.0, 100.0, 1000.0, 1e4, 1e5, 1e6, 1e7), SvgChart.logAxis(15, 9e6, true).ticks());
+        assertEquals(List.of(10.0, 100.0, 1000.0, 1e4, 1e5, 1e6, 1e7), Axis.log(15, 9e6, true).ticks());
     }
 
     @Test
     void linearTicksStepOneTwoOrFiveTimesAPowerOfTen() {
-        SvgChart.Axis a = SvgChart.linearAxis(2132);
+        Axis a = Axis.linear(2132);
         assertEquals(500.0, a.ticks().get(1));
         assertTrue(a.hi() >= 2132);
-        assertEquals(20.0, SvgChart.niceStep(13));
-        assertEquals(0.5, SvgChart.niceStep(0.31));
+        assertEquals(20.0, Axis.niceStep(13));
+        assertEquals(0.5, Axis.niceStep(0.31));
     }
 
     @Test
