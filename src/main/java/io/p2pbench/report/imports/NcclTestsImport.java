@@ -93,7 +93,7 @@ public final class NcclTestsImport {
             inferred = "; group inferred from -g/-t: the JSON lists only device " + first + " of " + perProcess;
         }
         String group = String.join(",", devices);
-        String machine = "nccl-tests " + program + " on " + NvbandwidthImport.describe(perGpu(devices, names))
+        String machine = "nccl-tests " + program + " on " + ResultData.describeGpus(perGpu(devices, names))
                 + ", NCCL " + ncclVersion(root.path("nccl_version").asInt());
         List<Measurement> out = new ArrayList<>();
         for (JsonNode r : root.path("results")) {
@@ -261,7 +261,7 @@ public final class NcclTestsImport {
                 ? devices.stream().map(d -> d.substring(d.lastIndexOf(':') + 1)).toList() : devices);
         String program = OPERATIONS.entrySet().stream().filter(e -> e.getValue().equals(op)).findFirst()
                 .orElseThrow().getKey();
-        String machine = "nccl-tests " + program + " on " + NvbandwidthImport.describe(perGpu(devices, names))
+        String machine = "nccl-tests " + program + " on " + ResultData.describeGpus(perGpu(devices, names))
                 + (hosts.size() > 1 ? " (" + hosts.size() + " hosts)" : "") + ", NCCL " + version;
         List<Measurement> out = new ArrayList<>();
         for (String line : lines.subList(header + 1, lines.size())) {

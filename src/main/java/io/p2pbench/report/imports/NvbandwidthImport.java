@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Reads nvbandwidth's JSON output ({@code nvbandwidth -j}, checked against v0.8) as a baseline and
@@ -99,7 +98,7 @@ public final class NvbandwidthImport {
             int paren = s.indexOf(" (", colon + 2);
             gpus.add(colon >= 0 && paren > colon ? s.substring(colon + 2, paren) : s);
         }
-        String machine = "nvbandwidth " + nvb.path("version").asText("?") + " on " + describe(gpus) + ", driver "
+        String machine = "nvbandwidth " + nvb.path("version").asText("?") + " on " + ResultData.describeGpus(gpus) + ", driver "
                 + nvb.path("Driver Version").asText("?");
         List<Measurement> out = new ArrayList<>();
         List<ResultData.NotMeasured> notMeasured = new ArrayList<>();
@@ -202,14 +201,5 @@ public final class NvbandwidthImport {
             return Double.NaN;
         }
         return v;
-    }
-
-    /** {@code 8x NVIDIA H200}, as {@link ResultData#gpuDescription()} writes it. */
-    public static String describe(List<String> gpus) {
-        Map<String, Integer> models = new TreeMap<>();
-        gpus.forEach(g -> models.merge(g, 1, Integer::sum));
-        List<String> parts = new ArrayList<>();
-        models.forEach((name, count) -> parts.add(count + "x " + name));
-        return parts.isEmpty() ? "unknown GPUs" : String.join(" + ", parts);
     }
 }

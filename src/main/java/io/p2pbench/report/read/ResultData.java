@@ -1,11 +1,12 @@
 package io.p2pbench.report.read;
 
-import io.p2pbench.report.imports.NvbandwidthImport;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.topology.Topology;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Everything read from one source: a p2pbench result folder, or a baseline imported from NVIDIA's
@@ -34,7 +35,16 @@ public record ResultData(Path source, String label, String machine, String origi
 
     /** The GPUs by model, e.g. {@code 8x NVIDIA H200}; empty for imports. */
     public String gpuDescription() {
-        return topology == null ? "" : NvbandwidthImport.describe(topology.gpus().stream().map(g -> g.name()).toList());
+        return topology == null ? "" : describeGpus(topology.gpus().stream().map(g -> g.name()).toList());
+    }
+
+    /** {@code 8x NVIDIA H200}: GPUs by model, as {@link #gpuDescription()} and the imports write them. */
+    public static String describeGpus(List<String> gpus) {
+        Map<String, Integer> models = new TreeMap<>();
+        gpus.forEach(g -> models.merge(g, 1, Integer::sum));
+        List<String> parts = new ArrayList<>();
+        models.forEach((name, count) -> parts.add(count + "x " + name));
+        return parts.isEmpty() ? "unknown GPUs" : String.join(" + ", parts);
     }
 
     /** Whether this came from a p2pbench run (rather than an imported baseline). */
