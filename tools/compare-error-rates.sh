@@ -6,22 +6,24 @@
 # RUN_DIRs: result folders of the same preset, same build, same machine, run minutes apart (default: the
 # A/A reruns named in docs/compare.md). For every run as the candidate it compares
 #   - the run with every other run (A/A: a false alarm is exit 1),
-#   - scaled copies of the run (tools/scale-results.sh, i.e. io.p2pbench.report.ScaleResults): one bandwidth
+#   - scaled copies of the run (tools/scale-results.sh, i.e. io.p2pbench.tools.ScaleResults): one bandwidth
 #     row -10% (host-bw-H2D-PINNED-LOCAL-gpu0-64MiB), every bandwidth row -7%, one latency row +25% at p50
 #     (host-lat-H2D-PINNED-LOCAL-gpu0-1MiB; and, to show the limit, peer-lat-CE_P2P_READ-0-0-4KiB, whose noise
 #     floor is above 25%), expecting exit 1, the changed rows named and no unchanged row named,
 # each with one other run as the baseline and with all other runs together as the baseline (leave one out).
 # Default threshold 5% (THRESHOLD=... to change); RATES_OUT=FILE writes the table elsewhere; RATES_JAVA_OPTS
-# passes -Drates.bandwidthRow=ID (and latencyRow, smallLatencyRow) for runs without the default rows. The scaled copies go to target/compare-error-rates/.
+# passes -Drates.bandwidthRow=ID (and latencyRow, smallLatencyRow) for runs without the default rows. The scaled
+# copies go to target/compare-error-rates/. The tools live in test scope (src/test/java/io/p2pbench/tools), not
+# in the product jar: this script compiles them and runs them from target/test-classes.
 # Needs Java 17 and Maven (offline works once ~/.m2 is populated); no GPU. Run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -eq 0 ]; then
   set -- $(cat tools/aa-runs.txt)
 fi
-mvn -B -o -q compile dependency:build-classpath -Dmdep.outputFile=target/compare-tools.classpath
-CP="target/classes:$(cat target/compare-tools.classpath)"
+mvn -B -o -q test-compile dependency:build-classpath -Dmdep.outputFile=target/compare-tools.classpath
+CP="target/test-classes:target/classes:$(cat target/compare-tools.classpath)"
 mkdir -p target/compare-error-rates
-java ${RATES_JAVA_OPTS:-} -cp "$CP" io.p2pbench.report.CompareErrorRates "${RATES_OUT:-docs/compare-error-rates.md}" target/compare-error-rates \
+java ${RATES_JAVA_OPTS:-} -cp "$CP" io.p2pbench.tools.CompareErrorRates "${RATES_OUT:-docs/compare-error-rates.md}" target/compare-error-rates \
   "${THRESHOLD:-5}" "$@"
 echo "wrote ${RATES_OUT:-docs/compare-error-rates.md}"

@@ -23,6 +23,6 @@ CP="$PWD/target/classes:$(cat target/compare-tools.classpath)"
 TABLE="$PWD/src/main/resources/io/p2pbench/report/noise-floors-h200x1.json"
 # From inside the unpacked tree, so the table names the runs by their repository paths.
 # shellcheck disable=SC2086
-(cd "$OUT" && java -cp "$CP" io.p2pbench.report.NoiseFloors "$TABLE" \
+(cd "$OUT" && java -cp "$CP" io.p2pbench.report.verdict.NoiseFloors "$TABLE" \
   "h200x1-single-r580 reruns of 2026-12-02 13:34-14:50Z" $runs)
 echo "wrote src/main/resources/io/p2pbench/report/noise-floors-h200x1.json from $(echo "$runs" | wc -l) runs of $COMMIT"

@@ -47,7 +47,7 @@ final class ReportCommand implements Callable<Integer> {
         try {
             if (nvbandwidth != null || png) {
                 Path dir = out != null ? out : Reporter.defaultOutDir(
-                        io.p2pbench.report.ResultReader.read(runs.get(0)).machine());
+                        io.p2pbench.report.read.ResultReader.read(runs.get(0)).machine());
                 report = Reporter.render(runs, nvbandwidth, nvbandwidthSize.bytes, dir, png);
             } else {
                 report = new Reporter.Report(out == null ? Reporter.render(runs) : Reporter.render(runs, out), "");

@@ -2,7 +2,7 @@ package io.p2pbench.cli;
 
 import io.p2pbench.report.BadInputException;
 import io.p2pbench.report.Compare;
-import io.p2pbench.report.ResultData;
+import io.p2pbench.report.read.ResultData;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.whatif.Curve;
 import io.p2pbench.whatif.GradientType;

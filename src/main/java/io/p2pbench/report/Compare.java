@@ -1,6 +1,15 @@
 package io.p2pbench.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.imports.NcclTestsImport;
+import io.p2pbench.report.imports.NvbandwidthImport;
+import io.p2pbench.report.read.JmhJson;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.render.ComparisonReport;
+import io.p2pbench.report.verdict.Comparison;
+import io.p2pbench.report.verdict.NoiseFloors;
 import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -25,9 +25,9 @@ import java.util.stream.Stream;
  * <p>The index is read as untrusted input: every line must be a file name a report writes ({@code
  * summary.md}, {@code jmh/NAME.json}), never a path out of the folder.
  */
-final class ReportFolder {
+public final class ReportFolder {
     /** The index of the files the last report wrote into the folder. */
-    static final String INDEX = ".p2pbench-report";
+    public static final String INDEX = ".p2pbench-report";
     /** What a report writes: a plain name, or a plain name inside {@code jmh/}. */
     private static final Pattern OWNED = Pattern.compile("(jmh/)?[A-Za-z0-9][A-Za-z0-9._+-]*");
 

@@ -1,5 +1,18 @@
 package io.p2pbench.report;
 
+import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.chart.PngCharts;
+import io.p2pbench.report.chart.ServingCharts;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.read.ServingResults;
+import io.p2pbench.report.render.BenchmarkActionExport;
+import io.p2pbench.report.render.HtmlReport;
+import io.p2pbench.report.render.ReportContent;
+import io.p2pbench.report.render.SummaryWriter;
+import io.p2pbench.report.stats.HockneyFit;
+import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -92,7 +105,7 @@ public final class Reporter {
         return render(resultDirs, nvbandwidth, nvbandwidthBytes, outDir, png ? PngCharts.here() : null);
     }
 
-    static Report render(List<Path> resultDirs, Path nvbandwidth, long nvbandwidthBytes, Path outDir, PngCharts png)
+    public static Report render(List<Path> resultDirs, Path nvbandwidth, long nvbandwidthBytes, Path outDir, PngCharts png)
             throws IOException {
         List<ResultData> sources = readAll(resultDirs);
         if (nvbandwidth != null) {

@@ -1,6 +1,6 @@
 package io.p2pbench.whatif;
 
-import io.p2pbench.report.HockneyFit;
+import io.p2pbench.report.stats.HockneyFit;
 import org.apache.commons.math3.distribution.TDistribution;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;

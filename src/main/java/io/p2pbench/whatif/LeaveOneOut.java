@@ -1,10 +1,10 @@
 package io.p2pbench.whatif;
 
-import io.p2pbench.report.HockneyFit;
-import io.p2pbench.report.Measurement;
-import io.p2pbench.report.ResultData;
-import io.p2pbench.report.ResultReader;
-import io.p2pbench.report.Statistics;
+import io.p2pbench.report.stats.HockneyFit;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;

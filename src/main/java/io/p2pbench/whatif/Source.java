@@ -2,10 +2,10 @@ package io.p2pbench.whatif;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.p2pbench.report.Measurement;
-import io.p2pbench.report.ResultData;
-import io.p2pbench.report.ResultReader;
-import io.p2pbench.report.Statistics;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.Kind;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package io.p2pbench.whatif;
 
-import io.p2pbench.report.Measurement;
+import io.p2pbench.report.read.Measurement;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

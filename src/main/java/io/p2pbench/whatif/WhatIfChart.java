@@ -1,6 +1,6 @@
 package io.p2pbench.whatif;
 
-import io.p2pbench.report.SvgChart;
+import io.p2pbench.report.chart.SvgChart;
 import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Path;

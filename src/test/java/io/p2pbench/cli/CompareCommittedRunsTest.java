@@ -3,9 +3,9 @@ package io.p2pbench.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.p2pbench.report.ScaleResults;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.tools.ScaleResults;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

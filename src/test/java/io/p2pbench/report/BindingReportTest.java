@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

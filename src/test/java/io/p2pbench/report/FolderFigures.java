@@ -1,6 +1,9 @@
 package io.p2pbench.report;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.results.ResultFolder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.ResultMigration;

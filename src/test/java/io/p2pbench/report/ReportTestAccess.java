@@ -1,5 +1,7 @@
 package io.p2pbench.report;
 
+import io.p2pbench.report.chart.SvgChart;
+
 /** Lets tests in other packages ask whether this Java runtime can draw charts. */
 public final class ReportTestAccess {
     private ReportTestAccess() {}

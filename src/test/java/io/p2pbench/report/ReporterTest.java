@@ -8,6 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.render.BenchmarkActionExport;
+import io.p2pbench.report.render.ReportContent;
+import io.p2pbench.report.render.SummaryWriter;
+import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.report.stats.StatisticsTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -3,6 +3,7 @@ package io.p2pbench.report;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.fork.ForkChannel;
+import io.p2pbench.report.read.CommittedResultsTest;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;

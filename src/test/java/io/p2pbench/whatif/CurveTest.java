@@ -104,16 +104,16 @@ class CurveTest {
         double[] batches = new double[20];
         java.util.Arrays.fill(batches, 0, 9, 50);
         java.util.Arrays.fill(batches, 9, 20, 100);
-        io.p2pbench.report.Statistics.Bandwidth b = io.p2pbench.report.Statistics.bandwidth(batches);
+        io.p2pbench.report.stats.Statistics.Bandwidth b = io.p2pbench.report.stats.Statistics.bandwidth(batches);
         assertTrue(b.median() > b.ciHigh(), "the fixture is what it claims: median " + b.median() + ", t-interval "
                 + b.ciLow() + ".." + b.ciHigh());
-        List<io.p2pbench.report.Measurement> ms = new ArrayList<>();
+        List<io.p2pbench.report.read.Measurement> ms = new ArrayList<>();
         for (long size : List.of(Sizes.MIB, 4 * Sizes.MIB)) {
-            ms.add(new io.p2pbench.report.Measurement(new io.p2pbench.report.Measurement.Key("bandwidth", "nccl",
+            ms.add(new io.p2pbench.report.read.Measurement(new io.p2pbench.report.read.Measurement.Key("bandwidth", "nccl",
                     "ALL_REDUCE FLOAT16", "bus", "0,1,2,3", size), "m", "group of 4", false, "collective", "id",
                     batches, "test"));
         }
-        Source source = Source.of(new io.p2pbench.report.ResultData(java.nio.file.Path.of("skewed"), "skewed", "m",
+        Source source = Source.of(new io.p2pbench.report.read.ResultData(java.nio.file.Path.of("skewed"), "skewed", "m",
                 "test", null, null, ms, List.of(), Map.of(), null));
         Curve c = source.candidates().get(0).curve();
         for (long size : List.of(Sizes.MIB, 2 * Sizes.MIB, 4 * Sizes.MIB)) {

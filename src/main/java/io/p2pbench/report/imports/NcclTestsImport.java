@@ -1,0 +1,356 @@
+package io.p2pbench.report.imports;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.p2pbench.collective.Group;
+import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.results.Kind;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads nccl-tests' JSON output ({@code all_reduce_perf -J out.json}; file version 2 of
+ * {@code src/util.cu}) as a baseline: one record per size with out-of-place and in-place time,
+ * {@code alg_bw} and {@code bus_bw}. The collective is named only by the program in
+ * {@code args[0]}; its GPUs are {@code config.devices}. The out-of-place figures are used (in-place
+ * where out-of-place is absent), mapped onto kind {@code nccl} with directions {@code bus} and
+ * {@code alg}; bus bandwidth is nccl-tests' own (for all-reduce, algbw x 2(n-1)/n). Each figure is
+ * an average over nccl-tests' iterations, one value, no samples.
+ *
+ * <p>Also reads the table nccl-tests prints ({@link #readText}): the {@code # Using devices} rank
+ * lines give the GPUs, the column header names the columns, and each row's out-of-place time,
+ * algbw and busbw are taken. The printed output does not always name its program: a program name
+ * anywhere before the table (a pasted command line, {@code # Collective test starting: ...}) or
+ * the caller's operation decides. A row with wrong elements ({@code #wrong} above 0) refuses the
+ * file: a baseline whose data was wrong is no baseline.
+ */
+public final class NcclTestsImport {
+    private NcclTestsImport() {}
+
+    /** nccl-tests program names and the operation each measures. */
+    private static final Map<String, String> OPERATIONS = Map.of(
+            "all_reduce_perf", "ALL_REDUCE",
+            "all_gather_perf", "ALL_GATHER",
+            "reduce_scatter_perf", "REDUCE_SCATTER",
+            "alltoall_perf", "ALL_TO_ALL");
+
+    /** The GPU names of the ranks, one per GPU: ranks that share a GPU name it once. */
+    private static List<String> perGpu(List<String> devices, List<String> names) {
+        Map<String, String> byGpu = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < devices.size(); i++) {
+            byGpu.putIfAbsent(devices.get(i), names.get(i));
+        }
+        return List.copyOf(byGpu.values());
+    }
+
+    /** Whether a parsed JSON document is nccl-tests'. */
+    public static boolean recognises(JsonNode root) {
+        return root.isObject() && root.has("results") && root.has("config") && root.has("args");
+    }
+
+    /** Maps every size of {@code root} onto bus and algorithm bandwidth measurements. */
+    public static ResultData read(Path file, JsonNode root) throws BadInputException {
+        String program = Path.of(root.path("args").path(0).asText("?")).getFileName().toString();
+        String operation = OPERATIONS.get(program.replaceFirst("_mpi$", ""));
+        if (operation == null) {
+            throw new BadInputException(file + " is nccl-tests output of '" + program + "', which has no p2pbench "
+                    + "counterpart; use one of " + String.join(", ", new java.util.TreeSet<>(OPERATIONS.keySet()))
+                    + " (or their _mpi builds)");
+        }
+        refuseWrongData(file, root);
+        List<String> devices = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        Set<String> hosts = new TreeSet<>();
+        root.path("config").path("devices").forEach(d -> hosts.add(d.path("hostname").asText("")));
+        for (JsonNode d : root.path("config").path("devices")) {
+            // Across hosts a device number names a GPU only with its host, as in the printed output.
+            devices.add((hosts.size() > 1 ? d.path("hostname").asText() + ":" : "") + d.path("device").asText());
+            names.add(d.path("device_info").asText("?"));
+        }
+        // A single process driving N GPUs (-g N, -t T) lists only its first device in the JSON; nccl-tests
+        // gives it the N x T devices that follow, so the group is inferred from there.
+        int perProcess = Math.max(1, root.path("config").path("ngpus").asInt(1))
+                * Math.max(1, root.path("config").path("nthreads").asInt(1));
+        String inferred = "";
+        if (devices.size() == 1 && perProcess > 1 && devices.get(0).matches("\\d+")) {
+            int first = Integer.parseInt(devices.get(0));
+            for (int i = 1; i < perProcess; i++) {
+                devices.add(Integer.toString(first + i));
+                names.add(names.get(0));
+            }
+            inferred = "; group inferred from -g/-t: the JSON lists only device " + first + " of " + perProcess;
+        }
+        String group = String.join(",", devices);
+        String machine = "nccl-tests " + program + " on " + ResultData.describeGpus(perGpu(devices, names))
+                + ", NCCL " + ncclVersion(root.path("nccl_version").asInt());
+        List<Measurement> out = new ArrayList<>();
+        for (JsonNode r : root.path("results")) {
+            JsonNode figures = r.path("out_of_place").isObject() ? r.path("out_of_place") : r.path("in_place");
+            String path = operation + " " + dtype(r.path("type").asText());
+            long size = r.path("size").asLong();
+            add(out, machine, path, "bus", group, size, number(figures.path("bus_bw")),
+                    "nccl-tests bus_bw (one value" + inferred + ")");
+            add(out, machine, path, "alg", group, size, number(figures.path("alg_bw")),
+                    "nccl-tests alg_bw (one value" + inferred + ")");
+        }
+        if (out.isEmpty()) {
+            throw new BadInputException(file + " holds no nccl-tests results (is the run complete?)");
+        }
+        return new ResultData(file, file.getFileName().toString(), machine, "nccl-tests JSON v"
+                + root.path("version").asText("?"), null, null, List.copyOf(out), List.of(), Map.of(), null);
+    }
+
+    /** nccl-tests found wrong data: a result's {@code nwrong} above 0, or out-of-bounds values. */
+    private static void refuseWrongData(Path file, JsonNode root) throws BadInputException {
+        for (JsonNode r : root.path("results")) {
+            for (String place : List.of("out_of_place", "in_place")) {
+                JsonNode wrong = r.path(place).path("nwrong");
+                if (wrong.isNumber() && wrong.asDouble() > 0) {
+                    throw new BadInputException(file + ": nccl-tests found " + wrong.asText() + " wrong elements ("
+                            + place + " nwrong) at size " + r.path("size").asText() + "; a run with wrong data is no "
+                            + "baseline (accepted: nwrong 0 everywhere)");
+                }
+            }
+        }
+        JsonNode bounds = root.path("out_of_bounds");
+        if (bounds.path("count").asLong(0) > 0 || bounds.path("okay").asText("true").equals("false")) {
+            throw new BadInputException(file + ": nccl-tests reports " + bounds.path("count").asText("?")
+                    + " out-of-bounds values (out_of_bounds.okay " + bounds.path("okay").asText("?")
+                    + "); a run with wrong data is no baseline (accepted: count 0)");
+        }
+    }
+
+    private static double number(JsonNode value) {
+        return value.isNumber() ? value.asDouble() : Double.NaN;
+    }
+
+    private static void add(List<Measurement> out, String machine, String path, String direction, String group,
+                            long size, double value, String from) {
+        // nccl-tests prints 0.00 bus bandwidth for one rank and for sizes too small to show: no figure to compare.
+        if (Double.isFinite(value) && value > 0) {
+            Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, Kind.NCCL.label(), path, direction, group, size);
+            out.add(new Measurement(key, machine, "group of " + group.split(",").length, singleGpu(group),
+                    "collective", "nccl-tests", new double[] {value}, from));
+        }
+    }
+
+    /**
+     * Whether the ranks' GPUs ({@code 0,0} or {@code hostA:0,hostB:0}) make no interconnect measurement, by the
+     * rule the planner labels p2pbench's own NCCL groups with ({@link Group#measuresNoInterconnect()}): one rank,
+     * or a GPU that two ranks share.
+     */
+    static boolean singleGpu(String group) {
+        List<String> gpus = List.of(group.split(","));
+        List<String> distinct = gpus.stream().distinct().toList();
+        return new Group(gpus.stream().map(distinct::indexOf).toList()).measuresNoInterconnect();
+    }
+
+    private static final Pattern RANK = Pattern.compile(
+            "^#\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+\\d+\\s+)?Pid\\s+\\d+\\s+on\\s+(\\S+)\\s+device\\s+(\\d+)\\s+\\[[^\\]]*\\]\\s+(.+?)\\s*$");
+    private static final Pattern NCCL_VERSION = Pattern.compile("NCCL version (\\d+\\.\\d+\\.\\d+)");
+    private static final Pattern HEADER = Pattern.compile("^#\\s*size\\s+count\\s+type\\b.*");
+    /** OpenMPI's {@code --tag-output} prefix, {@code [jobid,rank]<stdout>:}. */
+    private static final Pattern MPI_TAG = Pattern.compile("^\\[\\d+,\\d+\\]<std(?:out|err)>:\\s?");
+    /** nccl-tests' closing check, {@code # Out of bounds values : 3 FAILED}. */
+    private static final Pattern OUT_OF_BOUNDS = Pattern.compile("^#\\s*Out of bounds values\\s*:\\s*(\\d+)\\s+(\\S+)");
+
+    /** Lines without OpenMPI's output tags, stripped. */
+    static List<String> untagged(String text) {
+        return text.lines().map(l -> MPI_TAG.matcher(l).replaceFirst("").strip()).toList();
+    }
+
+    /** The file's text when it is small and not one JSON document; null otherwise. */
+    public static String textOf(Path file) throws BadInputException {
+        try {
+            if (Files.size(file) > 16L << 20) {
+                return null;
+            }
+            String text = new String(Files.readAllBytes(file), StandardCharsets.UTF_8);
+            return isJson(text) ? null : text;
+        } catch (IOException e) {
+            throw new BadInputException(file + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Whether {@code text} is one JSON document. Its first character is not enough: OpenMPI's
+     * {@code --tag-output} starts every line with {@code [1,0]<stdout>:}, which opens like a JSON array.
+     */
+    static boolean isJson(String text) {
+        String start = text.stripLeading();
+        if (!start.startsWith("{") && !start.startsWith("[")) {
+            return false;
+        }
+        try {
+            JSON.readTree(start);
+            return true;
+        } catch (IOException notJson) {
+            return false;
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind
+            .ObjectMapper().enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    /** Whether {@code text} is nccl-tests' printed output: its column header and at least one rank line. */
+    public static boolean recognisesText(String text) {
+        List<String> lines = untagged(text);
+        return lines.stream().anyMatch(l -> HEADER.matcher(l).matches())
+                && lines.stream().anyMatch(l -> RANK.matcher(l).matches());
+    }
+
+    /**
+     * Maps the printed table onto bus and algorithm bandwidth measurements; {@code operation}
+     * ({@code ALL_REDUCE}, ...) names the collective where the text does not, and must agree where it does.
+     */
+    public static ResultData readText(Path file, String text, String operation) throws BadInputException {
+        List<String> lines = untagged(text);
+        for (String line : lines) {
+            Matcher oob = OUT_OF_BOUNDS.matcher(line);
+            if (oob.find() && (Long.parseLong(oob.group(1)) > 0 || !oob.group(2).equals("OK"))) {
+                throw new BadInputException(file + ": nccl-tests reports '" + line.substring(1).strip()
+                        + "'; a run with wrong data is no baseline (accepted: Out of bounds values : 0 OK)");
+            }
+        }
+        int header = -1;
+        for (int i = 0; i < lines.size() && header < 0; i++) {
+            if (HEADER.matcher(lines.get(i)).matches()) {
+                header = i;
+            }
+        }
+        String op = textOperation(file, lines.subList(0, header), operation);
+        List<String> columns = List.of(lines.get(header).substring(1).trim().split("\\s+"));
+        int size = columns.indexOf("size");
+        int type = columns.indexOf("type");
+        int alg = columns.indexOf("algbw");
+        int bus = columns.indexOf("busbw");
+        int wrong = columns.indexOf("#wrong");
+        if (size < 0 || type < 0 || alg < 0 || bus < 0) {
+            throw new BadInputException(file + ": the nccl-tests column header lacks size, type, algbw or busbw: "
+                    + lines.get(header));
+        }
+        Set<String> hosts = new TreeSet<>();
+        List<String> devices = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        String version = "?";
+        for (String line : lines.subList(0, header)) {
+            Matcher m = RANK.matcher(line);
+            if (m.matches()) {
+                hosts.add(m.group(2));
+                devices.add(m.group(2) + ":" + m.group(3));
+                names.add(m.group(4));
+            }
+            Matcher v = NCCL_VERSION.matcher(line);
+            if (v.find()) {
+                version = v.group(1);
+            }
+        }
+        String group = String.join(",", hosts.size() == 1
+                ? devices.stream().map(d -> d.substring(d.lastIndexOf(':') + 1)).toList() : devices);
+        String program = OPERATIONS.entrySet().stream().filter(e -> e.getValue().equals(op)).findFirst()
+                .orElseThrow().getKey();
+        String machine = "nccl-tests " + program + " on " + ResultData.describeGpus(perGpu(devices, names))
+                + (hosts.size() > 1 ? " (" + hosts.size() + " hosts)" : "") + ", NCCL " + version;
+        List<Measurement> out = new ArrayList<>();
+        for (String line : lines.subList(header + 1, lines.size())) {
+            String[] t = line.split("\\s+");
+            if (line.startsWith("#") || t.length < columns.size() / 2 || !t[0].matches("\\d+")) {
+                continue;
+            }
+            if (t.length <= Math.max(bus, wrong)) {
+                throw new BadInputException(file + ": row '" + line + "' has fewer columns than the header");
+            }
+            if (wrong >= 0 && t[wrong].matches("\\d+") && Long.parseLong(t[wrong]) > 0) {
+                throw new BadInputException(file + ": nccl-tests found " + t[wrong] + " wrong elements (#wrong) at "
+                        + "size " + t[size] + "; a run with wrong data is no baseline (accepted: #wrong 0)");
+            }
+            if (t.length != columns.size()) {
+                continue; // an interleaved log or warning line that happens to start with a number
+            }
+            String path = op + " " + dtype(t[type]);
+            long bytes = Long.parseLong(t[size]);
+            add(out, machine, path, "bus", group, bytes, parse(t[bus]), "nccl-tests busbw, printed (one value)");
+            add(out, machine, path, "alg", group, bytes, parse(t[alg]), "nccl-tests algbw, printed (one value)");
+        }
+        if (out.isEmpty()) {
+            throw new BadInputException(file + " holds no nccl-tests result rows (is the run complete?)");
+        }
+        return new ResultData(file, file.getFileName().toString(), machine, "nccl-tests printed output", null, null,
+                List.copyOf(out), List.of(), Map.of(), null);
+    }
+
+    /**
+     * The collective {@code --nccl-tests-op} names ({@code all_reduce} reads as {@code ALL_REDUCE}); a
+     * one-line {@link BadInputException} listing the accepted ones for anything else.
+     */
+    public static String operation(String given) throws BadInputException {
+        String op = given.strip().toUpperCase(Locale.ROOT);
+        if (!OPERATIONS.containsValue(op)) {
+            throw new BadInputException("--nccl-tests-op '" + given + "' is not a collective nccl-tests measures; use "
+                    + String.join(", ", new TreeSet<>(OPERATIONS.values())));
+        }
+        return op;
+    }
+
+    /** The collective: named in the text (a program name before the table), by the caller, or both in agreement. */
+    private static String textOperation(Path file, List<String> before, String given) throws BadInputException {
+        Set<String> named = new LinkedHashSet<>();
+        for (String line : before) {
+            for (Map.Entry<String, String> e : OPERATIONS.entrySet()) {
+                if (line.contains(e.getKey())) {
+                    named.add(e.getValue());
+                }
+            }
+        }
+        String choices = String.join(", ", new TreeSet<>(OPERATIONS.values()));
+        if (given != null) {
+            String op = operation(given);
+            if (!named.isEmpty() && !named.equals(Set.of(op))) {
+                throw new BadInputException(file + " is nccl-tests output of " + String.join(", ", named)
+                        + ", not " + op);
+            }
+            return op;
+        }
+        if (named.size() != 1) {
+            throw new BadInputException(file + " is nccl-tests output that " + (named.isEmpty()
+                    ? "does not name its program" : "names several programs (" + String.join(", ", named) + ")")
+                    + "; say which with --nccl-tests-op " + choices.replace(", ", "|"));
+        }
+        return named.iterator().next();
+    }
+
+    private static double parse(String value) {
+        try {
+            return Double.parseDouble(value);
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
+    /** nccl-tests' type names in p2pbench's spelling: {@code float} is {@code FLOAT32}, and so on. */
+    static String dtype(String ncclTestsType) {
+        return switch (ncclTestsType.toLowerCase(Locale.ROOT)) {
+            case "float" -> "FLOAT32";
+            case "half" -> "FLOAT16";
+            case "double" -> "FLOAT64";
+            default -> ncclTestsType.toUpperCase(Locale.ROOT);
+        };
+    }
+
+    /** NCCL's version code (e.g. 22803) as {@code 2.28.3}. */
+    static String ncclVersion(int code) {
+        return code <= 0 ? "?" : code / 10000 + "." + code % 10000 / 100 + "." + code % 100;
+    }
+}

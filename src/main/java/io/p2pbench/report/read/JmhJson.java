@@ -1,0 +1,136 @@
+package io.p2pbench.report.read;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.p2pbench.report.BadInputException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Reads the parts of JMH 1.37's JSON the report needs: secondary metrics (one value per measurement
+ * iteration in {@code rawData}) and SampleTime histograms ({@code primaryMetric.rawDataHistogram},
+ * {@code [fork][iteration][[value, count], ...]}), converted to microseconds. JMH writes NaN as the
+ * string {@code "NaN"}; such values are skipped.
+ */
+public final class JmhJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private final Path file;
+    private final JsonNode result;
+
+    private JmhJson(Path file, JsonNode result) {
+        this.file = file;
+        this.result = result;
+    }
+
+    /** Reads the first (for p2pbench: the only) result object of a JMH JSON file. */
+    public static JmhJson read(Path file) throws BadInputException {
+        JsonNode root = parse(file, "JMH JSON");
+        if (!root.isArray() || root.isEmpty() || !root.get(0).has("primaryMetric")) {
+            throw new BadInputException(file + " is not JMH JSON (expected an array of results with primaryMetric)");
+        }
+        return new JmhJson(file, root.get(0));
+    }
+
+    /**
+     * Parses a JSON file (gzipped when its name ends in {@code .gz}); a one-line message names the file
+     * when it is missing or truncated.
+     */
+    public static JsonNode parse(Path file, String what) throws BadInputException {
+        if (!Files.exists(file)) {
+            throw new BadInputException(file + " is missing (" + what + ")");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new BadInputException(file + " is not a regular file (" + what + " expected)");
+        }
+        try {
+            return MAPPER.readTree(io.p2pbench.results.AtomicFiles.read(file));
+        } catch (JacksonException e) {
+            throw new BadInputException(file + " is not readable " + what + " (truncated?): "
+                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+        } catch (io.p2pbench.results.AtomicFiles.BadGzip e) {
+            throw new BadInputException(file + " is not readable " + what + ": it " + e.reason());
+        } catch (IOException e) {
+            throw new BadInputException(file + " cannot be read: " + e.getMessage());
+        }
+    }
+
+    /** Whether a secondary metric of this name exists. */
+    boolean hasSecondary(String name) {
+        return result.path("secondaryMetrics").has(name);
+    }
+
+    /** The per-iteration values of a secondary metric (every fork), in its own unit. */
+    public double[] secondary(String name) throws BadInputException {
+        JsonNode m = result.path("secondaryMetrics").path(name);
+        if (m.isMissingNode()) {
+            throw new BadInputException(file + " has no secondary metric '" + name + "'");
+        }
+        List<Double> values = new ArrayList<>();
+        for (JsonNode fork : m.path("rawData")) {
+            for (JsonNode v : fork) {
+                addNumber(values, v);
+            }
+        }
+        if (values.isEmpty()) {
+            addNumber(values, m.path("score"));
+        }
+        return values.stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    /** Every sample of the SampleTime histogram, expanded and converted to microseconds. */
+    public double[] histogramMicros() throws BadInputException {
+        JsonNode primary = result.path("primaryMetric");
+        JsonNode histogram = primary.path("rawDataHistogram");
+        if (!histogram.isArray()) {
+            throw new BadInputException(file + " has no SampleTime histogram (primaryMetric.rawDataHistogram)");
+        }
+        double scale = microsPer(primary.path("scoreUnit").asText());
+        long total = 0;
+        for (JsonNode fork : histogram) {
+            for (JsonNode iteration : fork) {
+                for (JsonNode bin : iteration) {
+                    total += bin.path(1).asLong();
+                }
+            }
+        }
+        if (total <= 0 || total > Integer.MAX_VALUE - 8) {
+            throw new BadInputException(file + " has a SampleTime histogram with " + total + " samples");
+        }
+        double[] out = new double[(int) total];
+        int i = 0;
+        for (JsonNode fork : histogram) {
+            for (JsonNode iteration : fork) {
+                for (JsonNode bin : iteration) {
+                    double v = bin.path(0).asDouble() * scale;
+                    for (long k = bin.path(1).asLong(); k > 0; k--) {
+                        out[i++] = v;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    private double microsPer(String unit) throws BadInputException {
+        return switch (unit.toLowerCase(Locale.ROOT)) {
+            case "ns/op" -> 1e-3;
+            case "us/op" -> 1.0;
+            case "ms/op" -> 1e3;
+            case "s/op" -> 1e6;
+            default -> throw new BadInputException(file + " has latency in '" + unit
+                    + "'; expected a time per operation (ns/op, us/op, ms/op or s/op)");
+        };
+    }
+
+    private static void addNumber(List<Double> values, JsonNode v) {
+        if (v.isNumber() && Double.isFinite(v.asDouble())) {
+            values.add(v.asDouble());
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.p2pbench.report.read;
+
+import java.util.Locale;
+
+/**
+ * One measured figure of one machine at one size, with its samples: per-batch device-timed GB/s
+ * for bandwidth, host-observed microseconds per transfer (JMH SampleTime) for latency, or a single
+ * value where the source keeps no more (an nvbandwidth or nccl-tests baseline, a JMH figure
+ * without a samples file).
+ *
+ * @param key what was measured
+ * @param machine the machine's fingerprint, or a description for imported baselines
+ * @param link link class between the pair ({@code NV18}, {@code SYS}, {@code X}, {@code host}, ...)
+ * @param singleGpu true when nothing crossed an interconnect between GPUs
+ * @param group {@code sweep} or {@code matrix} (why it was measured)
+ * @param id the combination id, or the imported test's name
+ * @param samples the samples, in GB/s or microseconds
+ * @param samplesFrom where the samples come from, for tables
+ */
+public record Measurement(Key key, String machine, String link, boolean singleGpu, String group, String id,
+                          double[] samples, String samplesFrom) {
+
+    /** Metric name of bandwidth figures. */
+    public static final String BANDWIDTH = "bandwidth";
+    /** Metric name of latency figures. */
+    public static final String LATENCY = "latency";
+    /** The label every chart, table and summary puts on single-GPU figures. */
+    public static final String SINGLE_GPU = "single GPU: not an interconnect measurement";
+
+    /**
+     * What was measured, without the machine: equal keys on one machine are the same measurement.
+     *
+     * @param metric {@code bandwidth} (GB/s, bigger is better) or {@code latency} (µs, smaller is better)
+     * @param kind {@code peer}, {@code host}, or a collective kind ({@code nccl}, {@code allreduce-ring}, ...)
+     * @param path the copy path ({@code CE_P2P_READ}, ...), host memory and NUMA placement ({@code PINNED LOCAL}),
+     *     or collective operation and data type ({@code ALL_REDUCE float32})
+     * @param direction {@code one-way}, {@code one-way, reverse running}, {@code both ways (sum)}, {@code H2D},
+     *     {@code D2H}, {@code bus}, {@code alg}, ...
+     * @param pair {@code SRC-DST} for peer copies, {@code GPU<n>} for host rows, the GPU list for collectives
+     * @param sizeBytes bytes per transfer (for collectives, the size the benchmark or nccl-tests reports)
+     */
+    public record Key(String metric, String kind, String path, String direction, String pair, long sizeBytes) {
+        /** Whether bigger values are better (bandwidth) rather than smaller (latency). */
+        public boolean biggerIsBetter() {
+            return metric.equals(BANDWIDTH);
+        }
+
+        /**
+         * Whether the row is of {@code k}'s kind (rows of both directions at once are of the one-way kind,
+         * {@link io.p2pbench.results.Kind#PEER} or {@link io.p2pbench.results.Kind#HOST}, their direction says which).
+         */
+        public boolean is(io.p2pbench.results.Kind k) {
+            return kind.equals(k.label());
+        }
+    }
+
+    /** The pair as people read it: {@code 0→1}, {@code GPU0}, {@code 0,1,2,3}. */
+    public String pairLabel() {
+        return key.pair().matches("\\d+-\\d+") ? key.pair().replace("-", "→") : key.pair();
+    }
+
+    /** The pair with its link class, and the single-GPU label where it applies. */
+    public String pairWithLink() {
+        String s = pairLabel() + (link == null || link.isEmpty() || link.equals("host") ? "" : " (" + link + ")");
+        return singleGpu ? s + ", " + SINGLE_GPU : s;
+    }
+
+    @Override
+    public String toString() {
+        return String.format(Locale.ROOT, "%s %s %s %s %s %d B on %s (n=%d)", key.metric(), key.kind(), key.path(),
+                key.direction(), key.pair(), key.sizeBytes(), machine, samples.length);
+    }
+}

@@ -1,0 +1,65 @@
+package io.p2pbench.report.read;
+
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.topology.Topology;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Everything read from one source: a p2pbench result folder, or a baseline imported from NVIDIA's
+ * tools (nvbandwidth, nccl-tests), which have no manifest or topology.
+ *
+ * @param source the folder or file read
+ * @param label short name for tables and legends, e.g. {@code h200x8-nv18-r580/2026-12-02T14-03-11Z}
+ * @param machine the machine's fingerprint (or, for imports, the GPUs the file lists)
+ * @param origin what wrote it, e.g. {@code p2pbench 0.1.0}, {@code nvbandwidth v0.8}
+ * @param topology the machine, or null for imports
+ * @param manifest the run's manifest, or null for imports
+ * @param measurements every figure read
+ * @param notMeasured what was planned or listed but has no figure, with the reason
+ * @param unknownKinds kinds this version does not report, with how many results each has
+ * @param jmhResults the run's {@code jmh-results.json} (format 1 only), or null; for the JMH JSON of a run of
+ *     either format use {@code ResultFolder.jmhResultsJson()}
+ */
+public record ResultData(Path source, String label, String machine, String origin, Topology topology,
+                         RunManifest manifest, List<Measurement> measurements, List<NotMeasured> notMeasured,
+                         Map<String, Integer> unknownKinds, Path jmhResults) {
+
+    /** The machine as titles and legends name it, e.g. {@code h200x8-nv18-r580 (8x NVIDIA H200)}. */
+    public String machineDescription() {
+        return topology == null ? machine : machine + " (" + gpuDescription() + ")";
+    }
+
+    /** The GPUs by model, e.g. {@code 8x NVIDIA H200}; empty for imports. */
+    public String gpuDescription() {
+        return topology == null ? "" : describeGpus(topology.gpus().stream().map(g -> g.name()).toList());
+    }
+
+    /** {@code 8x NVIDIA H200}: GPUs by model, as {@link #gpuDescription()} and the imports write them. */
+    public static String describeGpus(List<String> gpus) {
+        Map<String, Integer> models = new TreeMap<>();
+        gpus.forEach(g -> models.merge(g, 1, Integer::sum));
+        List<String> parts = new ArrayList<>();
+        models.forEach((name, count) -> parts.add(count + "x " + name));
+        return parts.isEmpty() ? "unknown GPUs" : String.join(" + ", parts);
+    }
+
+    /** Whether this came from a p2pbench run (rather than an imported baseline). */
+    public boolean isRun() {
+        return manifest != null;
+    }
+
+    /**
+     * A planned or listed combination without a figure.
+     *
+     * @param id the combination id or test name
+     * @param status {@code skipped}, {@code failed}, {@code timeout}, {@code interrupted}, {@code pending},
+     *     {@code waived}, ...
+     * @param reason why, as recorded
+     * @param singleGpu whether the combination measured no interconnect
+     */
+    public record NotMeasured(String id, String status, String reason, boolean singleGpu) {}
+}

@@ -1,0 +1,365 @@
+package io.p2pbench.report.read;
+
+import com.fasterxml.jackson.core.JacksonException;
+import io.p2pbench.collective.Group;
+import io.p2pbench.cuda.Binding;
+import io.p2pbench.report.BadInputException;
+import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.results.BatchSamples;
+import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
+import io.p2pbench.results.ResultFolder;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.spec.Exchange;
+import io.p2pbench.spec.HostCopy;
+import io.p2pbench.spec.HostCopyBidirectional;
+import io.p2pbench.spec.NcclOp;
+import io.p2pbench.spec.PeerCopy;
+import io.p2pbench.spec.PeerCopyBidirectional;
+import io.p2pbench.spec.Ring;
+import io.p2pbench.spec.SecondaryMetric;
+import io.p2pbench.spec.WorkloadSpec;
+import io.p2pbench.topology.GpuPair;
+import io.p2pbench.topology.Topology;
+import io.p2pbench.topology.TopologyProbe;
+import io.p2pbench.transfer.HostMemory;
+import io.p2pbench.transfer.NumaPlacement;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The read step: turns a result folder ({@code docs/results-format.md}) into {@link Measurement}s.
+ * Bandwidth samples are the per-batch figures of {@code samples/ID.json.gz} ({@code .json} in format 1; JMH's per-iteration
+ * secondary metrics where a run has no samples file); latency samples are JMH SampleTime's
+ * histogram, expanded. Kinds this version does not know are counted, not read.
+ */
+public final class ResultReader {
+    /** Collective kinds: bus and algorithm bandwidth come from JMH secondary metrics, latency from SampleTime. */
+    public static final Set<String> COLLECTIVE_KINDS = Set.of(Kind.ALLREDUCE_RING.label(), Kind.NCCL.label(), Kind.EXCHANGE.label());
+    /** Direction of a collective's latency: host-observed time of one operation. */
+    public static final String PER_OPERATION = "per operation";
+    /** Direction of a copy measured alone. */
+    public static final String ONE_WAY = "one-way";
+    /** Direction of one lane of a bidirectional copy, measured while the other direction runs. */
+    public static final String UNDER_REVERSE = "one-way, reverse running";
+    /** The first of two concurrent copies within one GPU (a bidirectional copy of a pair {@code N-N}). */
+    public static final String SELF_LANE_1 = "concurrent copy 1 of 2";
+    /** The second of two concurrent copies within one GPU. */
+    public static final String SELF_LANE_2 = "concurrent copy 2 of 2";
+    /** Both lanes of a bidirectional copy added up. */
+    public static final String BOTH_WAYS = "both ways (sum)";
+
+    private ResultReader() {}
+
+    /** Reads a result folder; a one-line {@link BadInputException} for anything unusable. */
+    public static ResultData read(Path dir) throws BadInputException {
+        requireResultFolder(dir);
+        ResultFolder folder = ResultFolder.open(dir);
+        RunManifest manifest;
+        Topology topology;
+        try {
+            manifest = folder.readManifest();
+            checkSuiteVersion(dir, manifest);
+            topology = folder.readTopology();
+        } catch (BadInputException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new BadInputException(e.getMessage());
+        }
+        if (manifest.entries() == null) {
+            throw new BadInputException(dir.resolve("manifest.json") + " lists no entries");
+        }
+        String machine = manifest.fingerprint() != null ? manifest.fingerprint() : topology.fingerprint();
+        List<Measurement> measurements = new ArrayList<>();
+        List<ResultData.NotMeasured> notMeasured = new ArrayList<>();
+        Map<String, Integer> unknown = new TreeMap<>();
+        for (RunManifest.Entry e : manifest.entries()) {
+            Combination c = e.combination();
+            if (c == null || c.kind() == null || c.metric() == null || c.params() == null) {
+                throw new BadInputException(dir.resolve("manifest.json") + " has an entry without a combination");
+            }
+            if (!"ok".equals(e.status())) {
+                notMeasured.add(new ResultData.NotMeasured(c.id(), e.status(), e.reason(), c.singleGpu()));
+            } else if (isKnown(c.kind())) {
+                // Reads (and so checks) the entry's JMH file: a truncated jmh/*.json(.gz) is one line here.
+                measurements.addAll(new EntryReader(folder, e, machine).read());
+            } else {
+                if (!Kind.PARTITION.label().equals(c.kind()) && !Kind.SERVING.label().equals(c.kind())) {
+                    // Partition and serving figures are read by PartitionVerdict and ServingResults, not here.
+                    unknown.merge(c.kind(), 1, Integer::sum);
+                }
+                if (!RunManifest.FORMAT_1.equals(manifest.format()) && e.jmhFile() != null) {
+                    // Format 2 exports every ok entry's JMH file, kinds this version does not read included.
+                    requireJmhArray(folder.resolve(e.jmhFile()));
+                }
+            }
+        }
+        Path jmhResults = RunManifest.FORMAT_1.equals(manifest.format())
+                ? checkedJmhResults(dir.resolve("jmh-results.json")) : null;
+        return new ResultData(dir, machine + "/" + dir.getFileName(), machine,
+                "p2pbench " + manifest.suiteVersion() + (manifest.suiteBuild() == null ? "" : " (" + manifest.suiteBuild() + ")"),
+                topology, manifest, List.copyOf(measurements),
+                List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), jmhResults);
+    }
+
+    /**
+     * Format 1's jmh-results.json when it is a whole JSON array (it is copied into the export
+     * unchanged, so a truncated one must not pass), null when there is none. Format 2 has no merged
+     * file: the export merges the per-benchmark {@code jmh/*.json.gz}, each checked as it is read.
+     */
+    private static Path checkedJmhResults(Path file) throws BadInputException {
+        if (!Files.isRegularFile(file)) {
+            return null;
+        }
+        requireJmhArray(file);
+        return file;
+    }
+
+    /** A JMH JSON file (gzipped when named {@code .gz}) that parses whole, as an array; else one line. */
+    private static void requireJmhArray(Path file) throws BadInputException {
+        if (!JmhJson.parse(file, "JMH JSON").isArray()) {
+            throw new BadInputException(file + " is not JMH JSON (expected an array of results)");
+        }
+    }
+
+    /** Whether this version reports the kind here (the partition study has its own reader). */
+    static boolean isKnown(String kind) {
+        Kind k = Kind.find(kind);
+        return k != null && k != Kind.PARTITION && k != Kind.SERVING;
+    }
+
+    private static void requireResultFolder(Path dir) throws BadInputException {
+        if (!Files.exists(dir)) {
+            throw new BadInputException(dir + " does not exist");
+        }
+        if (!Files.isDirectory(dir)) {
+            throw new BadInputException(dir + " is a file, not a p2pbench result folder");
+        }
+        if (!Files.exists(dir.resolve("manifest.json"))) {
+            String hint;
+            try (Stream<Path> found = Files.find(dir, 3, (p, a) -> p.getFileName().toString().equals("manifest.json"))) {
+                hint = found.findFirst().map(p -> "; it holds result folders, e.g. " + p.getParent()).orElse("");
+            } catch (IOException unreadable) {
+                hint = "";
+            }
+            throw new BadInputException(dir + " is not a p2pbench result folder (no manifest.json)" + hint);
+        }
+    }
+
+    private static void checkSuiteVersion(Path dir, RunManifest m) throws BadInputException {
+        String theirs = m.suiteVersion() == null ? "?" : m.suiteVersion();
+        String ours = TopologyProbe.SUITE_VERSION;
+        if (!major(theirs).equals(major(ours))) {
+            throw new BadInputException(dir + " holds results of p2pbench " + theirs + "; this p2pbench " + ours
+                    + " reads results of suite version " + major(ours) + ".x (formats " + RunManifest.FORMAT_1 + ", "
+                    + RunManifest.FORMAT + ")");
+        }
+    }
+
+    private static String major(String version) {
+        int dot = version.indexOf('.');
+        return dot > 0 ? version.substring(0, dot) : version;
+    }
+
+    /** Reads the figures of one ok entry. */
+    private static final class EntryReader {
+        private final ResultFolder folder;
+        private final RunManifest.Entry entry;
+        private final Combination c;
+        private final String machine;
+
+        EntryReader(ResultFolder folder, RunManifest.Entry entry, String machine) {
+            this.folder = folder;
+            this.entry = entry;
+            this.c = entry.combination();
+            this.machine = machine;
+        }
+
+        List<Measurement> read() throws BadInputException {
+            if (entry.jmhFile() == null) {
+                throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id()
+                        + " is ok but names no JMH file");
+            }
+            WorkloadSpec spec;
+            try {
+                spec = WorkloadSpec.of(c);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id() + " of kind "
+                        + e.getMessage());
+            }
+            JmhJson jmh = JmhJson.read(folder.resolve(entry.jmhFile()));
+            // Rows of both directions at once report under the one-way kind, with the direction saying which.
+            String peer = Kind.PEER.label();
+            String host = Kind.HOST.label();
+            boolean latency = c.metric().equals(Measurement.LATENCY);
+            if (spec instanceof PeerCopy s) {
+                String path = s.path().name();
+                return List.of(latency ? latency(peer, viaBinding(path, s.binding()), ONE_WAY, s.pair().toString(), jmh)
+                        : bandwidth(peer, path, ONE_WAY, s.pair().toString(), lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
+            } else if (spec instanceof PeerCopyBidirectional s) {
+                return peerBidirectional(s, jmh);
+            } else if (spec instanceof HostCopy s) {
+                String path = hostPath(s.memory(), s.numa());
+                String gpu = "GPU" + s.device();
+                return List.of(latency ? latency(host, viaBinding(path, s.binding()), s.direction().name(), gpu, jmh)
+                        : bandwidth(host, path, s.direction().name(), gpu, lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
+            } else if (spec instanceof HostCopyBidirectional s) {
+                String path = hostPath(s.memory(), s.numa());
+                String gpu = "GPU" + s.device();
+                return List.of(
+                        bandwidth(host, path, "H2D, D2H running", gpu, lane(jmh, 0, SecondaryMetric.FORWARD_GBPS)),
+                        bandwidth(host, path, "D2H, H2D running", gpu, lane(jmh, 1, SecondaryMetric.REVERSE_GBPS)),
+                        bandwidth(host, path, "H2D+D2H (sum)", gpu, sum(jmh)));
+            } else if (spec instanceof Ring s) {
+                return collective("ALL_REDUCE " + s.dtype() + " ring over " + s.path(), s.group(), jmh);
+            } else if (spec instanceof NcclOp s) {
+                return collective(s.operation() + " " + s.dtype(), s.group(), jmh);
+            } else if (spec instanceof Exchange s) {
+                return collective(s.pattern() + " " + s.model() + " over " + s.path(), s.group(), jmh);
+            }
+            throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id() + " of kind " + c.kind()
+                    + " is read by its own section, not here");
+        }
+
+        /**
+         * The path, named with the Java binding when the row is the JCuda twin of a JavaCPP row
+         * (rows without a binding parameter are JavaCPP's, as every result before it was recorded).
+         */
+        private static String viaBinding(String path, Binding binding) {
+            return binding == Binding.JAVACPP_RUNTIME ? path : path + " via " + binding.label();
+        }
+
+        private List<Measurement> peerBidirectional(PeerCopyBidirectional s, JmhJson jmh) throws BadInputException {
+            GpuPair pair = s.pair();
+            String path = s.path().name();
+            String first = pair.sameGpu() ? SELF_LANE_1 : UNDER_REVERSE;
+            String second = pair.sameGpu() ? SELF_LANE_2 : UNDER_REVERSE;
+            GpuPair ordered = pair.src() <= pair.dst() ? pair : pair.reversed();
+            String peer = Kind.PEER.label();
+            return List.of(
+                    bandwidth(peer, path, first, pair.toString(), lane(jmh, 0, SecondaryMetric.FORWARD_GBPS)),
+                    bandwidth(peer, path, second, pair.reversed().toString(), lane(jmh, 1, SecondaryMetric.REVERSE_GBPS)),
+                    bandwidth(peer, path, BOTH_WAYS, ordered.toString(), sum(jmh)));
+        }
+
+        private List<Measurement> collective(String path, Group g, JmhJson jmh) throws BadInputException {
+            String group = g.toString();
+            if (c.metric().equals(Measurement.LATENCY)) {
+                return List.of(measurement(new Measurement.Key(Measurement.LATENCY, c.kind(), path, PER_OPERATION,
+                        group, c.sizeBytes()), jmh.histogramMicros(), "JMH SampleTime histogram"));
+            }
+            List<Measurement> out = new ArrayList<>();
+            for (String direction : List.of("bus", "alg")) {
+                String secondary = direction.equals("alg") ? SecondaryMetric.ALG_GBPS : SecondaryMetric.BUS_GBPS;
+                if (jmh.hasSecondary(secondary)) {
+                    Lane lane = lane(jmh, direction.equals("alg") ? 0 : 1, secondary);
+                    out.add(measurement(new Measurement.Key(Measurement.BANDWIDTH, c.kind(), path, direction, group,
+                            c.sizeBytes()), lane.samples, lane.from));
+                }
+            }
+            return out;
+        }
+
+        /** A collective's figure; its link is the size of its group (the planner records "group"). */
+        private Measurement measurement(Measurement.Key key, double[] samples, String from) {
+            return new Measurement(key, machine, "group of " + key.pair().split(",").length, c.singleGpu(), c.group(),
+                    c.id(), samples, from);
+        }
+
+        private Measurement bandwidth(String kind, String path, String direction, String pair, Lane lane) {
+            return bandwidth(kind, path, direction, pair, lane.samples, lane.from);
+        }
+
+        private Measurement bandwidth(String kind, String path, String direction, String pair, double[] samples,
+                                      String from) {
+            Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, kind, path, direction, pair, c.sizeBytes());
+            return new Measurement(key, machine, c.link(), c.singleGpu(), c.group(), c.id(), samples, from);
+        }
+
+        private Measurement latency(String kind, String path, String direction, String pair, JmhJson jmh)
+                throws BadInputException {
+            Measurement.Key key = new Measurement.Key(Measurement.LATENCY, kind, path, direction, pair, c.sizeBytes());
+            return new Measurement(key, machine, c.link(), c.singleGpu(), c.group(), c.id(), jmh.histogramMicros(),
+                    "JMH SampleTime histogram");
+        }
+
+        /** Per-batch figures of one lane from the samples file, else JMH's per-iteration secondary metric. */
+        private Lane lane(JmhJson jmh, int lane, String secondary) throws BadInputException {
+            BatchSamples s = samples();
+            if (s == null) {
+                return new Lane(jmh.secondary(secondary), "JMH " + secondary + " (no per-batch samples)");
+            }
+            double[] out = new double[s.batches().size()];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = s.batches().get(i).laneGBps().get(lane);
+            }
+            return new Lane(out, "per-batch samples");
+        }
+
+        /**
+         * Per batch, both directions together: all bytes over the common window where the batch records
+         * it; results written before it was recorded added up the lanes' own-window figures, and say so.
+         */
+        private Lane sum(JmhJson jmh) throws BadInputException {
+            BatchSamples s = samples();
+            if (s == null) {
+                return new Lane(jmh.secondary(SecondaryMetric.SUM_GBPS), "JMH " + SecondaryMetric.SUM_GBPS
+                        + " (no per-batch samples)");
+            }
+            double[] out = new double[s.batches().size()];
+            boolean window = true;
+            for (int i = 0; i < out.length; i++) {
+                BatchSamples.Batch b = s.batches().get(i);
+                window &= b.windowGBps() != null;
+                out[i] = b.windowGBps() != null ? b.windowGBps() : b.laneGBps().get(0) + b.laneGBps().get(1);
+            }
+            // Older results keep their label (and their figures' digest): their sum is the lanes' figures added.
+            return new Lane(out, window ? "per-batch samples, all bytes over the common window" : "per-batch samples");
+        }
+
+        private BatchSamples samples() throws BadInputException {
+            if (entry.samplesFile() == null) {
+                return null;
+            }
+            Path file = folder.resolve(entry.samplesFile());
+            BatchSamples s;
+            try {
+                s = BenchmarkRecords.readSamples(file);
+            } catch (JacksonException e) {
+                throw new BadInputException(file + " is not readable samples JSON (truncated?): "
+                        + e.getOriginalMessage().lines().findFirst().orElse(""));
+            } catch (AtomicFiles.BadGzip e) {
+                throw new BadInputException(file + " is not readable samples JSON: it " + e.reason());
+            } catch (IOException e) {
+                throw new BadInputException(file + " cannot be read: " + e.getMessage());
+            }
+            // Collectives write two lanes per batch (algbw, busbw); bidirectional copies one per direction.
+            Kind kind = Kind.find(c.kind());
+            boolean collective = kind == null
+                    || !EnumSet.of(Kind.PEER, Kind.PEER_BIDIR, Kind.HOST, Kind.HOST_BIDIR).contains(kind);
+            int lanes = kind == Kind.PEER_BIDIR || kind == Kind.HOST_BIDIR || collective ? 2 : 1;
+            if (s.batches() == null || s.batches().isEmpty()
+                    || s.batches().stream().anyMatch(b -> b.laneGBps() == null || b.laneGBps().size() != lanes)) {
+                throw new BadInputException(file + " does not hold " + lanes + "-lane batches for " + c.id());
+            }
+            return s;
+        }
+
+        private static String hostPath(HostMemory memory, NumaPlacement numa) {
+            return memory + " " + numa;
+        }
+    }
+
+    /** Samples of one lane and where they come from. */
+    private record Lane(double[] samples, String from) {}
+}

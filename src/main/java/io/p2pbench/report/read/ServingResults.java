@@ -1,0 +1,201 @@
+package io.p2pbench.report.read;
+
+import io.p2pbench.partition.Plan;
+import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.stats.ExactTests;
+import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.serving.PointStats;
+import io.p2pbench.serving.ServingSamples;
+import io.p2pbench.serving.ServingSweep;
+import io.p2pbench.serving.Target;
+import io.p2pbench.spec.Serving;
+import io.p2pbench.spec.WorkloadSpec;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The read step of the serving sweeps: per machine, model, plan, transport and group, every run's
+ * samples file ({@link ServingSamples}), each point's figures computed again from its requests and
+ * judged against the sweep's own target. Runs of one sweep (same machine, same requests at the same
+ * rates, {@link ServingSweep#comparableKey()}) are kept together, one value per run; runs of two
+ * machines never are. Skipped sweeps keep their reason. A samples file must lie inside its result
+ * folder and hold sane values (one line otherwise).
+ */
+public final class ServingResults {
+    private ServingResults() {}
+
+    /**
+     * One point of one run.
+     *
+     * @param ratePerSecond the rate offered
+     * @param met whether it met the sweep's target (recomputed from its requests)
+     * @param stats its figures
+     * @param ttftP99 distribution-free interval of the p99 TTFT ({@link ExactTests#quantileInterval})
+     * @param tpotP99 the same for TPOT
+     * @param e2eP99 the same for end-to-end latency
+     */
+    public record Point(double ratePerSecond, boolean met, boolean capped, PointStats stats, ExactTests.Interval ttftP99,
+                 ExactTests.Interval tpotP99, ExactTests.Interval e2eP99, double meanStepUs) {}
+
+    /** One run of a sweep: its folder's label, its samples and its points in rate order. */
+    public record Run(String label, ServingSamples samples, List<Point> points) {
+        /** The point at {@code rate}, or null. */
+        public Point at(double rate) {
+            return points.stream().filter(p -> Math.abs(p.ratePerSecond() / rate - 1) < 1e-9).findFirst().orElse(null);
+        }
+
+        /** The highest rate that met the target below the lowest that broke it (NaN: none met). */
+        double knee() {
+            double lowestBreak = breakRate();
+            return points.stream().filter(p -> p.met() && !(p.ratePerSecond() > lowestBreak))
+                    .mapToDouble(Point::ratePerSecond).max().orElse(Double.NaN);
+        }
+
+        /** The lowest rate that broke the target above every lower rate that met it; NaN: none broke. */
+        public double breakRate() {
+            double firstBreak = Double.NaN;
+            for (Point p : points) {
+                if (!p.met()) {
+                    firstBreak = p.ratePerSecond();
+                    break;
+                }
+            }
+            return firstBreak;
+        }
+    }
+
+    /**
+     * One sweep on one machine, with every run of it.
+     *
+     * @param machine the machine's fingerprint
+     * @param singleGpu whether its group repeats a GPU (then not an interconnect measurement)
+     * @param sweep the sweep's parameters (of its first run)
+     * @param skipReason why it did not run, or null
+     */
+    public record Sweep(String machine, String model, Plan plan, String transport, String group, boolean singleGpu,
+                 ServingSweep sweep, List<Run> runs, String skipReason) {
+        /** What a plan is judged against SINGLE within: machine, model and comparable sweep. */
+        public String scenario() {
+            return machine + "|" + model + "|" + sweep.comparableKey();
+        }
+
+        /** The rates every run measured. */
+        public List<Double> commonRates() {
+            if (runs.isEmpty()) {
+                return List.of();
+            }
+            return runs.get(0).points().stream().map(Point::ratePerSecond)
+                    .filter(r -> runs.stream().allMatch(x -> x.at(r) != null)).toList();
+        }
+
+        /** Per run, a figure of the point at {@code rate} (runs without it are left out). */
+        public List<Double> at(double rate, ToDoubleFunction<Point> f) {
+            List<Double> out = new ArrayList<>();
+            for (Run r : runs) {
+                Point p = r.at(rate);
+                if (p != null) {
+                    out.add(f.applyAsDouble(p));
+                }
+            }
+            return out;
+        }
+
+        /** Per run, its knee. */
+        public List<Double> knees() {
+            return runs.stream().map(Run::knee).toList();
+        }
+    }
+
+    /** The serving sweeps of {@code sources}, in the order first planned. */
+    public static List<Sweep> read(List<ResultData> sources) throws BadInputException {
+        Map<String, Builder> byKey = new LinkedHashMap<>();
+        for (ResultData d : sources) {
+            if (d.manifest() == null) {
+                continue;
+            }
+            for (RunManifest.Entry e : d.manifest().entries()) {
+                Combination c = e.combination();
+                if (c == null || !Kind.SERVING.label().equals(c.kind())) {
+                    continue;
+                }
+                Serving p;
+                try {
+                    p = (Serving) WorkloadSpec.of(c);
+                } catch (IllegalArgumentException bad) {
+                    throw new BadInputException(d.source().resolve("manifest.json") + ": entry " + c.id() + ": "
+                            + bad.getMessage());
+                }
+                ServingSweep sweep = p.sweep();
+                String key = String.join("|", d.machine(), p.model().name(), p.plan().name(), p.transport().name(),
+                        p.group().toString(), sweep.comparableKey());
+                Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p, c.singleGpu(), sweep));
+                if ("skipped".equals(e.status()) && b.skip == null) {
+                    b.skip = e.reason();
+                }
+                if (!"ok".equals(e.status()) || e.samplesFile() == null) {
+                    continue;
+                }
+                b.runs.add(run(d, e, sweep.target(), sweep.workload().measured()));
+            }
+        }
+        List<Sweep> out = new ArrayList<>();
+        for (Builder b : byKey.values()) {
+            out.add(new Sweep(b.machine, b.spec.model().name(), b.spec.plan(), b.spec.transport().name(),
+                    b.spec.group().toString(), b.singleGpu, b.sweep, List.copyOf(b.runs), b.runs.isEmpty() ? b.skip : null));
+        }
+        return out;
+    }
+
+    private static Run run(ResultData d, RunManifest.Entry e, Target target, int measured) throws BadInputException {
+        Path folder = d.source().toAbsolutePath().normalize();
+        Path file = folder.resolve(e.samplesFile()).normalize();
+        if (!file.startsWith(folder)) {
+            throw new BadInputException(d.source().resolve("manifest.json") + ": entry " + e.combination().id()
+                    + " names samples file '" + e.samplesFile() + "' outside its result folder");
+        }
+        ServingSamples s;
+        try {
+            s = ServingSamples.read(AtomicFiles.read(file));
+        } catch (IOException bad) {
+            throw new BadInputException(file + ": " + bad.getMessage());
+        }
+        List<Point> points = new ArrayList<>();
+        for (ServingSamples.Point p : s.points()) {
+            PointStats st = p.stats();
+            boolean met = !p.capped() && p.requests().size() == measured && target.metBy(st);
+            points.add(new Point(p.ratePerSecond(), met, p.capped(), st, interval(st.ttft()), interval(st.tpot()),
+                    interval(st.e2e()), p.meanStepUs()));
+        }
+        points.sort(java.util.Comparator.comparingDouble(Point::ratePerSecond));
+        return new Run(d.label(), s, List.copyOf(points));
+    }
+
+    private static ExactTests.Interval interval(PointStats.Latency l) {
+        return ExactTests.quantileInterval(l.sorted(), 0.99, Statistics.CONFIDENCE);
+    }
+
+    private static final class Builder {
+        final String machine;
+        final Serving spec;
+        final boolean singleGpu;
+        final ServingSweep sweep;
+        final List<Run> runs = new ArrayList<>();
+        String skip;
+
+        Builder(String machine, Serving spec, boolean singleGpu, ServingSweep sweep) {
+            this.machine = machine;
+            this.spec = spec;
+            this.singleGpu = singleGpu;
+            this.sweep = sweep;
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package io.p2pbench.report.render;
+
+import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.stats.ExactTests;
+import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.report.verdict.Comparison;
+import io.p2pbench.transfer.Sizes;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A comparison as Markdown (matching used, method, one row per match) and as overlay charts: per
+ * pair (or link class) and direction, bandwidth vs size of the candidate (solid) over the baseline
+ * (dashed), for every path with two matched sizes or more.
+ */
+public final class ComparisonReport {
+    private ComparisonReport() {}
+
+    /** The Markdown section of one comparison. */
+    public static String markdown(Comparison.Result r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("## Compare `").append(r.baselineLabel()).append("` (baseline) with `").append(r.candidateLabel())
+                .append("`\n\n");
+        sb.append("- Matching: ").append(r.matching() == Comparison.Matching.SAME_MACHINE ? "same machine" : "across machines")
+                .append(", by ").append(r.matching().key()).append(". ").append(r.note()).append('\n');
+        sb.append("- Unit of evidence: a run. Per row and run, the median over batches (latency: p50, ")
+                .append(Statistics.PERCENTILE_ESTIMATOR).append("); per side, the median of its runs (baseline ")
+                .append(r.baselines().size()).append(" run(s), candidate ").append(r.candidates().size())
+                .append(" run(s)).\n");
+        sb.append("- Verdict: worse or better only beyond ±").append(Markdown.plain(r.thresholdPct()))
+                .append("% and beyond the row's noise floor (from ").append(r.noise())
+                .append("), and, where an exact two-sided Mann-Whitney test of the run figures can reach α = ")
+                .append(Comparison.ALPHA).append(", significant after Benjamini-Hochberg across those rows; "
+                        + "elsewhere \"no test: n too small\" with the smallest attainable p. Bandwidth up and latency "
+                        + "down are better. A row within a noise floor wider than the threshold cannot be judged at "
+                        + "the threshold and is counted apart, as is a row without a ratio. A collective's alg/bus pair "
+                        + "is one measurement (the worst of its rows decides); so is a bidirectional copy, whose sum "
+                        + "over the common window decides while its lanes are shown.\n");
+        sb.append("- Interval: of the ratio, distribution-free (the Hodges-Lehmann/Moses shift interval of the log run "
+                + "figures), with its exact coverage stated; none with one run on each side.\n");
+        sb.append(String.format(Locale.ROOT, "- Result: **%d worse**, %d better, %d same%s measurements (%d rows); "
+                        + "%d baseline-only and %d candidate-only rows not compared.%n%n", r.count(Comparison.Verdict.WORSE),
+                r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME), unjudged(r), r.rows().size(),
+                r.baselineOnly(), r.candidateOnly()));
+        for (ResultData b : java.util.stream.Stream.concat(r.baselines().stream(), r.candidates().stream()).toList()) {
+            if (!b.isRun() && !b.notMeasured().isEmpty()) {
+                sb.append("Not used from `").append(b.label()).append("`:\n\n");
+                b.notMeasured().forEach(n -> sb.append("- ").append(n.id()).append(" (").append(n.status())
+                        .append("): ").append(n.reason()).append('\n'));
+                sb.append('\n');
+            }
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (Comparison.Group g : r.groups()) {
+            boolean firstOfGroup = true;
+            for (Comparison.Row row : g.rows()) {
+                Measurement c = row.candidate();
+                String unit = c.key().biggerIsBetter() ? " GB/s" : " µs";
+                String verdict = !firstOfGroup ? (row.verdict() == Comparison.Verdict.UNJUDGED ? "(lane)" : "〃")
+                        : g.verdict() == Comparison.Verdict.SAME || g.verdict() == Comparison.Verdict.UNJUDGED
+                        ? g.verdict().toString() : "**" + g.verdict() + "**";
+                rows.add(List.of(c.key().metric(), c.key().kind(), c.pairWithLink(), c.key().path(),
+                        c.key().direction(), Sizes.format(c.key().sizeBytes()),
+                        Markdown.number(row.baselineValue()) + unit + runs(row.baselineRuns()),
+                        Markdown.number(row.candidateValue()) + unit + runs(row.candidateRuns()),
+                        ratio(row), Markdown.change(row.ratio()),
+                        Double.isNaN(row.floor().fraction()) ? "n/a"
+                                : String.format(Locale.ROOT, "±%.1f%%", row.floor().fraction() * 100),
+                        verdict, row.why()));
+                firstOfGroup = false;
+            }
+        }
+        sb.append(Markdown.table(List.of("metric", "kind", "pair (link)", "path", "direction", "size", "baseline",
+                "candidate", "ratio [interval, coverage]", "change", "noise floor", "verdict", "why"), rows))
+                .append('\n');
+        return sb.toString();
+    }
+
+    /**
+     * The lines a CI log shows: one verdict line, then at most {@code maxRows} measurements that are
+     * worse or better, worst first, then how many more are in compare.md.
+     */
+    public static List<String> summary(Comparison.Result r, int maxRows) {
+        List<String> out = new ArrayList<>();
+        long worse = r.count(Comparison.Verdict.WORSE);
+        long better = r.count(Comparison.Verdict.BETTER);
+        out.add(String.format(Locale.ROOT, "%s: %s vs baseline %s: %d worse, %d better, %d same%s of %d measurements "
+                        + "(threshold ±%s%%, noise floor from %s)", worse > 0 ? "WORSE" : better > 0 ? "BETTER" : "SAME",
+                r.candidateLabel(), r.baselineLabel(), worse, better, r.count(Comparison.Verdict.SAME), unjudged(r),
+                r.groups().size(), Markdown.plain(r.thresholdPct()), r.noise()));
+        List<Comparison.Group> named = r.groups().stream().filter(g -> g.verdict() == Comparison.Verdict.WORSE
+                || g.verdict() == Comparison.Verdict.BETTER).toList();
+        for (Comparison.Group g : named.subList(0, Math.min(maxRows, named.size()))) {
+            Comparison.Row h = g.headline();
+            Measurement c = h.candidate();
+            String unit = c.key().biggerIsBetter() ? "GB/s" : "µs";
+            out.add(String.format(Locale.ROOT, "  %-6s %s %s %s %s %s: %s -> %s %s (%s; %.1f%% apart, floor %.1f%%)%s",
+                    g.verdict(), c.key().kind(), c.pairLabel(), c.key().path(), c.key().direction(),
+                    Sizes.format(c.key().sizeBytes()), Markdown.number(h.baselineValue()),
+                    Markdown.number(h.candidateValue()), unit, Markdown.change(h.ratio()),
+                    (Math.max(h.ratio(), 1 / h.ratio()) - 1) * 100,
+                    Double.isNaN(h.floor().fraction()) ? 0 : h.floor().fraction() * 100,
+                    g.rows().size() > 1 ? " [+" + (g.rows().size() - 1) + " lane(s) of this measurement]" : ""));
+        }
+        if (named.size() > maxRows) {
+            out.add("  ... and " + (named.size() - maxRows) + " more in compare.md");
+        }
+        return out;
+    }
+
+    /**
+     * ", N cannot be judged here (...)" for the measurements that are neither same nor changed at the
+     * threshold, with why; empty when there are none.
+     */
+    static String unjudged(Comparison.Result r) {
+        long n = r.count(Comparison.Verdict.UNJUDGED);
+        if (n == 0) {
+            return "";
+        }
+        long wider = r.widerFloors();
+        List<String> why = new ArrayList<>();
+        if (wider > 0) {
+            why.add((wider == n ? "" : wider + ": ") + "noise floor wider than ±" + Markdown.plain(r.thresholdPct()) + "%");
+        }
+        if (n - wider > 0) {
+            why.add((wider == 0 ? "" : (n - wider) + ": ") + "no ratio");
+        }
+        return ", " + n + " cannot be judged here (" + String.join("; ", why) + ")";
+    }
+
+    private static String runs(double[] runs) {
+        return runs.length == 1 ? "" : " (" + runs.length + " runs)";
+    }
+
+    private static String ratio(Comparison.Row row) {
+        ExactTests.Interval i = row.interval();
+        if (!i.exists()) {
+            return String.format(Locale.ROOT, "%.3f (no interval: one run each side)", row.ratio());
+        }
+        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f], %.1f%%", row.ratio(), i.low(), i.high(),
+                i.coverage() * 100);
+    }
+
+    /** Overlay charts of the bandwidth matches, written to {@code dir} with names starting {@code prefix}. */
+    public static List<Charts.ChartFile> charts(Comparison.Result r, Path dir, String prefix) throws IOException {
+        Map<String, List<Comparison.Row>> groups = new LinkedHashMap<>();
+        for (Comparison.Row row : r.rows()) {
+            Measurement c = row.candidate();
+            if (c.key().biggerIsBetter()) {
+                groups.computeIfAbsent(c.key().kind() + "-" + c.key().pair() + "-" + c.key().direction(),
+                        k -> new ArrayList<>()).add(row);
+            }
+        }
+        List<Charts.ChartFile> out = new ArrayList<>();
+        for (Map.Entry<String, List<Comparison.Row>> g : groups.entrySet()) {
+            Map<String, List<Measurement>> candidate = new LinkedHashMap<>();
+            Map<String, List<Measurement>> baseline = new LinkedHashMap<>();
+            for (Comparison.Row row : g.getValue()) {
+                candidate.computeIfAbsent(row.candidate().key().path(), k -> new ArrayList<>()).add(row.candidate());
+                baseline.computeIfAbsent(row.baseline().key().path(), k -> new ArrayList<>()).add(row.baseline());
+            }
+            List<Charts.Line> lines = new ArrayList<>();
+            candidate.forEach((path, points) -> {
+                if (points.size() >= 2) {
+                    lines.add(new Charts.Line(path + " · candidate " + r.candidates().get(0).label(), points, false));
+                    lines.add(new Charts.Line(path + " · baseline " + r.baselines().get(0).label(), baseline.get(path), true));
+                }
+            });
+            if (lines.isEmpty()) {
+                continue;
+            }
+            Measurement first = g.getValue().get(0).candidate();
+            String what = first.key().kind() + " " + first.pairWithLink() + ", " + first.key().direction();
+            String title = "Bandwidth vs size, " + what + ": candidate (solid) over baseline (dashed) — "
+                    + r.candidates().get(0).machineDescription();
+            out.add(Charts.save(Charts.sizeChart(title, Charts.BANDWIDTH_AXIS, lines, true), title, dir,
+                    prefix + "compare-" + Charts.stem(g.getKey())));
+        }
+        return out;
+    }
+
+}

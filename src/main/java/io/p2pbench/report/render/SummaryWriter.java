@@ -1,0 +1,442 @@
+package io.p2pbench.report.render;
+
+import io.p2pbench.report.Reporter;
+import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.chart.ServingCharts;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.stats.HockneyFit;
+import io.p2pbench.report.stats.LinkRates;
+import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.report.verdict.MachineDoctor;
+import io.p2pbench.report.verdict.PartitionVerdict;
+import io.p2pbench.report.verdict.VerdictSections;
+import io.p2pbench.results.Kind;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.topology.HostInfo;
+import io.p2pbench.topology.Topology;
+import io.p2pbench.topology.TopologyPrinter;
+import io.p2pbench.transfer.Sizes;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The report step: {@code summary.md}, small enough for a CI job summary (under 1 MiB), with the
+ * machine, nvbandwidth-style matrices, the alpha-beta table, the charts, what was not measured and
+ * why, and per-size statistics while they fit; {@code statistics.md} always holds every per-size table.
+ */
+public final class SummaryWriter {
+    /** GitHub's limit for one step's job summary. */
+    public static final int LIMIT_BYTES = 1 << 20;
+    /** What the summary may use, leaving room for the lines that say what was left out. */
+    private static final int BUDGET_BYTES = LIMIT_BYTES - 8 * 1024;
+
+    private SummaryWriter() {}
+
+    /**
+     * The two documents.
+     *
+     * @param summary summary.md
+     * @param statistics statistics.md
+     */
+    public record Documents(String summary, String statistics) {}
+
+    /** Renders both documents; chart and export paths are written relative to {@code outDir}. */
+    public static Documents render(ReportContent r, Path outDir) {
+        StringBuilder head = new StringBuilder();
+        head.append("# p2pbench report: ").append(r.sources().stream().map(ResultData::machine).distinct()
+                .collect(Collectors.joining(", "))).append("\n\n");
+        head.append(headline(r)).append("The same as one page with the charts inline: `" + HtmlReport.FILE + "`.\n\n");
+        head.append("# Details\n\n").append(runs(r)).append('\n');
+        for (ResultData machine : machines(r)) {
+            head.append(machine(machine, r.measurementsOf(machine.machine()), r));
+        }
+        head.append(fits(r)).append(VerdictSections.render(r, outDir, svg -> relative(outDir, svg)))
+                .append(charts(r.charts().stream().filter(c -> !PartitionVerdict.isChart(c) && !ServingCharts.isChart(c))
+                        .toList(), outDir)).append(notMeasured(r)).append(method(r));
+        head.append("Per-size statistics (median, mean, interval, CV, n, efficiency; latency percentiles) of every "
+                + "figure: see `" + Reporter.STATISTICS + "` next to this file.\n");
+        String statistics = "# p2pbench statistics per size\n\n" + method(r) + statistics(r);
+        String summary = head.toString();
+        if (bytes(summary) > BUDGET_BYTES) {
+            summary = summary.substring(0, BUDGET_BYTES / 2) + "\n\n(cut here to stay under 1 MiB, a CI job summary's "
+                    + "limit: see `" + Reporter.STATISTICS + "`)\n";
+        }
+        return new Documents(summary, statistics);
+    }
+
+    /**
+     * What fits on one screen: the machine, per link class the bandwidth at the largest size measured against
+     * the link's theoretical rate (and an imported nvbandwidth figure where one was given), the collectives at
+     * their largest size, and warnings; every figure names its run.
+     */
+    private static String headline(ReportContent r) {
+        StringBuilder sb = new StringBuilder("## Headline\n\n");
+        for (ResultData d : machines(r)) {
+            if (!d.isRun()) {
+                continue;
+            }
+            Topology t = d.topology();
+            sb.append("**").append(d.machineDescription()).append("**");
+            if (t != null) {
+                HostInfo h = t.host();
+                sb.append(": driver ").append(h.driverVersion()).append(" (CUDA ").append(h.cudaDriver())
+                        .append("), NCCL ").append(h.nccl()).append(", ").append(h.cpuModel());
+            }
+            sb.append(".\n\n");
+            List<Measurement> ms = r.measurementsOf(d.machine());
+            List<Measurement> nvbw = r.measurements().stream().filter(m -> r.sources().stream()
+                    .anyMatch(s -> !s.isRun() && s.origin().startsWith("nvbandwidth") && s.machine().equals(m.machine())
+                            && s.measurements().contains(m))).toList();
+            List<List<String>> rows = new ArrayList<>();
+            Map<String, List<Measurement>> transfers = new LinkedHashMap<>();
+            for (Measurement m : ms) {
+                boolean peer = m.key().is(Kind.PEER) && m.key().direction().equals(ResultReader.ONE_WAY);
+                boolean host = m.key().is(Kind.HOST)
+                        && (m.key().direction().equals("H2D") || m.key().direction().equals("D2H"));
+                if (m.key().biggerIsBetter() && (peer || host)) {
+                    String link = host ? "host " + hostLink(m, t) : m.link();
+                    transfers.computeIfAbsent(link + "|" + m.key().path() + "|" + m.key().direction(),
+                            k -> new ArrayList<>()).add(m);
+                }
+            }
+            transfers.forEach((k, list) -> {
+                long largest = list.stream().mapToLong(m -> m.key().sizeBytes()).max().orElse(0);
+                // The slowest pair of the class at its largest size: what a job spread over that class gets.
+                Measurement worst = list.stream().filter(m -> m.key().sizeBytes() == largest)
+                        .min(Comparator.comparingDouble(m -> Statistics.bandwidth(m.samples()).median())).orElseThrow();
+                long pairs = list.stream().filter(m -> m.key().sizeBytes() == largest).count();
+                double median = Statistics.bandwidth(worst.samples()).median();
+                LinkRates.Reference ref = LinkRates.of(worst, t);
+                String[] parts = k.split("\\|");
+                rows.add(List.of(parts[0] + (worst.singleGpu() ? " (single GPU)" : ""), parts[1] + " " + parts[2],
+                        Sizes.format(largest), Markdown.number(median) + (pairs > 1 ? " (slowest of " + pairs + " pairs)"
+                                : ""),
+                        ref.known() ? Markdown.percent(ref.efficiency(median)) + " of " + Markdown.number(ref.gbps())
+                                + " (" + ref.assumption() + ")" : "n/a",
+                        nvbandwidth(worst, nvbw), "`" + r.run(worst) + "`"));
+            });
+            if (!rows.isEmpty()) {
+                sb.append(Markdown.table(List.of("link", "path, direction", "size", "median GB/s",
+                        "of theoretical rate", "nvbandwidth", "run"), rows)).append('\n');
+            }
+            List<List<String>> coll = new ArrayList<>();
+            Map<String, List<Measurement>> collectives = new LinkedHashMap<>();
+            for (Measurement m : ms) {
+                if (ResultReader.COLLECTIVE_KINDS.contains(m.key().kind()) && m.key().biggerIsBetter()
+                        && (m.key().direction().equals("bus") || m.key().direction().equals("alg"))) {
+                    collectives.computeIfAbsent(m.key().kind() + "|" + m.key().path() + "|" + m.key().pair(),
+                            k -> new ArrayList<>()).add(m);
+                }
+            }
+            collectives.forEach((k, list) -> {
+                long largest = list.stream().mapToLong(m -> m.key().sizeBytes()).max().orElse(0);
+                Measurement bus = list.stream().filter(m -> m.key().sizeBytes() == largest
+                        && m.key().direction().equals("bus")).findFirst().orElse(null);
+                Measurement alg = list.stream().filter(m -> m.key().sizeBytes() == largest
+                        && m.key().direction().equals("alg")).findFirst().orElse(null);
+                Measurement any = bus != null ? bus : alg;
+                boolean oneRank = any.key().pair().split(",").length == 1;
+                coll.add(List.of(any.key().kind(), any.key().path(), any.key().pair()
+                                + (any.singleGpu() ? " (single GPU)" : ""), Sizes.format(largest),
+                        alg == null ? "n/a" : Markdown.number(Statistics.bandwidth(alg.samples()).median()),
+                        bus == null ? "n/a" : oneRank ? "0 (one rank)"
+                                : Markdown.number(Statistics.bandwidth(bus.samples()).median()),
+                        "`" + r.run(any) + "`"));
+            });
+            if (!coll.isEmpty()) {
+                sb.append(Markdown.table(List.of("collective", "operation", "GPUs", "size", "algbw GB/s", "busbw GB/s",
+                        "run"), coll)).append('\n');
+            }
+        }
+        List<String> warnings = warnings(r);
+        if (!warnings.isEmpty()) {
+            sb.append("Warnings:\n\n");
+            warnings.forEach(w -> sb.append("- ").append(w).append('\n'));
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** The GPU's PCIe link for a host row, e.g. {@code PCIe Gen5 x16}. */
+    private static String hostLink(Measurement m, Topology t) {
+        String ref = LinkRates.of(m, t).assumption();
+        int colon = ref.indexOf(':');
+        return colon > 0 ? ref.substring(0, colon) : "PCIe";
+    }
+
+    /** The imported nvbandwidth figure of the same path, direction, pair and size, or a dash. */
+    private static String nvbandwidth(Measurement m, List<Measurement> nvbw) {
+        return nvbw.stream().filter(n -> n.key().equals(m.key())).findFirst()
+                .map(n -> Markdown.number(Statistics.bandwidth(n.samples()).median())).orElse("—");
+    }
+
+    private static List<String> warnings(ReportContent r) {
+        List<String> out = new ArrayList<>();
+        if (r.measurements().stream().anyMatch(Measurement::singleGpu)) {
+            out.add("Figures marked single GPU ran every code path on one GPU: " + Measurement.SINGLE_GPU + ".");
+        }
+        for (ResultData d : r.sources()) {
+            if (d.isRun() && !"complete".equals(d.manifest().state())) {
+                out.add("`" + d.label() + "` is " + d.manifest().state() + ".");
+            }
+            long failed = d.notMeasured().stream().filter(n -> !"skipped".equals(n.status())).count();
+            if (failed > 0) {
+                out.add("`" + d.label() + "`: " + failed + " combination(s) failed or did not finish (see below).");
+            }
+        }
+        if (r.superseded() > 0) {
+            out.add(r.superseded() + " figure(s) were measured in more than one run; the run started last is used, "
+                    + "and every table names its run.");
+        }
+        if (r.sources().stream().noneMatch(s -> !s.isRun() && s.origin().startsWith("nvbandwidth"))) {
+            out.add("No nvbandwidth reference was given: run `p2pbench compare NVBANDWIDTH.json RESULT` to compare "
+                    + "against one.");
+        }
+        return out;
+    }
+
+    private static String runs(ReportContent r) {
+        List<List<String>> rows = new ArrayList<>();
+        for (ResultData d : r.sources()) {
+            long ok = d.isRun() ? d.manifest().entries().stream().filter(e -> "ok".equals(e.status())).count() : 0;
+            long skipped = d.notMeasured().stream().filter(n -> "skipped".equals(n.status())).count();
+            long other = d.notMeasured().size() - skipped;
+            rows.add(List.of("`" + d.label() + "`", d.origin(),
+                    d.isRun() ? d.manifest().preset() : "", d.isRun() ? d.manifest().startedAt() : "",
+                    d.isRun() ? d.manifest().state() : "", String.valueOf(ok), String.valueOf(skipped),
+                    String.valueOf(other), verified(d)));
+        }
+        String table = Markdown.table(List.of("result", "written by", "preset", "started (UTC)", "state", "ok", "skipped",
+                "failed or other", "bytes verified"), rows);
+        String note = r.superseded() > 0 ? "\n" + r.superseded() + " measurement(s) appear in more than one run of the "
+                + "same machine; the figures of the run started last are used.\n" : "";
+        return "## Runs\n\n" + table + note;
+    }
+
+    /** Bytes the ok benchmarks of a run verified, or why there is no figure. */
+    private static String verified(ResultData d) {
+        if (!d.isRun()) {
+            return "n/a (imported)";
+        }
+        List<RunManifest.Entry> ok = d.manifest().entries().stream().filter(e -> "ok".equals(e.status())).toList();
+        if (ok.isEmpty()) {
+            return "0";
+        }
+        if (ok.stream().anyMatch(e -> e.bytesVerified() == null)) {
+            return "not recorded (older suite)";
+        }
+        return Sizes.format(ok.stream().mapToLong(RunManifest.Entry::bytesVerified).sum());
+    }
+
+    public static List<ResultData> machines(ReportContent r) {
+        Map<String, ResultData> out = new LinkedHashMap<>();
+        r.sources().forEach(d -> out.putIfAbsent(d.machine(), d));
+        return new ArrayList<>(out.values());
+    }
+
+    private static String machine(ResultData d, List<Measurement> ms, ReportContent r) {
+        StringBuilder sb = new StringBuilder("## Machine ").append(d.machine()).append("\n\n");
+        Topology t = d.topology();
+        if (t != null) {
+            HostInfo h = t.host();
+            sb.append(String.format(Locale.ROOT, "%s; driver %s (CUDA %s), CUDA runtime %s, NCCL %s. Host: %s, %d socket(s),"
+                            + " %d NUMA node(s), IOMMU %s, virtualisation %s.%n%n", d.machineDescription(),
+                    h.driverVersion(), h.cudaDriver(), h.cudaRuntime(), h.nccl(), h.cpuModel(), h.sockets(), h.numaNodes(),
+                    h.iommu(), h.virtualization()));
+            sb.append("```text\n").append(TopologyPrinter.gpuTable(t)).append('\n').append(TopologyPrinter.linkMatrix(t))
+                    .append('\n').append(TopologyPrinter.p2pMatrix(t)).append("```\n\n");
+            sb.append(MachineDoctor.section(d, ms));
+        }
+        String peer = TextMatrices.peer(ms, t);
+        if (!peer.isEmpty()) {
+            sb.append("### Bandwidth matrices (nvbandwidth style)\n\n```text\n").append(peer).append("```\n\n")
+                    .append(runsOf(r, TextMatrices.matrixCells(ms)));
+        }
+        String host = TextMatrices.host(ms, t);
+        if (!host.isEmpty()) {
+            sb.append("### Host-device bandwidth\n\n```text\n").append(host).append("```\n\n")
+                    .append(runsOf(r, ms.stream().filter(m -> m.key().is(Kind.HOST)).toList()));
+        }
+        return sb.toString();
+    }
+
+    /** {@code Figures from run A (12), run B (3).} for the measurements a table shows. */
+    private static String runsOf(ReportContent r, List<Measurement> shown) {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        shown.forEach(m -> counts.merge(r.run(m), 1, Integer::sum));
+        if (counts.isEmpty()) {
+            return "";
+        }
+        return "Figures from " + counts.entrySet().stream().map(e -> "`" + e.getKey() + "`"
+                + (counts.size() > 1 ? " (" + e.getValue() + ")" : "")).collect(Collectors.joining(", ")) + ".\n\n";
+    }
+
+    private static String fits(ReportContent r) {
+        List<HockneyFit.Fit> fits = r.fits();
+        if (fits.isEmpty()) {
+            return "";
+        }
+        List<List<String>> rows = new ArrayList<>();
+        for (HockneyFit.Fit f : fits) {
+            Measurement m = f.series();
+            rows.add(List.of(m.machine(), m.key().kind(), m.pairWithLink(), m.key().path(), m.key().direction(),
+                    f.fittedOn(), f.sizes() + " (" + Sizes.format(m.key().sizeBytes()) + " .. " + Sizes.format(f.maxSizeBytes())
+                            + ")",
+                    Markdown.number(f.alphaMicros()) + " ± " + Markdown.number(f.alphaError()),
+                    Markdown.number(f.betaGBps()) + " ± " + Markdown.number(f.betaError()),
+                    f.physical() ? Sizes.format(Math.round(f.halfBytes())) + " ± " + Sizes.format(Math.round(f.halfError()))
+                            : "n/a (model does not fit)",
+                    Markdown.percent(f.rmsRelative()), "`" + r.run(m) + "`"));
+        }
+        return "## Latency-bandwidth fit (alpha-beta, Hockney): t = α + n / β\n\n"
+                + "α: startup latency; β: asymptotic bandwidth; n½ = α·β, the size reaching half of β. Least squares on "
+                + "relative residuals; ± one standard error (n½ by the delta method).\n\n"
+                + Markdown.table(List.of("machine", "kind", "pair (link)", "path", "direction", "fitted on", "sizes",
+                "α (µs)", "β (GB/s)", "n½", "rms relative residual", "run (of the smallest size)"), rows) + "\n";
+    }
+
+    private static String charts(List<Charts.ChartFile> charts, Path outDir) {
+        if (charts.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("## Charts\n\nSVG, text as text, in this folder; `report.html` shows them "
+                + "inline with every table.\n\n");
+        for (Charts.ChartFile c : charts) {
+            sb.append("![").append(c.title()).append("](").append(relative(outDir, c.svg())).append(")\n\n");
+        }
+        return sb.toString();
+    }
+
+    private static String notMeasured(ReportContent r) {
+        StringBuilder sb = new StringBuilder();
+        Map<String, List<ResultData.NotMeasured>> groups = new LinkedHashMap<>();
+        for (ResultData d : r.sources()) {
+            for (ResultData.NotMeasured n : d.notMeasured()) {
+                String reason = n.reason() == null ? "no reason recorded" : n.reason();
+                groups.computeIfAbsent(d.machine() + "|" + n.status() + "|" + reason, k -> new ArrayList<>()).add(n);
+            }
+        }
+        if (!groups.isEmpty()) {
+            List<List<String>> rows = new ArrayList<>();
+            groups.forEach((k, list) -> {
+                String[] parts = k.split("\\|", 3);
+                boolean allLocal = list.stream().allMatch(ResultData.NotMeasured::singleGpu);
+                // The same combination skipped in several runs of one machine is one combination.
+                List<String> distinct = list.stream().map(ResultData.NotMeasured::id).distinct().toList();
+                String ids = distinct.stream().limit(4).map(id -> "`" + id + "`").collect(Collectors.joining(", "))
+                        + (distinct.size() > 4 ? " and " + (distinct.size() - 4) + " more" : "");
+                String count = distinct.size() == list.size() ? String.valueOf(list.size())
+                        : distinct.size() + " (" + list.size() + " times in these runs)";
+                rows.add(List.of(parts[0], parts[1], parts[2] + (allLocal ? " (" + Measurement.SINGLE_GPU + ")" : ""),
+                        count, ids));
+            });
+            sb.append("## Skipped and failed combinations\n\n").append(Markdown.table(List.of("machine", "status",
+                    "reason", "count", "combinations"), rows)).append('\n');
+        }
+        List<String> unknown = new ArrayList<>();
+        for (ResultData d : r.sources()) {
+            d.unknownKinds().forEach((kind, count) -> unknown.add("- `" + kind + "` in `" + d.label() + "`: " + count
+                    + " result(s)"));
+        }
+        if (!unknown.isEmpty()) {
+            sb.append("## Not reported\n\nKinds this version of the report does not know (their JMH JSON is "
+                    + "exported untouched):\n\n").append(String.join("\n", unknown)).append("\n\n");
+        }
+        return sb.toString();
+    }
+
+    private static String method(ReportContent r) {
+        StringBuilder sb = new StringBuilder("## Method and exports\n\n");
+        sb.append("- Bandwidth: decimal GB/s (10^9 bytes/s), device-timed per batch; the headline is the median over "
+                + "batches. Interval: ").append(Statistics.BANDWIDTH_INTERVAL)
+                .append(". CV: coefficient of variation, sample standard deviation / mean.\n");
+        sb.append("- Latency: host-observed µs per transfer; percentiles p50, p90, p99, p99.9 by ")
+                .append(Statistics.PERCENTILE_ESTIMATOR).append(" (numpy's default estimator).\n");
+        sb.append("- Efficiency: median / the link's theoretical rate per direction (twice that for both-ways sums); "
+                + "every table names the rate it assumed.\n");
+        sb.append("- Sizes are binary (KiB, MiB, GiB).\n");
+        for (String e : r.exports()) {
+            sb.append("- ").append(e).append('\n');
+        }
+        return sb.append('\n').toString();
+    }
+
+    /** Per machine and pair: bandwidth and latency per size, then collectives. */
+    private static String statistics(ReportContent r) {
+        StringBuilder sb = new StringBuilder("## Statistics per size\n\n");
+        for (ResultData d : machines(r)) {
+            Map<String, List<Measurement>> groups = new LinkedHashMap<>();
+            List<Measurement> sorted = new ArrayList<>(r.measurementsOf(d.machine()));
+            sorted.sort(Comparator.comparing((Measurement m) -> m.key().path()).thenComparing(m -> m.key().direction())
+                    .thenComparingLong(m -> m.key().sizeBytes()));
+            for (Measurement m : sorted) {
+                groups.computeIfAbsent(m.key().kind() + " " + m.pairWithLink(), k -> new ArrayList<>()).add(m);
+            }
+            for (Map.Entry<String, List<Measurement>> g : groups.entrySet()) {
+                sb.append("### ").append(d.machine()).append(": ").append(g.getKey()).append("\n\n");
+                List<Measurement> bw = g.getValue().stream().filter(m -> m.key().biggerIsBetter()).toList();
+                List<Measurement> lat = g.getValue().stream().filter(m -> !m.key().biggerIsBetter()).toList();
+                if (!bw.isEmpty()) {
+                    sb.append(bandwidthTable(bw, d.topology(), r));
+                }
+                if (!lat.isEmpty()) {
+                    sb.append(latencyTable(lat, r));
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String bandwidthTable(List<Measurement> ms, Topology t, ReportContent r) {
+        Map<String, String> references = new LinkedHashMap<>();
+        List<List<String>> rows = new ArrayList<>();
+        for (Measurement m : ms) {
+            Statistics.Bandwidth b = Statistics.bandwidth(m.samples());
+            LinkRates.Reference ref = LinkRates.of(m, t);
+            String label = references.computeIfAbsent(ref.known() ? Markdown.number(ref.gbps()) + " GB/s: "
+                    + ref.assumption() : ref.assumption(), k -> "R" + (references.size() + 1));
+            rows.add(List.of(m.key().path(), m.key().direction(), Sizes.format(m.key().sizeBytes()),
+                    Markdown.number(b.median()), Markdown.number(b.mean()),
+                    b.hasInterval() ? "[" + Markdown.number(b.ciLow()) + ", " + Markdown.number(b.ciHigh()) + "]" : "n/a",
+                    Markdown.percent(b.cv()), String.valueOf(b.n()), m.samplesFrom(),
+                    (ref.known() ? Markdown.percent(ref.efficiency(b.median())) + " of " + label : "n/a (" + label + ")"),
+                    "`" + r.run(m) + "`"));
+        }
+        StringBuilder sb = new StringBuilder(Markdown.table(List.of("path", "direction", "size", "median GB/s",
+                "mean GB/s", "95% t-interval of mean", "CV", "n", "samples", "efficiency (reference)", "run"), rows));
+        sb.append('\n');
+        references.forEach((text, label) -> sb.append(label).append(": ").append(text).append("  \n"));
+        return sb.append('\n').toString();
+    }
+
+    private static String latencyTable(List<Measurement> ms, ReportContent r) {
+        List<List<String>> rows = new ArrayList<>();
+        for (Measurement m : ms) {
+            Statistics.Latency l = Statistics.latency(m.samples());
+            rows.add(List.of(m.key().path(), m.key().direction(), Sizes.format(m.key().sizeBytes()),
+                    Markdown.number(l.p50()), Markdown.number(l.p90()), Markdown.number(l.p99()),
+                    Markdown.number(l.p999()), Markdown.number(l.mean()), String.valueOf(l.n()), "`" + r.run(m) + "`"));
+        }
+        return "Latency, µs per transfer, percentiles by " + Statistics.PERCENTILE_ESTIMATOR + ":\n\n"
+                + Markdown.table(List.of("path", "direction", "size", "p50", "p90", "p99", "p99.9", "mean", "samples", "run"),
+                rows) + "\n";
+    }
+
+    private static String relative(Path outDir, Path file) {
+        return outDir.toAbsolutePath().normalize().relativize(file.toAbsolutePath().normalize()).toString()
+                .replace('\\', '/');
+    }
+
+    private static int bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+}

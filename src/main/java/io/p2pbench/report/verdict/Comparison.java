@@ -1,0 +1,443 @@
+package io.p2pbench.report.verdict;
+
+import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.stats.ExactTests;
+import io.p2pbench.report.stats.Statistics;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Matches the measurements of a baseline and a candidate and judges each measurement
+ * ({@code docs/compare.md} argues the model). Each side is one run or several runs of one machine.
+ *
+ * <p>The unit of evidence is a run: batches of one run share that run's state of the machine (clocks,
+ * placement, the hypervisor's neighbours), and on our VM runs minutes apart differ by more than the
+ * batches of one run do, so batches are not independent samples of the machine. Per row and run the
+ * figure is the median over batches (latency: p50, R-7); per side, the median of its runs' figures.
+ *
+ * <p>A row is worse (better) only when its change is in the bad (good) direction and beyond both the
+ * user's threshold and the row's noise floor ({@link NoiseFloors}: the committed table, with a
+ * baseline of several runs adding its own run pairs to the table's evidence), and, where an exact
+ * Mann-Whitney test of the run figures can reach α at all, significant after Benjamini-Hochberg across
+ * the tested rows. A row whose floor is wider than the threshold and whose change is within the floor
+ * cannot be judged at the threshold: it is counted apart, not as same; so is a row without a ratio.
+ *
+ * <p>The alg/bus pair of a collective and the rows of a bidirectional copy are rows of one
+ * measurement, which has one verdict and is counted once. A collective's is the worst of its rows. A
+ * bidirectional copy's is its sum's (all bytes over the common window): how the two directions share
+ * that window moves from run to run while the total does not, so the lanes are shown beside the sum
+ * but do not decide.
+ */
+public final class Comparison {
+    /** Significance level (after Benjamini-Hochberg across the tested rows). */
+    public static final double ALPHA = 0.05;
+    /** Coverage aimed at by intervals; the coverage each has is stated beside it. */
+    public static final double LEVEL = 0.95;
+
+    private Comparison() {}
+
+    /** How results were matched. */
+    public enum Matching {
+        /** One machine: every pair is its own measurement. */
+        SAME_MACHINE("(path, direction, size, pair)"),
+        /** Different machines: pairs of one link class are pooled. */
+        ACROSS_MACHINES("(path, direction, size, link class)");
+
+        private final String key;
+
+        Matching(String key) {
+            this.key = key;
+        }
+
+        /** The fields results are matched by. */
+        public String key() {
+            return key;
+        }
+    }
+
+    /** What a match says. */
+    public enum Verdict {
+        /** Worse beyond the threshold and the noise floor (and significant where testable). */
+        WORSE,
+        /** Better beyond the threshold and the noise floor (and significant where testable). */
+        BETTER,
+        /** Within the threshold, and the noise floor is not wider than the threshold; or not significant. */
+        SAME,
+        /**
+         * Cannot be judged at the threshold: within a noise floor wider than the threshold, no ratio, or a
+         * lane of a bidirectional copy (its sum decides).
+         */
+        UNJUDGED;
+
+        @Override
+        public String toString() {
+            return this == UNJUDGED ? "cannot judge" : name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /**
+     * One figure compared (one lane, or alg or bus).
+     *
+     * @param baseline the first baseline run's measurement (pooled across pairs when matching across machines)
+     * @param candidate the first candidate run's
+     * @param baselineRuns run-level figures of the baseline's runs that have the row
+     * @param candidateRuns the candidate's
+     * @param baselineValue median of the baseline's run figures
+     * @param candidateValue median of the candidate's
+     * @param ratio candidate / baseline
+     * @param interval interval of the ratio (exact shift interval on the log scale) with its coverage
+     * @param p exact two-sided Mann-Whitney p of the run figures; NaN where no test can reach α
+     * @param smallestP smallest p the test could give with these run counts
+     * @param q Benjamini-Hochberg adjusted p (NaN without a test)
+     * @param floor the noise floor (fraction) and where it comes from
+     * @param verdict better, worse or same
+     * @param why what decided the verdict
+     */
+    public record Row(Measurement baseline, Measurement candidate, double[] baselineRuns, double[] candidateRuns,
+                      double baselineValue, double candidateValue, double ratio, ExactTests.Interval interval,
+                      double p, double smallestP, double q, NoiseFloors.Floor floor, Verdict verdict, String why) {
+        /** The change in the bad direction, in percent (positive = worse), for ranking. */
+        public double adversePct() {
+            return (candidate.key().biggerIsBetter() ? 1 / ratio - 1 : ratio - 1) * 100;
+        }
+
+        /** Whether there is no ratio to judge (a figure is not positive). */
+        public boolean noRatio() {
+            return !(ratio > 0) || !Double.isFinite(ratio);
+        }
+
+        /** This row with another verdict and reason. */
+        Row withVerdict(Verdict v, String reason) {
+            return new Row(baseline, candidate, baselineRuns, candidateRuns, baselineValue, candidateValue, ratio,
+                    interval, p, smallestP, q, floor, v, reason);
+        }
+    }
+
+    /**
+     * One measurement: its rows (one, or the lanes of a bidirectional copy, or a collective's alg and bus).
+     *
+     * @param rows the rows, the one that decided the verdict first
+     * @param verdict the worst verdict of the rows
+     */
+    public record Group(List<Row> rows, Verdict verdict) {
+        /** The row that decided the verdict. */
+        public Row headline() {
+            return rows.get(0);
+        }
+    }
+
+    /**
+     * A whole comparison.
+     *
+     * @param baselines the baseline's runs
+     * @param candidates the candidate's runs
+     * @param matching how results were matched
+     * @param note a line about the matching
+     * @param thresholdPct changes within this many percent are "same"
+     * @param noise where the noise floors come from, one line
+     * @param groups every measurement, worse first (largest adverse change first), then better, same, cannot judge
+     * @param baselineOnly keys only the baseline has
+     * @param candidateOnly keys only the candidate has
+     */
+    public record Result(List<ResultData> baselines, List<ResultData> candidates, Matching matching, String note,
+                         double thresholdPct, String noise, List<Group> groups, int baselineOnly, int candidateOnly) {
+        /** Measurements with a given verdict. */
+        public long count(Verdict v) {
+            return groups.stream().filter(g -> g.verdict() == v).count();
+        }
+
+        /** Measurements that cannot be judged because their noise floor is wider than the threshold. */
+        public long widerFloors() {
+            return groups.stream().filter(g -> g.verdict() == Verdict.UNJUDGED && !g.headline().noRatio()).count();
+        }
+
+        /** Every row of every measurement. */
+        public List<Row> rows() {
+            return groups.stream().flatMap(g -> g.rows().stream()).toList();
+        }
+
+        /** The baseline as people read it: one label, or the first label and how many runs. */
+        public String baselineLabel() {
+            return label(baselines);
+        }
+
+        /** The candidate as people read it. */
+        public String candidateLabel() {
+            return label(candidates);
+        }
+
+        private static String label(List<ResultData> runs) {
+            return runs.size() == 1 ? runs.get(0).label() : runs.size() + " runs: " + String.join(", ",
+                    runs.stream().map(ResultData::label).toList());
+        }
+    }
+
+    /** Compares one candidate run with one baseline run, with the default noise floors. */
+    public static Result compare(ResultData baseline, ResultData candidate, double thresholdPct)
+            throws BadInputException {
+        return compare(List.of(baseline), List.of(candidate), thresholdPct, NoiseFloors.defaults());
+    }
+
+    /**
+     * Compares candidate runs with baseline runs; {@code defaults} are the floors used when the
+     * baseline has fewer than two runs. A {@link BadInputException} when nothing matches or a side
+     * mixes machines.
+     */
+    public static Result compare(List<ResultData> baselines, List<ResultData> candidates, double thresholdPct,
+                                 NoiseFloors defaults) throws BadInputException {
+        requireOneMachine(baselines, "baseline");
+        requireOneMachine(candidates, "candidate");
+        ResultData baseline = baselines.get(0);
+        ResultData candidate = candidates.get(0);
+        boolean imported = !baseline.isRun() || !candidate.isRun();
+        Matching matching = imported || baseline.machine().equals(candidate.machine()) ? Matching.SAME_MACHINE
+                : Matching.ACROSS_MACHINES;
+        List<Map<String, Measurement>> base = baselines.stream().map(r -> index(r.measurements(), matching)).toList();
+        List<Map<String, Measurement>> cand = candidates.stream().map(r -> index(r.measurements(), matching)).toList();
+        Set<String> baseKeys = keys(base);
+        Set<String> candKeys = keys(cand);
+
+        boolean tableFits = defaults.machine().equals(baseline.machine()) || !baseline.isRun();
+        String table = "default table '" + defaults.name() + "' (learned on " + defaults.machine() + " reruns"
+                + (tableFits ? ")" : "; WARNING: not this machine, " + baseline.machine() + ")");
+        NoiseFloors floors = baselines.size() < 2 ? defaults
+                : defaults.pooledWith(NoiseFloors.learn("baseline", baselines), "the " + table + " with the baseline's "
+                        + baselines.size() * (baselines.size() - 1) / 2 + " run pair(s)");
+        String noise = baselines.size() < 2 ? table : "the " + table + " pooled with the baseline's own "
+                + baselines.size() + " runs";
+
+        List<Row> rows = new ArrayList<>();
+        List<String> rowKeys = new ArrayList<>();
+        for (String key : candKeys) {
+            if (!baseKeys.contains(key)) {
+                continue;
+            }
+            Measurement b = first(base, key);
+            Measurement c = first(cand, key);
+            double[] bRuns = figures(base, key);
+            double[] cRuns = figures(cand, key);
+            rows.add(measure(b, c, bRuns, cRuns, floors.floorOf(b.key())));
+            rowKeys.add(key);
+        }
+        if (rows.isEmpty()) {
+            throw new BadInputException(NothingInCommon.why(baseline, candidate, matching));
+        }
+        double[] p = rows.stream().mapToDouble(Row::p).toArray();
+        double[] q = ExactTests.benjaminiHochberg(p);
+        List<Row> judged = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            judged.add(judge(rows.get(i), q[i], thresholdPct));
+        }
+        List<Group> groups = group(judged);
+        int baselineOnly = (int) baseKeys.stream().filter(k -> !candKeys.contains(k)).count();
+        int candidateOnly = (int) candKeys.stream().filter(k -> !baseKeys.contains(k)).count();
+        return new Result(List.copyOf(baselines), List.copyOf(candidates), matching,
+                note(baseline, candidate, matching), thresholdPct, noise, groups, baselineOnly, candidateOnly);
+    }
+
+    /** The run-level figure of one run's measurement: the median over batches (latency: p50), R-7. */
+    public static double runFigure(Measurement m) {
+        return Statistics.percentile(m.samples(), 50);
+    }
+
+    /** Figures, ratio, interval and exact test of one row; the verdict comes later, after the correction. */
+    static Row measure(Measurement b, Measurement c, double[] bRuns, double[] cRuns, NoiseFloors.Floor floor) {
+        double bv = Statistics.percentile(bRuns, 50);
+        double cv = Statistics.percentile(cRuns, 50);
+        double ratio = cv / bv;
+        ExactTests.Interval interval = new ExactTests.Interval(Double.NaN, Double.NaN, Double.NaN);
+        boolean positive = java.util.stream.DoubleStream.concat(java.util.Arrays.stream(bRuns),
+                java.util.Arrays.stream(cRuns)).allMatch(v -> v > 0);
+        if (positive) {
+            ExactTests.Interval log = ExactTests.shiftInterval(logs(bRuns), logs(cRuns), LEVEL);
+            interval = log.exists() ? new ExactTests.Interval(Math.exp(log.low()), Math.exp(log.high()),
+                    log.coverage()) : log;
+        }
+        double smallest = ExactTests.smallestP(bRuns.length, cRuns.length);
+        double p = smallest < ALPHA ? ExactTests.mannWhitneyP(bRuns, cRuns) : Double.NaN;
+        return new Row(b, c, bRuns, cRuns, bv, cv, ratio, interval, p, smallest, Double.NaN, floor, Verdict.SAME, "");
+    }
+
+    /** The verdict of one row: direction, threshold, noise floor and (where there is one) the corrected test. */
+    static Row judge(Row r, double q, double thresholdPct) {
+        boolean bigger = r.candidate().key().biggerIsBetter();
+        double changePct = Math.abs(r.ratio() - 1) * 100;
+        // A change is measured against the larger of ratio and its inverse, so that -7% and +7.5% are one size.
+        double sizePct = (Math.max(r.ratio(), 1 / r.ratio()) - 1) * 100;
+        double floorPct = Double.isNaN(r.floor().fraction()) ? 0 : r.floor().fraction() * 100;
+        boolean good = bigger ? r.ratio() > 1 : r.ratio() < 1;
+        String test = Double.isNaN(r.p())
+                ? String.format(Locale.ROOT, "no test: n too small (%d vs %d runs, smallest attainable p = %s)",
+                        r.baselineRuns().length, r.candidateRuns().length, significant(r.smallestP()))
+                : "exact Mann-Whitney p = " + significant(r.p()) + ", BH q = " + significant(q);
+        Verdict verdict = Verdict.SAME;
+        String why;
+        if (r.noRatio()) {
+            verdict = Verdict.UNJUDGED;
+            why = "no ratio (a figure is not positive)";
+        } else if (sizePct <= floorPct && floorPct > thresholdPct) {
+            verdict = Verdict.UNJUDGED;
+            why = String.format(Locale.ROOT, "cannot judge at ±%s%%: within the noise floor %.1f%%, which is wider "
+                    + "(the figures are %.1f%% apart)", Markdown.plain(thresholdPct), floorPct, sizePct);
+        } else if (changePct <= thresholdPct) {
+            // The floor is not wider than the threshold here, so within the threshold is within the noise too.
+            why = "within ±" + Markdown.plain(thresholdPct) + "%";
+        } else if (!Double.isNaN(r.p()) && !(q < ALPHA)) {
+            why = "not significant (" + test + ")";
+        } else {
+            verdict = good ? Verdict.BETTER : Verdict.WORSE;
+            why = String.format(Locale.ROOT, "beyond ±%s%% and the noise floor %.1f%% (the figures are %.1f%% "
+                    + "apart); %s", Markdown.plain(thresholdPct), floorPct, sizePct, test);
+        }
+        return new Row(r.baseline(), r.candidate(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
+                r.candidateValue(), r.ratio(), r.interval(), r.p(), r.smallestP(), q, r.floor(), verdict, why);
+    }
+
+    /** Why a lane of a bidirectional copy does not decide its measurement's verdict. */
+    static final String LANE_NOT_JUDGED = "a lane of a bidirectional copy: shown, not judged (how the directions "
+            + "share the window moves between runs; the sum over the common window decides)";
+
+    /** Three significant digits, without trailing zeros: 0.1, 0.0286. */
+    static String significant(double v) {
+        return new java.math.BigDecimal(String.format(Locale.ROOT, "%.3g", v)).stripTrailingZeros().toPlainString();
+    }
+
+    /**
+     * Rows of one measurement together (lanes; alg and bus), one verdict each: a bidirectional copy's
+     * sum first, deciding; otherwise worst first.
+     */
+    static List<Group> group(List<Row> rows) {
+        Map<String, List<Row>> byMeasurement = new LinkedHashMap<>();
+        for (Row r : rows) {
+            byMeasurement.computeIfAbsent(measurementOf(r.candidate().key()), k -> new ArrayList<>()).add(r);
+        }
+        Comparator<Row> worstFirst = Comparator.comparingInt((Row r) -> r.verdict().ordinal())
+                .thenComparing(Comparator.comparingDouble(Row::adversePct).reversed());
+        List<Group> groups = new ArrayList<>();
+        for (List<Row> members : byMeasurement.values()) {
+            List<Row> sorted = new ArrayList<>();
+            Row sum = members.size() > 1 ? members.stream().filter(r -> isSum(r.candidate().key())).findFirst()
+                    .orElse(null) : null;
+            if (sum != null) {
+                sorted.add(sum);
+                members.stream().filter(r -> r != sum).sorted(Comparator.comparingDouble(Row::adversePct).reversed())
+                        .forEach(r -> sorted.add(r.withVerdict(Verdict.UNJUDGED, LANE_NOT_JUDGED)));
+            } else {
+                sorted.addAll(members);
+                sorted.sort(worstFirst);
+            }
+            groups.add(new Group(List.copyOf(sorted), sorted.get(0).verdict()));
+        }
+        groups.sort(Comparator.comparing(Group::headline, worstFirst));
+        return List.copyOf(groups);
+    }
+
+    /** Whether a row is the both-ways figure of a bidirectional copy. */
+    static boolean isSum(Measurement.Key k) {
+        return k.direction().equals(ResultReader.BOTH_WAYS) || k.direction().endsWith("(sum)");
+    }
+
+    /** What a row is a part of: a bidirectional copy (every lane), a collective (alg and bus), else itself. */
+    static String measurementOf(Measurement.Key k) {
+        String d = k.direction();
+        boolean lane = d.equals(ResultReader.UNDER_REVERSE) || d.equals(ResultReader.BOTH_WAYS)
+                || d.equals(ResultReader.SELF_LANE_1) || d.equals(ResultReader.SELF_LANE_2)
+                || d.contains("running") || d.contains("(sum)");
+        String pair = k.pair();
+        if (lane && pair.matches("\\d+-\\d+")) {
+            String[] e = pair.split("-");
+            pair = Integer.parseInt(e[0]) <= Integer.parseInt(e[1]) ? pair : e[1] + "-" + e[0];
+        }
+        String direction = lane ? "bidirectional" : d.equals("alg") || d.equals("bus") ? "alg/bus" : d;
+        return String.join("|", k.metric(), k.kind(), k.path(), direction, pair, Long.toString(k.sizeBytes()));
+    }
+
+    private static double[] logs(double[] x) {
+        return java.util.Arrays.stream(x).map(Math::log).toArray();
+    }
+
+    private static Set<String> keys(List<Map<String, Measurement>> runs) {
+        Set<String> keys = new LinkedHashSet<>();
+        runs.forEach(r -> keys.addAll(r.keySet()));
+        return keys;
+    }
+
+    private static Measurement first(List<Map<String, Measurement>> runs, String key) {
+        return runs.stream().map(r -> r.get(key)).filter(java.util.Objects::nonNull).findFirst().orElseThrow();
+    }
+
+    private static double[] figures(List<Map<String, Measurement>> runs, String key) {
+        return runs.stream().map(r -> r.get(key)).filter(java.util.Objects::nonNull)
+                .mapToDouble(Comparison::runFigure).toArray();
+    }
+
+    private static void requireOneMachine(List<ResultData> runs, String side) throws BadInputException {
+        if (runs.isEmpty()) {
+            throw new BadInputException("no " + side + " given");
+        }
+        Set<String> machines = new LinkedHashSet<>();
+        runs.forEach(r -> machines.add(r.machine()));
+        if (machines.size() > 1) {
+            throw new BadInputException("the " + side + " runs come from different machines (" + String.join(", ",
+                    machines) + "); several runs of one side must be of one machine: "
+                    + String.join(", ", runs.stream().map(r -> r.source().toString()).toList()));
+        }
+    }
+
+    private static Map<String, Measurement> index(List<Measurement> ms, Matching matching) {
+        Map<String, List<Measurement>> groups = new LinkedHashMap<>();
+        for (Measurement m : ms) {
+            Measurement.Key k = m.key();
+            String key = matching == Matching.SAME_MACHINE ? k.toString()
+                    : String.join("|", k.metric(), k.kind(), k.path(), k.direction(), m.link(),
+                    Long.toString(k.sizeBytes()));
+            groups.computeIfAbsent(key, x -> new ArrayList<>()).add(m);
+        }
+        Map<String, Measurement> out = new LinkedHashMap<>();
+        groups.forEach((key, list) -> out.put(key, list.size() == 1 ? list.get(0) : pooled(list)));
+        return out;
+    }
+
+    /** The samples of several pairs of one link class, as one measurement named by the class. */
+    private static Measurement pooled(List<Measurement> list) {
+        Measurement first = list.get(0);
+        Measurement.Key k = first.key();
+        int n = list.stream().mapToInt(m -> m.samples().length).sum();
+        double[] all = new double[n];
+        int i = 0;
+        for (Measurement m : list) {
+            System.arraycopy(m.samples(), 0, all, i, m.samples().length);
+            i += m.samples().length;
+        }
+        Measurement.Key key = new Measurement.Key(k.metric(), k.kind(), k.path(), k.direction(),
+                list.size() + " pairs", k.sizeBytes());
+        return new Measurement(key, first.machine(), first.link(), list.stream().allMatch(Measurement::singleGpu),
+                first.group(), first.id(), all, first.samplesFrom() + ", pooled over " + list.size() + " pairs");
+    }
+
+    private static String note(ResultData baseline, ResultData candidate, Matching matching) {
+        if (matching == Matching.ACROSS_MACHINES) {
+            return "Different machines (" + baseline.machine() + " vs " + candidate.machine()
+                    + "): pairs of one link class are pooled.";
+        }
+        ResultData imported = !baseline.isRun() ? baseline : !candidate.isRun() ? candidate : null;
+        ResultData run = imported == baseline ? candidate : baseline;
+        if (imported == null) {
+            return "Same machine (" + candidate.machine() + ").";
+        }
+        boolean sameGpus = run.isRun() && imported.machine().contains(" on " + run.gpuDescription() + ",");
+        return "`" + imported.label() + "` (" + imported.origin() + ") is assumed to come from " + run.machine()
+                + (sameGpus ? " (it lists the same GPUs)." : "; WARNING: it lists other GPUs (" + imported.machine()
+                + "), so pairs may not be the same hardware.");
+    }
+}

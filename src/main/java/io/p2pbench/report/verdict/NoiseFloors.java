@@ -1,0 +1,251 @@
+package io.p2pbench.report.verdict;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.results.Kind;
+import io.p2pbench.transfer.Sizes;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.commons.math3.distribution.ChiSquaredDistribution;
+import org.apache.commons.math3.distribution.NormalDistribution;
+
+/**
+ * How much a figure moves between reruns of the same build on the same machine: the noise floor
+ * below which {@code compare} calls no change. Kept per row class (metric x kind and memory x size
+ * band, {@link #classOf}).
+ *
+ * <p>Model: between two runs, the log ratio of a row's run-level figure (median over batches;
+ * latency: p50) is taken as normal with mean 0 and a class-wide spread s, estimated as the root mean
+ * square of the log ratios of every row of the class over every pair of runs. Because few run pairs
+ * give an uncertain s, the floor uses its one-sided 95% upper confidence bound
+ * s_up = s sqrt(k / chi2_{0.05}(k)), k = run pairs of the class; and because one comparison judges
+ * about {@value #FAMILY_ROWS} rows (the quick preset on one GPU), the floor is
+ * exp(z s_up) - 1 with z = Phi^-1(1 - 0.05 / (2 x {@value #FAMILY_ROWS})) = 3.52, so that, where the
+ * model holds, a whole A/A comparison raises a false alarm with probability at most about 5%
+ * (Bonferroni). Drift has heavier tails than that model, so a floor is never below the largest
+ * change actually seen in its class ({@code maxSeen}, kept beside it).
+ *
+ * <p>Evidence adds up: the committed default table {@code noise-floors-h200x1.json} (learned from
+ * older committed reruns of the H200 node; regenerate with {@code tools/learn-noise-floors.sh}) is
+ * the floor of a one-run baseline, and a baseline of several runs adds its own run pairs to the
+ * table's ({@link #pooledWith}): their squared log ratios join the table's in s, their run pairs
+ * join k, their largest change joins maxSeen. More baseline runs therefore narrow the chi-square
+ * bound instead of replacing the table's many run pairs by their own few (two runs alone are one
+ * pair, whose bound is 16 times s). Classes the table lacks fall back to the largest floor of the
+ * same metric.
+ *
+ * @param name what the floors were learned from, for the output
+ * @param machine the machine they were learned on
+ * @param classes the evidence per class
+ */
+public record NoiseFloors(String name, String machine, Map<String, ClassNoise> classes) {
+    /** Rows one comparison judges, for the Bonferroni z of the floor (the quick preset on one GPU). */
+    public static final int FAMILY_ROWS = 114;
+    /** z of the floor: Phi^-1(1 - 0.05 / (2 FAMILY_ROWS)). */
+    static final double Z = new NormalDistribution(null, 0, 1).inverseCumulativeProbability(1 - 0.05 / (2.0 * FAMILY_ROWS));
+
+    /** Resource name of the committed default table. */
+    public static final String DEFAULT_RESOURCE = "/io/p2pbench/report/noise-floors-h200x1.json";
+
+    /**
+     * What is known of one class.
+     *
+     * @param sumSquares sum of the squared log ratios seen
+     * @param ratios how many log ratios (rows x run pairs)
+     * @param runPairs run pairs that had a row of the class
+     * @param maxLog the largest |log ratio| seen
+     */
+    public record ClassNoise(double sumSquares, long ratios, int runPairs, double maxLog) {
+        /** The class spread s: RMS of the log ratios. */
+        public double spread() {
+            return Math.sqrt(sumSquares / ratios);
+        }
+
+        /** The largest change seen, as a fraction. */
+        public double maxSeen() {
+            return Math.exp(maxLog) - 1;
+        }
+
+        /** exp(z s_up) - 1, never below the largest change seen. */
+        public double floor() {
+            return Math.max(NoiseFloors.floor(spread(), runPairs), maxSeen());
+        }
+
+        ClassNoise plus(ClassNoise o) {
+            return new ClassNoise(sumSquares + o.sumSquares, ratios + o.ratios, runPairs + o.runPairs,
+                    Math.max(maxLog, o.maxLog));
+        }
+    }
+
+    /** The committed default table. */
+    public static NoiseFloors defaults() {
+        try (InputStream in = NoiseFloors.class.getResourceAsStream(DEFAULT_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + DEFAULT_RESOURCE + " is missing from the build");
+            }
+            return fromJson(new ObjectMapper().readTree(in));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * The row class of a measurement: metric, kind (host: and memory; bidirectional lanes and their
+     * sum apart), size band.
+     */
+    public static String classOf(Measurement.Key k) {
+        String kind = k.kind();
+        boolean sum = k.direction().contains("(sum)");
+        boolean bidir = sum || k.direction().contains("running") || k.direction().contains("concurrent");
+        if (k.is(Kind.HOST)) {
+            kind = (bidir ? Kind.HOST_BIDIR : Kind.HOST).label() + " " + k.path().split(" ")[0];
+        } else if (k.is(Kind.PEER) && bidir) {
+            kind = Kind.PEER_BIDIR.label();
+        }
+        return k.metric() + " | " + kind + (sum ? " sum" : "") + " | " + sizeBand(k.sizeBytes());
+    }
+
+    /** Size bands: up to 64 KiB (launch and enqueue bound), up to 16 MiB, above. */
+    static String sizeBand(long bytes) {
+        if (bytes <= 64 * Sizes.KIB) {
+            return "<= 64 KiB";
+        }
+        return bytes <= 16 * Sizes.MIB ? "64 KiB - 16 MiB" : "> 16 MiB";
+    }
+
+    /** The floor of a class (a fraction), with where it came from; NaN when nothing is known of the metric. */
+    public Floor floorOf(Measurement.Key k) {
+        String c = classOf(k);
+        ClassNoise known = classes.get(c);
+        if (known != null) {
+            return new Floor(known.floor(), name + ", class " + c + " (" + known.runPairs() + " run pairs)");
+        }
+        double widest = classes.entrySet().stream().filter(e -> e.getKey().startsWith(k.metric() + " |"))
+                .mapToDouble(e -> e.getValue().floor()).max().orElse(Double.NaN);
+        return new Floor(widest, name + ", no class " + c + ": widest " + k.metric() + " floor");
+    }
+
+    /**
+     * A floor and its source.
+     *
+     * @param fraction the floor, 0.05 = 5%; NaN when unknown
+     * @param source where it comes from
+     */
+    public record Floor(double fraction, String source) {}
+
+    /** This table's evidence and {@code more}'s together, class by class, named {@code name}. */
+    public NoiseFloors pooledWith(NoiseFloors more, String name) {
+        Map<String, ClassNoise> all = new TreeMap<>(classes);
+        more.classes.forEach((c, n) -> all.merge(c, n, ClassNoise::plus));
+        return new NoiseFloors(name, machine, all);
+    }
+
+    /** Floors learned from reruns: every pair of runs, every row they share ({@link NoiseFloors} gives the model). */
+    public static NoiseFloors learn(String name, List<ResultData> runs) {
+        Map<String, double[]> sums = new TreeMap<>(); // class -> {sum of squared log ratios, count, max |log ratio|}
+        Map<String, Integer> pairs = new TreeMap<>();
+        List<Map<String, Measurement>> indexed = new ArrayList<>();
+        for (ResultData r : runs) {
+            Map<String, Measurement> byKey = new LinkedHashMap<>();
+            r.measurements().forEach(m -> byKey.put(m.key().toString(), m));
+            indexed.add(byKey);
+        }
+        for (int a = 0; a < runs.size(); a++) {
+            for (int b = a + 1; b < runs.size(); b++) {
+                Set<String> classes = new HashSet<>();
+                for (Map.Entry<String, Measurement> e : indexed.get(a).entrySet()) {
+                    Measurement other = indexed.get(b).get(e.getKey());
+                    if (other == null) {
+                        continue;
+                    }
+                    double x = Comparison.runFigure(e.getValue());
+                    double y = Comparison.runFigure(other);
+                    if (!(x > 0 && y > 0)) {
+                        continue;
+                    }
+                    String c = classOf(e.getValue().key());
+                    double log = Math.log(x / y);
+                    double[] acc = sums.computeIfAbsent(c, k -> new double[3]);
+                    acc[0] += log * log;
+                    acc[1]++;
+                    acc[2] = Math.max(acc[2], Math.abs(log));
+                    classes.add(c);
+                }
+                classes.forEach(c -> pairs.merge(c, 1, Integer::sum));
+            }
+        }
+        Map<String, ClassNoise> classes = new TreeMap<>();
+        sums.forEach((c, acc) -> classes.put(c, new ClassNoise(acc[0], (long) acc[1], pairs.get(c), acc[2])));
+        return new NoiseFloors(name, runs.isEmpty() ? "?" : runs.get(0).machine(), classes);
+    }
+
+    /** exp(z s_up) - 1 for a class spread {@code s} seen over {@code runPairs} run pairs. */
+    static double floor(double s, int runPairs) {
+        double chi2 = new ChiSquaredDistribution(null, runPairs).inverseCumulativeProbability(0.05);
+        return Math.exp(Z * s * Math.sqrt(runPairs / chi2)) - 1;
+    }
+
+    /** As JSON, for the committed table. */
+    public ObjectNode toJson(List<String> learnedFrom) {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode root = mapper.createObjectNode();
+        root.put("name", name);
+        root.put("machine", machine);
+        root.put("method", "per row class (metric | kind | size band): s = RMS of log(a/b) of run-level figures "
+                + "(median over batches; latency p50, R-7) over every row and pair of runs; floor = exp(z s_up) - 1, "
+                + "s_up = s sqrt(k / chi2_0.05(k)) with k run pairs, z = " + String.format(Locale.ROOT,
+                "%.3f", Z) + " (Bonferroni over " + FAMILY_ROWS + " rows at 5%), never below the largest change seen");
+        ArrayNode from = root.putArray("learnedFrom");
+        learnedFrom.forEach(from::add);
+        ArrayNode out = root.putArray("classes");
+        classes.forEach((c, n) -> out.addObject().put("class", c).put("floor", Math.ceil(n.floor() * 1e4) / 1e4)
+                .put("runPairs", n.runPairs()).put("maxSeen", Math.round(n.maxSeen() * 1e4) / 1e4)
+                .put("sumSquares", n.sumSquares()).put("ratios", n.ratios()).put("maxLog", n.maxLog()));
+        return root;
+    }
+
+    static NoiseFloors fromJson(JsonNode root) {
+        Map<String, ClassNoise> classes = new TreeMap<>();
+        for (JsonNode c : root.path("classes")) {
+            classes.put(c.path("class").asText(), new ClassNoise(c.path("sumSquares").asDouble(),
+                    c.path("ratios").asLong(), c.path("runPairs").asInt(), c.path("maxLog").asDouble()));
+        }
+        return new NoiseFloors(root.path("name").asText("?"), root.path("machine").asText("?"), classes);
+    }
+
+    /**
+     * Learns a table from result folders and writes it as JSON: {@code NoiseFloors OUT.json NAME RUN...}.
+     * The committed default is made by {@code tools/learn-noise-floors.sh}.
+     */
+    public static void main(String[] args) throws IOException {
+        if (args.length < 4) {
+            System.err.println("usage: NoiseFloors OUT.json NAME RESULT_DIR RESULT_DIR...");
+            System.exit(2);
+        }
+        List<ResultData> runs = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int i = 2; i < args.length; i++) {
+            runs.add(ResultReader.read(Path.of(args[i])));
+            names.add(args[i]);
+        }
+        NoiseFloors table = learn(args[1], runs);
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(Path.of(args[0]).toFile(),
+                table.toJson(names));
+    }
+}

@@ -1,0 +1,430 @@
+package io.p2pbench.report.verdict;
+
+import io.p2pbench.partition.Phase;
+import io.p2pbench.partition.Plan;
+import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.chart.ChartData;
+import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.read.JmhJson;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
+import io.p2pbench.results.Metric;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.spec.PartitionRun;
+import io.p2pbench.spec.SecondaryMetric;
+import io.p2pbench.spec.WorkloadSpec;
+import io.p2pbench.topology.LinkClass;
+import io.p2pbench.topology.PairInfo;
+import io.p2pbench.topology.Topology;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import org.apache.commons.math3.stat.descriptive.rank.Percentile;
+
+/**
+ * The report section "Does splitting pay?": per machine (fingerprint) one table, and per model,
+ * phase and batch each partition plan against {@code SINGLE} of the same machine (same model, phase,
+ * batch and eager/graph), for every transport (P2P on, off, host-staged). Figures of two machines are
+ * never merged or compared; each machine gets its own charts, named after it when a report has more
+ * than one. A plan is kept only if its tokens/s or its p99 request latency improves on SINGLE's
+ * by more than the noise floor, or if SINGLE does not fit one GPU; otherwise it is rejected.
+ *
+ * <p>Noise model: a run is the unit of evidence (as in {@code docs/compare.md}). The partition
+ * figures have no learned floor in {@link NoiseFloors} yet (no partition reruns), so the floors are
+ * per figure and documented: {@link #TOKENS_FLOOR} for tokens/s and {@link #P99_FLOOR} for p99,
+ * raised to the spread seen between runs of either side when there are at least two runs. With one
+ * run per side the floor is assumed, not measured, and the verdict says so ("n too small").
+ *
+ * <p>Communication-bound: exposed communication at least {@link #COMM_BOUND_SHARE} of the step.
+ * When the exchanges still reach at least half the fastest peer bandwidth measured on the machine,
+ * the links are not the problem: fewer crossings (PP's one boundary per stage instead of TP's two
+ * all-reduces per layer) is what to try; otherwise a placement on the GPU pairs of the best link
+ * class (named from the topology).
+ *
+ * <p>A group that repeats a GPU (0,0) runs every code path on one GPU: such rows are labelled
+ * {@link #SINGLE_GPU} and the verdict says splitting cannot be judged on this machine.
+ */
+public final class PartitionVerdict {
+    /** Floor of tokens/s changes, a fraction, until partition reruns measure one. */
+    public static final double TOKENS_FLOOR = 0.10;
+    /** Floor of p99 request latency changes, a fraction (a tail percentile moves more than a median). */
+    public static final double P99_FLOOR = 0.20;
+    /** Exposed communication share of the step from which a plan counts as communication-bound. */
+    public static final double COMM_BOUND_SHARE = 0.30;
+    /** The label of rows measured over a group that repeats a GPU. */
+    public static final String SINGLE_GPU = "single GPU: not an interconnect measurement";
+
+    private PartitionVerdict() {}
+
+    /**
+     * The figures of one configuration on one machine, one value per run.
+     *
+     * @param machine the machine's fingerprint ({@link ResultData#machine()}): figures of two machines are
+     *     never merged nor compared
+     * @param tokensPerSecond per run (step benchmark)
+     * @param p99RequestUs per run (request benchmark; empty when it did not run)
+     * @param commShare exposed communication / step time, median over runs (0 for SINGLE)
+     * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
+     * @param skipReason why it did not run (does not divide, does not fit), or null
+     */
+    public record Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
+                         String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> p99RequestUs,
+                         double commShare, double busGBps, String skipReason) {
+        String scenario() {
+            return model + " " + phase + " batch " + batch + (graph ? " graph" : " eager");
+        }
+
+        /** The scenario on its machine: what a plan is judged against SINGLE within. */
+        String machineScenario() {
+            return machine + "|" + scenario();
+        }
+    }
+
+    /**
+     * What the verdict knows of one machine.
+     *
+     * @param description the machine as headings and subtitles name it ({@link ResultData#machineDescription()})
+     * @param fastestPeerGBps the fastest peer copy measured on this machine, decimal GB/s (NaN if none)
+     * @param bestPairs {@link #bestPairs} of this machine's topology (empty if unknown)
+     */
+    public record Machine(String description, double fastestPeerGBps, String bestPairs) {
+        /** A machine known only by its fingerprint. */
+        static Machine unknown(String fingerprint) {
+            return new Machine(fingerprint, Double.NaN, "");
+        }
+    }
+
+    /** The machines of {@code figures}, in order of first appearance. */
+    public static List<String> machines(List<Figure> figures) {
+        return figures.stream().map(Figure::machine).distinct().toList();
+    }
+
+    /** The figures of one machine. */
+    static List<Figure> of(List<Figure> figures, String machine) {
+        return figures.stream().filter(f -> f.machine().equals(machine)).toList();
+    }
+
+    /** One row of the verdict table. */
+    public record Row(Figure plan, Figure single, String verdict, String why) {}
+
+    /** Keep or reject every non-SINGLE figure against its scenario's SINGLE on the same machine. */
+    public static List<Row> judge(List<Figure> figures, double fastestPeerGBps, String bestPairs) {
+        Map<String, Figure> singles = new LinkedHashMap<>();
+        for (Figure f : figures) {
+            if (f.plan() == Plan.SINGLE) {
+                singles.put(f.machineScenario(), f);
+            }
+        }
+        List<Row> rows = new ArrayList<>();
+        for (Figure f : figures) {
+            if (f.plan() == Plan.SINGLE) {
+                continue;
+            }
+            Figure s = singles.get(f.machineScenario());
+            rows.add(judge(f, s, fastestPeerGBps, bestPairs));
+        }
+        return rows;
+    }
+
+    static Row judge(Figure f, Figure s, double fastestPeerGBps, String bestPairs) {
+        if (f.skipReason() != null) {
+            return new Row(f, s, "not measured", f.skipReason());
+        }
+        if (s == null || (s.skipReason() == null && s.tokensPerSecond().isEmpty())) {
+            return new Row(f, s, "no verdict", "SINGLE was not measured for " + f.scenario());
+        }
+        if (s.skipReason() != null && s.skipReason().startsWith("does not fit")) {
+            return new Row(f, s, "keep", "SINGLE does not fit one GPU (" + s.skipReason()
+                    + "): splitting is needed for capacity" + (f.singleGpu() ? "; " + SINGLE_GPU : ""));
+        }
+        if (s.skipReason() != null) {
+            return new Row(f, s, "no verdict", "SINGLE did not run: " + s.skipReason());
+        }
+        List<String> why = new ArrayList<>();
+        double tokens = median(f.tokensPerSecond()) / median(s.tokensPerSecond()) - 1;
+        double tokensFloor = floor(TOKENS_FLOOR, f.tokensPerSecond(), s.tokensPerSecond());
+        boolean better = tokens > tokensFloor;
+        why.add(String.format(Locale.ROOT, "tokens/s %+.1f%% (floor %.0f%%)", 100 * tokens, 100 * tokensFloor));
+        if (!f.p99RequestUs().isEmpty() && !s.p99RequestUs().isEmpty()) {
+            double gain = median(s.p99RequestUs()) / median(f.p99RequestUs()) - 1; // > 0: the plan's tail is shorter
+            double p99Floor = floor(P99_FLOOR, f.p99RequestUs(), s.p99RequestUs());
+            better |= gain > p99Floor;
+            why.add(String.format(Locale.ROOT, "p99 request %+.1f%% (floor %.0f%%)",
+                    100 * (median(f.p99RequestUs()) / median(s.p99RequestUs()) - 1), 100 * p99Floor));
+        }
+        int n = Math.min(runs(f), runs(s));
+        if (n < 2) {
+            why.add("n too small: " + n + " run per side, the floor is assumed, not measured");
+        }
+        if (f.commShare() >= COMM_BOUND_SHARE) {
+            why.add(commBound(f, fastestPeerGBps, bestPairs));
+        }
+        if (f.singleGpu()) {
+            return new Row(f, s, "cannot judge", SINGLE_GPU + "; " + String.join("; ", why));
+        }
+        return new Row(f, s, better ? "keep" : "reject", String.join("; ", why));
+    }
+
+    private static String commBound(Figure f, double fastestPeerGBps, String bestPairs) {
+        return commBound(f.commShare(), f.busGBps(), fastestPeerGBps, bestPairs);
+    }
+
+    /**
+     * The communication-bound note and its two remedies (fewer crossings; a placement on the best-linked
+     * pairs), ordered by whether the exchanges already run near the fastest peer copy measured.
+     */
+    static String commBound(double commShare, double busGBps, double fastestPeerGBps, String bestPairs) {
+        String share = String.format(Locale.ROOT, "communication-bound: %.0f%% of the step is exposed communication",
+                100 * commShare);
+        boolean fast = Double.isFinite(fastestPeerGBps) && fastestPeerGBps > 0 && busGBps >= 0.5 * fastestPeerGBps;
+        if (fast) {
+            return share + String.format(Locale.ROOT, " although its copies are fast (%.0f GB/s bus, fastest peer copy "
+                    + "measured %.0f GB/s): try fewer partition crossings (PP instead of TP)", busGBps, fastestPeerGBps)
+                    + (bestPairs.isEmpty() ? "" : ", or the best-linked pairs " + bestPairs);
+        }
+        return share + String.format(Locale.ROOT, " (%.0f GB/s bus)", busGBps)
+                + (bestPairs.isEmpty() ? ": try fewer partition crossings (PP instead of TP)"
+                : ": try a placement on the best-linked pairs " + bestPairs + ", or fewer crossings (PP instead of TP)");
+    }
+
+    private static int runs(Figure f) {
+        return f.tokensPerSecond().size();
+    }
+
+    /** The documented floor, raised to the largest max/min - 1 spread between runs of either side. */
+    static double floor(double documented, List<Double> a, List<Double> b) {
+        return Math.max(documented, Math.max(spread(a), spread(b)));
+    }
+
+    private static double spread(List<Double> v) {
+        if (v.size() < 2) {
+            return 0;
+        }
+        double min = v.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double max = v.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        return min > 0 ? max / min - 1 : Double.POSITIVE_INFINITY;
+    }
+
+    public static double median(List<Double> v) {
+        double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+    }
+
+    /** The GPU pairs of the best (nearest) link class in {@code t}, e.g. {@code 0-1, 2-3 (NV18)}; empty on one GPU. */
+    public static String bestPairs(Topology t) {
+        LinkClass best = null;
+        List<String> pairs = new ArrayList<>();
+        for (PairInfo p : t.pairs()) {
+            if (p.self() || p.src() >= p.dst() || p.link() == null) {
+                continue;
+            }
+            int c = best == null ? -1 : p.link().compareTo(best);
+            if (c < 0) {
+                best = p.link();
+                pairs.clear();
+            }
+            if (c <= 0) {
+                pairs.add(p.src() + "-" + p.dst());
+            }
+        }
+        return best == null ? "" : String.join(", ", pairs) + " (" + best + ")";
+    }
+
+    /**
+     * The markdown section, one table per machine under a heading naming it, each followed by links to
+     * that machine's charts among {@code charts}; empty when there are no partition figures. A plan is
+     * only ever judged against SINGLE of its own machine.
+     *
+     * @param machines per fingerprint what is known of the machine; a machine missing here is named by its fingerprint
+     * @param charts the charts written (others than this section's are ignored)
+     * @param link the link text of a chart file, relative to the report
+     */
+    public static String section(List<Figure> figures, Map<String, Machine> machines, List<Charts.ChartFile> charts,
+                                 Function<Path, String> link) {
+        if (figures.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("## Does splitting pay?\n\n");
+        sb.append(String.format(Locale.ROOT, "Each plan against SINGLE (same machine, model, phase, batch, eager/graph). "
+                + "Keep only if tokens/s or p99 request latency improves by more than the noise floor, or if SINGLE does "
+                + "not fit. Floors: tokens/s %.0f%%, p99 %.0f%% (documented defaults: no partition reruns yet), raised "
+                + "to the spread between runs of either side; with one run per side they are assumed (n too small). "
+                + "Communication-bound: exposed communication >= %.0f%% of the step.%n%n", 100 * TOKENS_FLOOR,
+                100 * P99_FLOOR, 100 * COMM_BOUND_SHARE));
+        List<String> names = machines(figures);
+        for (String name : names) {
+            Machine m = machines.getOrDefault(name, Machine.unknown(name));
+            List<Figure> own = of(figures, name);
+            sb.append("### Does splitting pay on ").append(m.description()).append("?\n\n");
+            sb.append(table(own, m));
+            List<Charts.ChartFile> mine = charts.stream().filter(c -> PartitionCharts.isChartOf(c, name, names.size()))
+                    .toList();
+            if (!mine.isEmpty()) {
+                sb.append("Tokens/s and p99 request latency per plan on ").append(m.description())
+                        .append(", P2P on vs off side by side (SVG in this folder):\n\n");
+                for (Charts.ChartFile c : mine) {
+                    sb.append("![").append(c.title()).append("](").append(link.apply(c.svg())).append(")\n\n");
+                }
+            }
+        }
+        return sb.toString();
+    }
+
+    /** The verdict table of one machine's figures, with a note when every plan ran over a repeated GPU. */
+    static String table(List<Figure> figures, Machine machine) {
+        List<Row> rows = judge(figures, machine.fastestPeerGBps(), machine.bestPairs());
+        StringBuilder sb = new StringBuilder();
+        boolean oneGpu = figures.stream().filter(f -> f.plan() != Plan.SINGLE && f.skipReason() == null)
+                .allMatch(Figure::singleGpu);
+        if (oneGpu) {
+            sb.append("Every multi-rank plan here ran over a group that repeats a GPU (").append(SINGLE_GPU)
+                    .append("): the code paths ran, but this machine cannot judge whether splitting pays.\n\n");
+        }
+        List<List<String>> table = new ArrayList<>();
+        for (Row r : rows) {
+            Figure f = r.plan();
+            table.add(List.of(f.scenario(), f.plan().name(), f.transport(), f.group() + (f.singleGpu() ? " (" + SINGLE_GPU + ")" : ""),
+                    f.tokensPerSecond().isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", median(f.tokensPerSecond())),
+                    f.p99RequestUs().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f", median(f.p99RequestUs()) / 1000),
+                    Integer.toString(runs(f)), r.verdict(), r.why()));
+        }
+        sb.append(Markdown.table(List.of("scenario", "plan", "transport", "GPUs", "tokens/s", "p99 request ms", "runs",
+                "verdict", "why"), table)).append('\n');
+        return sb.toString();
+    }
+
+    /** The series name of SINGLE, which has no exchanges and so no transport. */
+    public static final String NO_EXCHANGES = "SINGLE: no exchanges";
+
+    /** What the file names of {@code machine}'s charts start with, as {@code Reporter} names the other charts. */
+    public static String prefix(String machine, int machines) {
+        return machines > 1 ? Charts.stem(machine) + "-" : "";
+    }
+
+    /** Writes the section's charts ({@link PartitionCharts#charts}) into {@code dir}; the files written, in order. */
+    public static List<Charts.ChartFile> writeCharts(List<Figure> figures, Map<String, String> descriptions, Path dir)
+            throws IOException {
+        return PartitionCharts.writeCharts(figures, descriptions, dir);
+    }
+
+    /** Whether {@code c} is one of this section's charts. */
+    public static boolean isChart(Charts.ChartFile c) {
+        return PartitionCharts.isChart(c);
+    }
+
+    /**
+     * The partition figures of the runs: step benchmarks give tokens/s, exposed communication share
+     * and bus bandwidth (JMH secondary metrics, median over the iteration); request benchmarks give p99
+     * of JMH's SampleTime histogram (Commons Math R-7, numpy's default). Runs of the same
+     * configuration on the same machine (fingerprint) are merged, one value per run; runs of two
+     * machines never are. Skipped plans keep their reason.
+     */
+    public static List<Figure> figures(List<ResultData> runs) throws BadInputException {
+        Map<String, Builder> byKey = new LinkedHashMap<>();
+        for (ResultData d : runs) {
+            if (d.manifest() == null) {
+                continue;
+            }
+            for (RunManifest.Entry e : d.manifest().entries()) {
+                Combination c = e.combination();
+                if (c == null || !Kind.PARTITION.label().equals(c.kind())) {
+                    continue;
+                }
+                PartitionRun p = partitionRun(d, c);
+                boolean request = Metric.LATENCY.label().equals(c.metric());
+                String phase = request ? Phase.DECODE.name() : p.phase().name();
+                boolean graph = request || p.graph();
+                String key = String.join("|", d.machine(), p.model().name(), phase, Integer.toString(p.batch()),
+                        Boolean.toString(graph), p.plan().name(), p.transport().name());
+                Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p.model().name(), phase,
+                        p.batch(), graph, p.plan(), p.transport().name(), p.group().toString(), c.singleGpu()));
+                if ("skipped".equals(e.status()) && b.skip == null) {
+                    b.skip = e.reason();
+                }
+                if (!"ok".equals(e.status()) || e.jmhFile() == null) {
+                    continue;
+                }
+                JmhJson jmh = JmhJson.read(d.source().resolve(e.jmhFile()));
+                if (request) {
+                    b.p99.add(new Percentile(99).withEstimationType(Percentile.EstimationType.R_7)
+                            .evaluate(jmh.histogramMicros()));
+                } else {
+                    double step = median(jmh.secondary(SecondaryMetric.STEP_US));
+                    b.tokens.add(median(jmh.secondary(SecondaryMetric.TOKENS_PER_SECOND)));
+                    double comm = median(jmh.secondary(SecondaryMetric.COMM_US));
+                    double compute = median(jmh.secondary(SecondaryMetric.COMPUTE_US));
+                    double wait = median(jmh.secondary(SecondaryMetric.WAIT_US));
+                    b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
+                    b.bus.add(median(jmh.secondary(SecondaryMetric.BUS_GBPS)));
+                    b.skip = null;
+                    if (step <= 0) {
+                        throw new BadInputException(d.source() + ": " + c.id() + " has a step time of " + step + " us");
+                    }
+                }
+            }
+        }
+        List<Figure> out = new ArrayList<>();
+        for (Builder b : byKey.values()) {
+            out.add(b.build());
+        }
+        return out;
+    }
+
+    private static PartitionRun partitionRun(ResultData d, Combination c) throws BadInputException {
+        try {
+            return (PartitionRun) WorkloadSpec.of(c);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(d.source().resolve("manifest.json") + ": entry " + c.id() + ": " + e.getMessage());
+        }
+    }
+
+    private static double median(double[] v) {
+        return median(Arrays.stream(v).boxed().toList());
+    }
+
+    private static final class Builder {
+        final String machine;
+        final String model;
+        final String phase;
+        final int batch;
+        final boolean graph;
+        final Plan plan;
+        final String transport;
+        final String group;
+        final boolean singleGpu;
+        final List<Double> tokens = new ArrayList<>();
+        final List<Double> p99 = new ArrayList<>();
+        final List<Double> commShare = new ArrayList<>();
+        final List<Double> bus = new ArrayList<>();
+        String skip;
+
+        Builder(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
+                String group, boolean singleGpu) {
+            this.machine = machine;
+            this.model = model;
+            this.phase = phase;
+            this.batch = batch;
+            this.graph = graph;
+            this.plan = plan;
+            this.transport = transport;
+            this.group = group;
+            this.singleGpu = singleGpu;
+        }
+
+        Figure build() {
+            return new Figure(machine, model, phase, batch, graph, plan, transport, group, singleGpu, List.copyOf(tokens),
+                    List.copyOf(p99), commShare.isEmpty() ? 0 : median(commShare), bus.isEmpty() ? 0 : median(bus),
+                    tokens.isEmpty() && p99.isEmpty() ? skip : null);
+        }
+    }
+}

@@ -1,0 +1,288 @@
+package io.p2pbench.report.verdict;
+
+import io.p2pbench.collective.ModelShape;
+import io.p2pbench.partition.PartitionSpec;
+import io.p2pbench.partition.Phase;
+import io.p2pbench.partition.Plan;
+import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.chart.ServingCharts;
+import io.p2pbench.report.read.ServingResults;
+import io.p2pbench.report.stats.ExactTests;
+import io.p2pbench.serving.BatchPolicy;
+import io.p2pbench.serving.ServingSamples;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The report section "Does splitting pay at a request rate?": each plan and transport of a serving
+ * sweep against SINGLE of the same machine and workload, at the same offered rate (the same requests
+ * on the same clock: {@link io.p2pbench.serving.LoadGenerator}) and by capacity (the knee under the
+ * sweep's target). The rate compared at is the highest rate both measured at which SINGLE met the
+ * target (else the lowest both measured). A plan is kept only if, at that rate, one of its p99 TTFT,
+ * TPOT and end-to-end latencies is lower by more than the latency floor and none higher by more, or
+ * if its knee is higher by more than the capacity floor, or if SINGLE does not fit one GPU; it is
+ * rejected otherwise. It extends {@link PartitionVerdict}: the same floors, labels and remedies.
+ *
+ * <p>Noise model: a run is the unit of evidence. Latency floor: {@link PartitionVerdict#P99_FLOOR},
+ * the documented default (no serving reruns yet), raised to the spread (max/min - 1) of the p99 between
+ * runs of either side at that rate. Capacity floor: {@link #CAPACITY_FLOOR}, raised to the spread of
+ * the knees between runs; and since a knee is known only to within its bracket, a higher knee counts
+ * only where the plan met the target at a rate at which SINGLE broke it. With one run per side the
+ * floors are assumed, not measured, and the verdict says so. Each point's p99 also carries its distribution-free interval
+ * (order statistics, {@link ExactTests#quantileInterval}) with its stated coverage.
+ *
+ * <p>Exposed communication of at least {@link PartitionVerdict#COMM_BOUND_SHARE} of an instrumented step
+ * at the knee's mean shape is called communication-bound, with the two remedies and their figures:
+ * the partition boundaries the step crosses against PP's over the same GPUs, and the exchanges' bus
+ * bandwidth against the fastest peer copy and the best-linked pairs of the machine.
+ */
+public final class ServingVerdict {
+    /** Capacity floor, a fraction, until serving reruns measure one. */
+    static final double CAPACITY_FLOOR = 0.10;
+
+    private ServingVerdict() {}
+
+    /** One row of the verdict table. */
+    public record Row(ServingResults.Sweep plan, ServingResults.Sweep single, double ratePerSecond, String verdict, String why) {}
+
+    /** Every non-SINGLE sweep against its scenario's SINGLE on the same machine. */
+    public static List<Row> judge(List<ServingResults.Sweep> sweeps, PartitionVerdict.Machine machine) {
+        List<Row> rows = new ArrayList<>();
+        for (ServingResults.Sweep s : sweeps) {
+            if (s.plan() == Plan.SINGLE) {
+                continue;
+            }
+            ServingResults.Sweep single = sweeps.stream().filter(x -> x.plan() == Plan.SINGLE
+                    && x.scenario().equals(s.scenario())).findFirst().orElse(null);
+            rows.add(judge(s, single, machine));
+        }
+        return rows;
+    }
+
+    static Row judge(ServingResults.Sweep f, ServingResults.Sweep s, PartitionVerdict.Machine machine) {
+        if (f.skipReason() != null) {
+            return new Row(f, s, Double.NaN, "not measured", f.skipReason());
+        }
+        if (f.runs().isEmpty()) {
+            return new Row(f, s, Double.NaN, "no verdict", "it did not finish (see the run's manifest and log)");
+        }
+        if (s == null || (s.skipReason() == null && s.runs().isEmpty())) {
+            return new Row(f, s, Double.NaN, "no verdict", "SINGLE was not measured for this workload");
+        }
+        if (s.skipReason() != null && s.skipReason().startsWith("does not fit")) {
+            return new Row(f, s, Double.NaN, "keep", "SINGLE does not fit one GPU (" + s.skipReason()
+                    + "): splitting is needed for capacity" + (f.singleGpu() ? "; " + PartitionVerdict.SINGLE_GPU : ""));
+        }
+        if (s.skipReason() != null) {
+            return new Row(f, s, Double.NaN, "no verdict", "SINGLE did not run: " + s.skipReason());
+        }
+        List<String> why = new ArrayList<>();
+        double rate = referenceRate(f, s);
+        boolean better = false;
+        if (Double.isNaN(rate)) {
+            why.add("no rate measured by both");
+        } else {
+            better = latency(f, s, rate, why);
+        }
+        better |= capacity(f, s, why);
+        int n = Math.min(f.runs().size(), s.runs().size());
+        if (n < 2) {
+            why.add("n too small: " + n + " run per side, the floors are assumed, not measured");
+        }
+        ServingSamples.Breakdown b = f.runs().get(0).samples().breakdown();
+        if (b != null && b.commShare() >= PartitionVerdict.COMM_BOUND_SHARE) {
+            why.add(PartitionVerdict.commBound(b.commShare(), busGBps(f, b), machine.fastestPeerGBps(),
+                    machine.bestPairs()) + "; " + crossings(f));
+        }
+        if (f.singleGpu()) {
+            return new Row(f, s, rate, "cannot judge", PartitionVerdict.SINGLE_GPU + "; " + String.join("; ", why));
+        }
+        return new Row(f, s, rate, better ? "keep" : "reject", String.join("; ", why));
+    }
+
+    /**
+     * The rate a plan is compared with SINGLE at: SINGLE's reference rate (the highest geometric rate at which it
+     * met the target in every run, so the same for every plan and transport of a scenario), or the highest rate
+     * below it that both measured when the plan stopped below it; without a reference, the lowest rate both measured.
+     */
+    static double referenceRate(ServingResults.Sweep f, ServingResults.Sweep s) {
+        List<Double> common = f.commonRates().stream().filter(r -> s.commonRates().stream()
+                .anyMatch(x -> Math.abs(x / r - 1) < 1e-9)).sorted().toList();
+        if (common.isEmpty()) {
+            return Double.NaN;
+        }
+        double reference = Double.NaN;
+        for (double r : s.commonRates()) {
+            if (geometric(s, r) && s.runs().stream().allMatch(run -> run.at(r).met())
+                    && !(reference > r)) {
+                reference = r;
+            }
+        }
+        if (Double.isNaN(reference)) {
+            return common.get(0);
+        }
+        double at = Double.NaN;
+        for (double r : common) {
+            if (r <= reference * (1 + 1e-9)) {
+                at = r;
+            }
+        }
+        return Double.isNaN(at) ? common.get(0) : at;
+    }
+
+    /** Whether {@code rate} is on the sweep's geometric grid (start x growth^k), which every plan of it shares. */
+    private static boolean geometric(ServingResults.Sweep s, double rate) {
+        io.p2pbench.serving.SearchPlan p = s.sweep().search();
+        long k = Math.round(Math.log(rate / p.startRatePerSecond()) / Math.log(p.growth()));
+        return Math.abs(p.geometricRate((int) k) / rate - 1) < 1e-9;
+    }
+
+    private static final List<String> METRICS = List.of("TTFT", "TPOT", "e2e");
+
+    private static ToDoubleFunction<ServingResults.Point> p99(String metric) {
+        return switch (metric) {
+            case "TTFT" -> p -> p.stats().ttft().p99();
+            case "TPOT" -> p -> p.stats().tpot().p99();
+            default -> p -> p.stats().e2e().p99();
+        };
+    }
+
+    /** Latency at {@code rate}: whether one p99 falls by more than the floor and none rises by more. */
+    private static boolean latency(ServingResults.Sweep f, ServingResults.Sweep s, double rate, List<String> why) {
+        boolean anyBetter = false;
+        boolean anyWorse = false;
+        double floor = 0;
+        List<String> parts = new ArrayList<>();
+        for (String m : METRICS) {
+            List<Double> a = f.at(rate, p99(m));
+            List<Double> b = s.at(rate, p99(m));
+            floor = Math.max(floor, PartitionVerdict.floor(PartitionVerdict.P99_FLOOR, a, b));
+            double pa = PartitionVerdict.median(a);
+            double pb = PartitionVerdict.median(b);
+            if (Double.isInfinite(pa) || Double.isInfinite(pb)) {
+                anyBetter |= Double.isFinite(pa);
+                anyWorse |= Double.isFinite(pb);
+                parts.add(m + (Double.isInfinite(pa) && Double.isInfinite(pb) ? " unfinished on both sides"
+                        : Double.isInfinite(pa) ? " unfinished (SINGLE finished)" : " finished (SINGLE did not)"));
+                continue;
+            }
+            double change = pa / pb - 1;
+            anyBetter |= change < -floor;
+            anyWorse |= change > floor;
+            parts.add(String.format(Locale.ROOT, "%s %+.1f%%", m, 100 * change));
+        }
+        why.add(String.format(Locale.ROOT, "at %s req/s p99 %s (floor %.0f%%)", rate(rate), String.join(", ", parts),
+                100 * floor));
+        return anyBetter && !anyWorse;
+    }
+
+    /**
+     * Capacity: whether the knee is higher by more than the floor and the plan met the target at a rate where
+     * SINGLE broke it (their brackets do not overlap: a knee is only known to within its bracket).
+     */
+    private static boolean capacity(ServingResults.Sweep f, ServingResults.Sweep s, List<String> why) {
+        double kf = PartitionVerdict.median(f.knees());
+        double ks = PartitionVerdict.median(s.knees());
+        double floor = PartitionVerdict.floor(CAPACITY_FLOOR, f.knees(), s.knees());
+        String source = floor > CAPACITY_FLOOR ? "the spread between runs" : "documented";
+        double sBreak = s.runs().stream().mapToDouble(ServingResults.Run::breakRate).max().orElse(Double.NaN);
+        if (Double.isNaN(kf)) {
+            why.add("no rate met the target");
+            return false;
+        }
+        if (Double.isNaN(ks)) {
+            boolean better = !Double.isNaN(sBreak) && kf >= sBreak;
+            why.add("knee " + rate(kf) + " req/s where SINGLE met the target at no rate it measured");
+            return better;
+        }
+        if (Double.isNaN(sBreak)) {
+            why.add("knee " + rate(kf) + " vs SINGLE's >= " + rate(ks) + " req/s (SINGLE never broke the target: "
+                    + "capacity cannot be compared)");
+            return false;
+        }
+        double change = kf / ks - 1;
+        boolean apart = kf >= sBreak;
+        why.add(String.format(Locale.ROOT, "knee %s vs %s req/s, %+.0f%% (floor %.0f%%, %s; %s)", rate(kf), rate(ks),
+                100 * change, 100 * floor, source, apart ? "met at " + rate(kf) + " where SINGLE broke at "
+                        + rate(sBreak) : "within SINGLE's bracket, which breaks at " + rate(sBreak)));
+        return change > floor && apart;
+    }
+
+    /** A rate to three significant digits, without trailing zeros: {@code 20}, {@code 15.5}, {@code 0.125}. */
+    static String rate(double r) {
+        if (!Double.isFinite(r)) {
+            return String.valueOf(r);
+        }
+        return new java.math.BigDecimal(r).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+    }
+
+    /** The exchanges' bus bandwidth in the instrumented step: bytes crossing over the exposed communication time. */
+    static double busGBps(ServingResults.Sweep f, ServingSamples.Breakdown b) {
+        if (!(b.commUs() > 0)) {
+            return 0;
+        }
+        PartitionSpec spec = spec(f, (int) Math.max(1, b.shape().tokens()));
+        double factor = spec.plan() == Plan.TP ? 2.0 * (spec.ranks() - 1) / spec.ranks() : 1.0;
+        return spec.boundariesPerStep() * spec.bytesPerBoundary() * factor / (b.commUs() * 1e3);
+    }
+
+    /** The boundaries a step of this plan crosses against PP's over the same GPUs. */
+    static String crossings(ServingResults.Sweep f) {
+        PartitionSpec spec = spec(f, 1);
+        long pp = Math.min(spec.ranks(), spec.model().layers()) - 1L;
+        return String.format(Locale.ROOT, "the step crosses %d partition boundaries (%s), PP over the same %d ranks %d",
+                spec.boundariesPerStep(), switch (spec.plan()) {
+                    case TP -> "two all-reduces per layer";
+                    case EP -> "a dispatch and a combine per layer";
+                    default -> "one per stage boundary";
+                }, spec.ranks(), pp);
+    }
+
+    private static PartitionSpec spec(ServingResults.Sweep f, int tokens) {
+        Plan plan = f.plan();
+        int ranks = plan == Plan.SINGLE ? 1 : io.p2pbench.collective.Group.parse(f.group()).size();
+        return new PartitionSpec(ModelShape.named(f.model()), plan, ranks, Phase.DECODE, tokens, 1, 1);
+    }
+
+    /**
+     * The markdown section: per machine a verdict table, its charts and every point's figures; empty without
+     * serving sweeps.
+     */
+    static String section(List<ServingResults.Sweep> sweeps, Map<String, PartitionVerdict.Machine> machines,
+                          List<Charts.ChartFile> charts, Function<Path, String> link) {
+        if (sweeps.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("## Does splitting pay at a request rate?\n\n");
+        sb.append(String.format(Locale.ROOT, "Serving sweeps: %s. Each plan against SINGLE on the same machine and "
+                + "workload, at the same offered rate (the same requests at the same times) and by capacity (the highest "
+                + "rate meeting the target). Keep only if a p99 latency falls by more than the floor at that rate (none "
+                + "rising by more), or the knee rises by more than the capacity floor, or SINGLE does not fit. Floors: "
+                + "latency %.0f%%, capacity %.0f%% (documented defaults: no serving reruns yet), raised to the spread "
+                + "between runs of either side; a higher knee counts only where the plan met the target at a rate at "
+                + "which SINGLE broke it (a knee is known to within its bracket); with one run per side the floors are "
+                + "assumed (n too small). Communication-bound: exposed communication >= %.0f%% of an instrumented "
+                + "step at the knee's mean shape. Warm-up requests (the first of each point) and cool-down requests (after "
+                + "the measured ones) are excluded from every figure.%n%n", BatchPolicy.DESCRIPTION,
+                100 * PartitionVerdict.P99_FLOOR, 100 * CAPACITY_FLOOR, 100 * PartitionVerdict.COMM_BOUND_SHARE));
+        List<String> names = sweeps.stream().map(ServingResults.Sweep::machine).distinct().toList();
+        for (String name : names) {
+            PartitionVerdict.Machine m = machines.getOrDefault(name, PartitionVerdict.Machine.unknown(name));
+            List<ServingResults.Sweep> own = sweeps.stream().filter(s -> s.machine().equals(name)).toList();
+            sb.append("### Does splitting pay at a request rate on ").append(m.description()).append("?\n\n");
+            sb.append(ServingTables.verdict(own, judge(own, m)));
+            List<Charts.ChartFile> mine = charts.stream().filter(c -> ServingCharts.isChartOf(c, name, names.size()))
+                    .toList();
+            for (Charts.ChartFile c : mine) {
+                sb.append("![").append(c.title()).append("](").append(link.apply(c.svg())).append(")\n\n");
+            }
+            sb.append(ServingTables.points(own));
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,37 @@
+package io.p2pbench.report.verdict;
+
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.render.ReportContent;
+import io.p2pbench.report.render.SummaryWriter;
+import io.p2pbench.results.Kind;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The report's verdict sections: "Does splitting pay?" ({@link PartitionVerdict}) and "Does splitting
+ * pay at a request rate?" ({@link ServingVerdict}), each per machine, judged with that machine's
+ * fastest peer copy and best-linked pairs; empty without their figures.
+ */
+public final class VerdictSections {
+    private VerdictSections() {}
+
+    /** Both sections; chart links relative to the report through {@code link}. */
+    public static String render(ReportContent r, Path outDir, Function<Path, String> link) {
+        Map<String, PartitionVerdict.Machine> machines = new LinkedHashMap<>();
+        for (ResultData d : SummaryWriter.machines(r)) {
+            double fastestPeer = r.measurementsOf(d.machine()).stream()
+                    .filter(m -> !m.singleGpu() && m.key().is(Kind.PEER)
+                            && m.key().metric().equals(Measurement.BANDWIDTH) && m.samples().length > 0)
+                    .mapToDouble(m -> PartitionVerdict.median(java.util.Arrays.stream(m.samples()).boxed().toList()))
+                    .max().orElse(Double.NaN);
+            String best = r.sources().stream().filter(s -> s.machine().equals(d.machine()) && s.topology() != null)
+                    .map(s -> PartitionVerdict.bestPairs(s.topology())).filter(b -> !b.isEmpty()).findFirst().orElse("");
+            machines.put(d.machine(), new PartitionVerdict.Machine(d.machineDescription(), fastestPeer, best));
+        }
+        return PartitionVerdict.section(r.partition(), machines, r.charts(), link)
+                + ServingVerdict.section(r.serving(), machines, r.charts(), link);
+    }
+}

@@ -1,0 +1,155 @@
+package io.p2pbench.report.verdict;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2pbench.partition.Plan;
+import io.p2pbench.report.read.ServingResults;
+import io.p2pbench.report.stats.ExactTests;
+import io.p2pbench.serving.BatchPolicy;
+import io.p2pbench.serving.LengthRange;
+import io.p2pbench.serving.PointStats;
+import io.p2pbench.serving.RequestRecord;
+import io.p2pbench.serving.SearchPlan;
+import io.p2pbench.serving.ServingSamples;
+import io.p2pbench.serving.ServingSweep;
+import io.p2pbench.serving.StepShape;
+import io.p2pbench.serving.Target;
+import io.p2pbench.serving.Workload;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The keep/reject logic of "Does splitting pay at a request rate?" on fixture sweeps. */
+class ServingVerdictTest {
+    private static final long MS = 1_000_000L;
+    private static final ServingSweep SWEEP = new ServingSweep(
+            new Workload(LengthRange.fixed(512), LengthRange.fixed(11), 27, 200, 20, 2.0), BatchPolicy.DEFAULT,
+            Target.DEFAULT, new SearchPlan(10, 2, 8, 2, 2, 60), 0);
+    private static final PartitionVerdict.Machine MACHINE = new PartitionVerdict.Machine("h200x8 (8x NVIDIA H200)", 400,
+            "0-1, 2-3 (NV18)");
+
+    /** A point at {@code rate}: 200 requests with these TTFT and TPOT, 11 tokens each. */
+    static ServingResults.Point point(double rate, double ttftMs, double tpotMs) {
+        List<RequestRecord> rs = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            long a = i * 10 * MS;
+            long first = a + Math.round(ttftMs * MS * (0.5 + 0.5 * i / 199.0));
+            long last = first + Math.round(tpotMs * MS) * 10;
+            rs.add(new RequestRecord(20 + i, a, 512, 11, first, last));
+        }
+        PointStats st = PointStats.of(rs, 0, rs.get(199).lastTokenNanos(), 2200);
+        boolean met = Target.DEFAULT.metBy(st);
+        return new ServingResults.Point(rate, met, false, st,
+                ExactTests.quantileInterval(st.ttft().sorted(), 0.99, 0.95),
+                ExactTests.quantileInterval(st.tpot().sorted(), 0.99, 0.95),
+                ExactTests.quantileInterval(st.e2e().sorted(), 0.99, 0.95), 8000);
+    }
+
+    static ServingResults.Run run(ServingSamples.Breakdown b, ServingResults.Point... points) {
+        ServingSamples s = new ServingSamples(ServingSamples.FORMAT, SWEEP.encode(), "fixture", 256, 8192, 900_000, 131072,
+                140L << 30, List.of(), Double.NaN, Double.NaN, "fixture", b, 1);
+        return new ServingResults.Run("h200x8/run", s, List.of(points));
+    }
+
+    static ServingResults.Sweep sweep(String plan, String transport, String group, boolean oneGpu, String skip,
+                                      ServingResults.Run... runs) {
+        return new ServingResults.Sweep("h200x8", "DENSE_8B", Plan.valueOf(plan), transport, group, oneGpu, SWEEP, List.of(runs), skip);
+    }
+
+    private static final ServingResults.Sweep SINGLE = sweep("SINGLE", "P2P", "0", false, null,
+            run(null, point(10, 500, 50), point(20, 900, 60), point(40, 3000, 90)));
+
+    private static ServingVerdict.Row only(ServingResults.Sweep... sweeps) {
+        List<ServingVerdict.Row> rows = ServingVerdict.judge(List.of(sweeps), MACHINE);
+        assertEquals(1, rows.size());
+        return rows.get(0);
+    }
+
+    @Test
+    void keepsAPlanFasterAtTheSameRateAndWithAHigherKnee() {
+        ServingVerdict.Row r = only(SINGLE, sweep("TP", "P2P", "0,1", false, null,
+                run(null, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40), point(80, 4000, 200))));
+        assertEquals(20, r.ratePerSecond(), 1e-9, "the highest common rate at which SINGLE met the target");
+        assertEquals("keep", r.verdict(), r.why());
+        assertTrue(r.why().contains("at 20 req/s p99 TTFT -55.6%"), r.why());
+        assertTrue(r.why().contains("knee 40 vs 20 req/s, +100% (floor 10%, documented; met at 40 where SINGLE broke "
+                + "at 40)"), r.why());
+        assertTrue(r.why().contains("n too small: 1 run per side"), r.why());
+    }
+
+    @Test
+    void rejectsAPlanWithinTheFloorAndOneThatIsWorseSomewhere() {
+        ServingVerdict.Row same = only(SINGLE, sweep("PP", "P2P", "0,1", false, null,
+                run(null, point(10, 520, 52), point(20, 950, 58), point(40, 3100, 95))));
+        assertEquals("reject", same.verdict(), same.why());
+        assertTrue(same.why().contains("(floor 20%)"), same.why());
+        assertTrue(same.why().contains("knee 20 vs 20 req/s, +0% (floor 10%, documented; within SINGLE's bracket, which "
+                + "breaks at 40)"), same.why());
+        // TTFT much better, TPOT much worse at the same rate: not a gain
+        ServingVerdict.Row mixed = only(SINGLE, sweep("PP", "HOST_STAGED", "0,1", false, null,
+                run(null, point(10, 200, 80), point(20, 300, 90), point(40, 3000, 95))));
+        assertEquals("reject", mixed.verdict(), mixed.why());
+    }
+
+    @Test
+    void theFloorsRiseToTheSpreadBetweenReruns() {
+        ServingResults.Sweep single = sweep("SINGLE", "P2P", "0", false, null,
+                run(null, point(10, 500, 50), point(20, 900, 60), point(40, 3000, 90)),
+                run(null, point(10, 500, 50), point(20, 1500, 60), point(40, 3000, 90)));
+        ServingResults.Sweep tp = sweep("TP", "P2P", "0,1", false, null,
+                run(null, point(10, 450, 50), point(20, 800, 60), point(40, 3000, 90)),
+                run(null, point(10, 450, 50), point(20, 800, 60), point(40, 3000, 90)));
+        ServingVerdict.Row r = only(single, tp);
+        // SINGLE's p99 TTFT at 20 req/s moved by 1500 / 900 - 1 = 67% between its runs: that is the floor now
+        assertTrue(r.why().contains("(floor 67%)"), r.why());
+        assertEquals("reject", r.verdict(), r.why());
+        assertTrue(!r.why().contains("n too small"), r.why());
+    }
+
+    @Test
+    void oneGpuCannotJudgeAndASingleThatDoesNotFitKeepsTheSplit() {
+        ServingVerdict.Row oneGpu = only(SINGLE, sweep("TP", "P2P", "0,0", true, null,
+                run(null, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40))));
+        assertEquals("cannot judge", oneGpu.verdict());
+        assertTrue(oneGpu.why().startsWith(PartitionVerdict.SINGLE_GPU), oneGpu.why());
+        ServingVerdict.Row fits = only(sweep("SINGLE", "P2P", "0", false, "does not fit: DENSE_70B SINGLE over 1 GPU"),
+                sweep("TP", "P2P", "0,1", false, null, run(null, point(10, 300, 30))));
+        assertEquals("keep", fits.verdict());
+        assertTrue(fits.why().contains("splitting is needed for capacity"), fits.why());
+        ServingVerdict.Row skipped = only(SINGLE, sweep("EP", "P2P", "0,1", false, "plan EP needs experts"));
+        assertEquals("not measured", skipped.verdict());
+    }
+
+    @Test
+    void namesBothRemediesWithTheirFiguresWhenCommunicationBound() {
+        // 50% of a 64-token decode step exposed: TP x2 crosses 64 all-reduces of 64 x 4096 x 2 B = 512 KiB,
+        // bus factor 1: 33.5 MB in 2000 us = 16.8 GB/s, far below the 400 GB/s peer copy
+        ServingSamples.Breakdown b = new ServingSamples.Breakdown(new StepShape(64, 64L * 600, 0, 0, 0), 4000, 2000, 2000,
+                0);
+        ServingVerdict.Row r = only(SINGLE, sweep("TP", "P2P", "0,1", false, null,
+                run(b, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40))));
+        assertTrue(r.why().contains("communication-bound: 50% of the step is exposed communication (17 GB/s bus)"),
+                r.why());
+        assertTrue(r.why().contains("try a placement on the best-linked pairs 0-1, 2-3 (NV18), or fewer crossings (PP "
+                + "instead of TP)"), r.why());
+        assertTrue(r.why().contains("the step crosses 64 partition boundaries (two all-reduces per layer), PP over the "
+                + "same 2 ranks 1"), r.why());
+        assertEquals(16.777, ServingVerdict.busGBps(r.plan(), b), 0.01);
+    }
+
+    @Test
+    void theSectionHasTheTableEveryPointAndItsIntervals() {
+        ServingResults.Sweep tp = sweep("TP", "P2P", "0,1", false, null,
+                run(null, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40)));
+        String md = ServingVerdict.section(List.of(SINGLE, tp), Map.of("h200x8", MACHINE), List.of(), p -> p.toString());
+        assertTrue(md.startsWith("## Does splitting pay at a request rate?"), md);
+        assertTrue(md.contains("### Does splitting pay at a request rate on h200x8 (8x NVIDIA H200)?"), md);
+        assertTrue(md.contains("| TP | P2P | 0,1 | 20 |"), md);
+        assertTrue(md.contains("Every point"), md);
+        // 200 values: the p99's interval runs to the largest value and covers about 85%, stated
+        assertTrue(md.matches("(?s).*\\[[0-9.]+\\.\\.[0-9.]+, 8[0-9]%\\].*"), md);
+        assertTrue(md.contains("Warm-up requests"), md);
+    }
+}
