@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 
 /**
  * The CPU reference check of a collective: reads outputs back piece by piece and compares every
@@ -76,7 +77,7 @@ public final class ResultCheck {
     static long[] pieceStarts(long count, int perPiece, int elementBytes) {
         long pieces = (count + perPiece - 1) / perPiece;
         if (count * elementBytes <= FULL_CHECK_BYTES || pieces <= SAMPLED_PIECES) {
-            return java.util.stream.LongStream.range(0, pieces).map(p -> p * perPiece).toArray();
+            return LongStream.range(0, pieces).map(p -> p * perPiece).toArray();
         }
         return pieceStarts(count, perPiece, elementBytes, SAMPLED_PIECES);
     }
@@ -104,7 +105,7 @@ public final class ResultCheck {
         long sum = 0;
         long pieces = (count + perPiece - 1) / perPiece;
         long[] starts = count * elementBytes <= fullBytes || pieces <= SAMPLED_PIECES
-                ? java.util.stream.LongStream.range(0, pieces).map(q -> q * perPiece).toArray()
+                ? LongStream.range(0, pieces).map(q -> q * perPiece).toArray()
                 : pieceStarts(count, perPiece, elementBytes, SAMPLED_PIECES);
         for (long first : starts) {
             sum += Math.min(perPiece, count - first);

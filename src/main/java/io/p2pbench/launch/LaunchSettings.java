@@ -3,6 +3,7 @@ package io.p2pbench.launch;
 import io.p2pbench.topology.SuiteBuild;
 import io.p2pbench.topology.TopologyProbe;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -96,7 +97,7 @@ public record LaunchSettings(String jobId, Duration rankTimeout, String ncclComm
             // not Linux: the resolver's answer below
         }
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
+            return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             return "localhost";
         }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The launchers whose environment {@code p2pbench run} understands, in the order of precedence used when
@@ -174,7 +176,7 @@ public enum Launcher {
     static List<Integer> tasksPerNode(String text, String variable) {
         List<Integer> out = new ArrayList<>();
         for (String part : text.split(",")) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,6})(?:\\(x(\\d{1,6})\\))?")
+            Matcher m = Pattern.compile("(\\d{1,6})(?:\\(x(\\d{1,6})\\))?")
                     .matcher(part.trim());
             if (!m.matches() || Integer.parseInt(m.group(1)) == 0) {
                 throw new LaunchException(variable + "=" + text + " is not a tasks-per-node list like 2(x3),1; "

@@ -5,6 +5,7 @@ import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.DeviceBuffer;
 import io.p2pbench.cuda.PinnedHostBuffer;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;
@@ -351,7 +352,7 @@ final class KernelChecks {
     }
 
     private static short[] slice(short[] a, int from) {
-        return java.util.Arrays.copyOfRange(a, from, from + PartitionSpec.HEAD_SIZE);
+        return Arrays.copyOfRange(a, from, from + PartitionSpec.HEAD_SIZE);
     }
 
     private static float[] floats(short[] a) {

@@ -1,15 +1,22 @@
 package io.p2pbench.results;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -87,7 +94,7 @@ public final class ResultMigration {
         ObjectNode manifest;
         try {
             manifest = (ObjectNode) MAPPER.readTree(manifestFile.toFile());
-        } catch (com.fasterxml.jackson.core.JacksonException | ClassCastException e) {
+        } catch (JacksonException | ClassCastException e) {
             throw new IOException(manifestFile + " is not a readable p2pbench manifest");
         }
         long before = size(dir);
@@ -188,7 +195,7 @@ public final class ResultMigration {
         }
         Path merged = dir.resolve("jmh-results.json");
         if (Files.isRegularFile(merged, LinkOption.NOFOLLOW_LINKS)) {
-            java.util.Optional<byte[]> rebuilt = ResultFolder.open(dir).jmhResultsJson();
+            Optional<byte[]> rebuilt = ResultFolder.open(dir).jmhResultsJson();
             if (rebuilt.isPresent() && MAPPER.readTree(rebuilt.get()).equals(readJson(merged))) {
                 obsolete.add(merged);
             }
@@ -201,7 +208,7 @@ public final class ResultMigration {
         try {
             return field.equals("jmhFile") ? Arrays.equals(Files.readAllBytes(plain), AtomicFiles.read(packed))
                     : BenchmarkRecords.readSamples(plain).equals(BenchmarkRecords.readSamples(packed));
-        } catch (com.fasterxml.jackson.core.JacksonException | AtomicFiles.BadGzip e) {
+        } catch (JacksonException | AtomicFiles.BadGzip e) {
             return false; // damaged: not a duplicate, so it stays
         }
     }
@@ -210,7 +217,7 @@ public final class ResultMigration {
     private static JsonNode readJson(Path file) throws IOException {
         try {
             return MAPPER.readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IOException(file + " is not readable JSON (truncated?): "
                     + e.getOriginalMessage().lines().findFirst().orElse("") + "; nothing deleted");
         }
@@ -253,7 +260,7 @@ public final class ResultMigration {
             return;
         }
         JsonNode tree = MAPPER.readTree(file.toFile());
-        String compact = MAPPER.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+        String compact = MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT)
                 .writeValueAsString(tree) + "\n";
         if (!compact.equals(Files.readString(file))) {
             if (!MAPPER.readTree(compact).equals(tree)) {
@@ -297,7 +304,7 @@ public final class ResultMigration {
         BatchSamples samples;
         try {
             samples = BenchmarkRecords.readSamples(src);
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IOException(src + " is not readable samples JSON (truncated?): "
                     + e.getOriginalMessage().lines().findFirst().orElse("") + "; nothing deleted");
         }
@@ -386,19 +393,19 @@ public final class ResultMigration {
     /** Bytes of every file in the folder and below (a file that goes while they are counted counts 0). */
     public static long size(Path dir) throws IOException {
         long[] total = {0};
-        Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
             @Override
-            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a) {
+            public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
                 if (a.isRegularFile()) {
                     total[0] += a.size();
                 }
-                return java.nio.file.FileVisitResult.CONTINUE;
+                return FileVisitResult.CONTINUE;
             }
 
             @Override
-            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof java.nio.file.NoSuchFileException) {
-                    return java.nio.file.FileVisitResult.CONTINUE;
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
                 }
                 throw e;
             }

@@ -24,6 +24,7 @@ import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -185,7 +186,7 @@ final class ServingPlanner {
     }
 
     private static double round3(double x) {
-        return new BigDecimal(x).round(new MathContext(3, java.math.RoundingMode.UP)).doubleValue();
+        return new BigDecimal(x).round(new MathContext(3, RoundingMode.UP)).doubleValue();
     }
 
     /** The search the model predicts for a planned serving combination's parameters. */
