@@ -47,11 +47,6 @@ public enum Launcher {
         return word;
     }
 
-    /** The variables that give rank, size, local rank and local size (Slurm: node id instead of local size). */
-    public List<String> rankVariables() {
-        return rankVariables;
-    }
-
     /** The variable that gives rank (0), world size (1), local rank (2) or local world size (3), for messages. */
     String variable(int which) {
         if (this == SLURM && which == 3) {
