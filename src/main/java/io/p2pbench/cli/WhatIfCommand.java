@@ -124,7 +124,7 @@ final class WhatIfCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         String command = "p2pbench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         Map<Source, ResultData> read = readSources();
-        OutputFolder.requireWritable("--out", out); // one line, as report and compare (issue 14), not an internal error
+        OutputFolder.requireWritable("--out", out); // one line, as report and compare give, not an internal error
         String md;
         Path file;
         if (validate) {

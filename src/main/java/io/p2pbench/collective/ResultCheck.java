@@ -18,9 +18,9 @@ import java.util.stream.LongStream;
  * wrong element of the first output found wrong).
  *
  * <p>Both the expected values and the comparison are spread over the CPU's cores in blocks of
- * {@link #BLOCK} elements (the common fork-join pool): every element is still computed and
- * compared, only no longer on one core. The run's phases showed this check as the largest cost
- * outside measurement (docs/notes/run-overhead.md).
+ * {@link #BLOCK} elements (the common fork-join pool): every element is computed and compared, in
+ * parallel, because on one core this check was the largest cost outside measurement in a run's phases
+ * (docs/notes/run-overhead.md).
  *
  * <p>Outputs up to {@link #FULL_CHECK_BYTES} are cross-checked whole. Larger outputs are cross-checked
  * on {@link #SAMPLED_PIECES} pieces of {@link #PIECE} bytes: the first, the last, and pieces evenly
@@ -32,8 +32,8 @@ public final class ResultCheck {
     /** Bytes of one cross-checked piece of a larger output. */
     public static final long PIECE = 2L << 20;
     /**
-     * Outputs up to this size are cross-checked whole (8 MiB since the fork groups of issue 10: at 128 MiB the
-     * cross-check of an 8-rank bfloat16 row took about as long as its measurement).
+     * Outputs up to this size are cross-checked whole; larger ones on {@link #SAMPLED_PIECES} pieces, because at
+     * 128 MiB the cross-check of an 8-rank bfloat16 row took about as long as its measurement.
      */
     public static final long FULL_CHECK_BYTES = 8L << 20;
     /** Pieces cross-checked of a larger output. */

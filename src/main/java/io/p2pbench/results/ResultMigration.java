@@ -254,7 +254,7 @@ public final class ResultMigration {
     /** Where a run records where each benchmark's seconds went (written by the executor). */
     public static final String PHASES = "phases.json";
 
-    /** Rewrites a pretty-printed JSON file (phases.json of runs before 18:10Z) without whitespace; same values. */
+    /** Rewrites a pretty-printed JSON file (phases.json as older runs wrote it) without whitespace; same values. */
     private static void compactJson(Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
             return;
