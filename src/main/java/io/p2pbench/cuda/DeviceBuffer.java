@@ -2,12 +2,6 @@ package io.p2pbench.cuda;
 
 import static org.bytedeco.cuda.global.cudart.*;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Locale;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 
@@ -36,13 +30,14 @@ public final class DeviceBuffer extends Allocation {
     }
 
     private static void logPointer(int device, long bytes, long allocated, long address) {
-        String line = String.format(Locale.ROOT, "pid %d device %d bytes %d allocated %d address 0x%x "
+        String line = String.format(java.util.Locale.ROOT, "pid %d device %d bytes %d allocated %d address 0x%x "
                         + "offset-in-2MiB %d%n", ProcessHandle.current().pid(), device, bytes, allocated, address,
                 address % (2L << 20));
         try {
-            Files.writeString(Path.of(POINTER_LOG), line, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            java.nio.file.Files.writeString(java.nio.file.Path.of(POINTER_LOG), line,
+                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -3,8 +3,6 @@ package io.p2pbench.results;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -62,11 +60,11 @@ public final class BenchmarkRecords {
 
     /** Reads {@link #writeVerified}'s count; null when the file is missing or does not hold a count. */
     public static Long readVerified(Path file) throws IOException {
-        if (!Files.isRegularFile(file)) {
+        if (!java.nio.file.Files.isRegularFile(file)) {
             return null;
         }
         try {
-            return Long.parseLong(Files.readString(file).strip());
+            return Long.parseLong(java.nio.file.Files.readString(file).strip());
         } catch (NumberFormatException e) {
             return null;
         }
@@ -96,7 +94,7 @@ public final class BenchmarkRecords {
 
     /** The bytes {@link #writeSamples} compresses: compact JSON and a newline. */
     public static byte[] samplesJson(BatchSamples samples) throws IOException {
-        return (MAPPER.writeValueAsString(samples) + "\n").getBytes(StandardCharsets.UTF_8);
+        return (MAPPER.writeValueAsString(samples) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Reads samples written by {@link #writeSamples} ({@code .json.gz}), or format 1's plain {@code .json}. */

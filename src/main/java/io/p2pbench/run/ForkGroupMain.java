@@ -49,10 +49,10 @@ public final class ForkGroupMain {
         /**
          * Keep the streams and NCCL communicators for the next combination ({@link CudaStream#reuseStreams},
          * {@link Nccl#keepCommunicators}); reset the contexts only before a combination whose kind makes
-         * streams of its own. The default: later combinations measure as a combination in its own JVM does.
+         * streams of its own (the default since 2026-12-04).
          */
         REUSE_STREAMS("streams"),
-        /** Reset the GPUs' contexts before every combination but the first (slower; kept for comparison). */
+        /** Reset the GPUs' contexts before every combination but the first (2026-12-03). */
         RESET("reset"),
         /** Neither: later combinations' streams land on other hardware queues (an A/B only). */
         KEEP("keep");

@@ -11,7 +11,6 @@ import io.p2pbench.results.Combination;
 import io.p2pbench.results.Metric;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -73,7 +72,7 @@ final class PartitionPlanner {
         boolean request = metric == Metric.LATENCY;
         String id = "part-" + (request ? "request" : "step") + "-" + model.name() + "-" + plan + "-" + transport + "-"
                 + (request ? "REQUEST" : phase.name()) + (graph ? "-graph" : "-eager") + "-"
-                + RunPlanner.groupId(plan == Plan.SINGLE ? new Group(List.of(g.device(0))) : g);
+                + RunPlanner.groupId(plan == Plan.SINGLE ? new Group(java.util.List.of(g.device(0))) : g);
         JmhBenchmark bench = JmhBenchmark.PARTITION;
         Map<String, String> params = bench.params(g.toString(), model.name(), plan, transport, phase, BATCH, PROMPT,
                 CONTEXT, DECODE_STEPS, graph);

@@ -8,7 +8,6 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
@@ -136,7 +135,7 @@ public final class RunLock implements AutoCloseable {
     private static String jmhLockHolder() throws LockFile.Unusable {
         Path jmhLock = Path.of(System.getProperty(JMH_LOCK_PROPERTY,
                 Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock").toString()));
-        if (!Files.exists(jmhLock, LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(jmhLock, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
         if (!Files.isRegularFile(jmhLock) || !Files.isWritable(jmhLock)) {
