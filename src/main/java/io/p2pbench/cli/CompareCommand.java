@@ -3,6 +3,7 @@ package io.p2pbench.cli;
 import io.p2pbench.report.Compare;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -52,7 +53,7 @@ final class CompareCommand implements Callable<Integer> {
 
     /** The paths of a comma list; an empty element is bad input. */
     private List<Path> runs(String list) {
-        List<Path> out = new java.util.ArrayList<>();
+        List<Path> out = new ArrayList<>();
         for (String part : list.split(",", -1)) {
             if (part.isBlank()) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "'" + list + "' has an empty element; "

@@ -1,6 +1,10 @@
 package io.p2pbench.cli;
 
 import io.p2pbench.cuda.CudaException;
+import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.topology.SuiteBuild;
+import io.p2pbench.topology.TopologyProbe;
+import io.p2pbench.transfer.Sizes;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -62,7 +66,7 @@ public final class Main implements Runnable {
                 e.printStackTrace(err);
             }
             err.println("p2pbench: out of memory (" + oneLine(e.getMessage()) + "): this command needs more than the "
-                    + io.p2pbench.transfer.Sizes.format(Runtime.getRuntime().maxMemory()) + " of Java heap it was "
+                    + Sizes.format(Runtime.getRuntime().maxMemory()) + " of Java heap it was "
                     + "given; give it more with P2PBENCH_JAVA_OPTS=-Xmx<size>, e.g. P2PBENCH_JAVA_OPTS=-Xmx8g");
             err.flush();
             return EXIT_USAGE;
@@ -106,7 +110,7 @@ public final class Main implements Runnable {
             e.printStackTrace(err);
         }
         if (e instanceof UserInputException || e instanceof CudaException
-                || e instanceof io.p2pbench.results.AtomicFiles.CannotWrite) {
+                || e instanceof AtomicFiles.CannotWrite) {
             // CannotWrite: a full disk or a folder that went away; its message names the file and why.
             err.println("p2pbench: " + oneLine(e.getMessage()));
             err.flush();
@@ -133,8 +137,7 @@ public final class Main implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"p2pbench " + io.p2pbench.topology.TopologyProbe.SUITE_VERSION + " (build "
-                    + io.p2pbench.topology.SuiteBuild.CURRENT + ")"};
+            return new String[] {"p2pbench " + TopologyProbe.SUITE_VERSION + " (build " + SuiteBuild.CURRENT + ")"};
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.locks.ReentrantLock;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -38,8 +39,7 @@ final class MigrateCommand implements Callable<Integer> {
     List<Path> paths;
 
     /** Migrations of this JVM, one at a time (the file lock keeps other processes out, not other threads). */
-    private static final java.util.concurrent.locks.ReentrantLock IN_THIS_JVM =
-            new java.util.concurrent.locks.ReentrantLock();
+    private static final ReentrantLock IN_THIS_JVM = new ReentrantLock();
 
     @Override
     public Integer call() throws InterruptedException {

@@ -19,7 +19,7 @@ final class ReportCommand implements Callable<Integer> {
     CommandLine.Model.CommandSpec spec;
 
     @Parameters(arity = "1..*", paramLabel = "RESULT_DIR",
-            description = "Result folders, e.g. results/h200x8-nv18-r580/2026-12-02T14-03-11Z.")
+            description = "Result folders as run writes them: results/<machine>/<UTC start time>.")
     List<Path> resultDirs;
 
     @Option(names = "--out", paramLabel = "DIR",

@@ -15,6 +15,7 @@ import io.p2pbench.whatif.WhatIfChart;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -123,7 +124,7 @@ final class WhatIfCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         String command = "p2pbench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         Map<Source, ResultData> read = readSources();
-        OutputFolder.requireWritable("--out", out); // one line, as report and compare (issue 14), not an internal error
+        OutputFolder.requireWritable("--out", out); // one line, as report and compare give, not an internal error
         String md;
         Path file;
         if (validate) {
@@ -276,7 +277,7 @@ final class WhatIfCommand implements Callable<Integer> {
     /** The reference machines' ids, for the help text. */
     static final class ReferenceIds implements Iterable<String> {
         @Override
-        public java.util.Iterator<String> iterator() {
+        public Iterator<String> iterator() {
             List<String> ids = new ArrayList<>(List.of("all"));
             ids.addAll(Source.references().keySet());
             return ids.iterator();

@@ -1,6 +1,7 @@
 package io.p2pbench.collective;
 
 import io.p2pbench.cuda.Nccl.DataType;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -31,7 +32,7 @@ public record ModelShape(String name, int hidden, int sequence, int microBatch, 
             32, 14336, 32, 8, 32000);
 
     /** The presets, in the order the suite lists them. */
-    public static final java.util.List<ModelShape> PRESETS = java.util.List.of(DENSE_8B, DENSE_70B, MOE_8X_TOP2);
+    public static final List<ModelShape> PRESETS = List.of(DENSE_8B, DENSE_70B, MOE_8X_TOP2);
 
     /** Size of one attention head. */
     public int headSize() {

@@ -8,6 +8,8 @@ import io.p2pbench.cuda.Nccl;
 import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.cuda.SuiteKernels;
 import io.p2pbench.transfer.Pattern;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * An NCCL collective over a group of distinct GPUs, one communicator per GPU in this process
@@ -141,16 +143,16 @@ public final class NcclCollective implements CollectiveOperation {
     public void verifyOnHost() {
         int n = group.size();
         if (op == Operation.ALL_REDUCE || op == Operation.ALL_GATHER) {
-            ResultCheck.check("NCCL " + op + " over " + group + " (output o = rank o)", java.util.Arrays.asList(recv),
-                    java.util.Arrays.asList(ranks.compute), recv[0].bytes() / type.bytes(), type,
+            ResultCheck.check("NCCL " + op + " over " + group + " (output o = rank o)", Arrays.asList(recv),
+                    Arrays.asList(ranks.compute), recv[0].bytes() / type.bytes(), type,
                     op == Operation.ALL_REDUCE ? ResultCheck.sum(type, n, 0) : ResultCheck.gathered(type, perRank, 0));
             return;
         }
         for (int r = 0; r < n; r++) {
             ResultCheck.Expected expected = op == Operation.REDUCE_SCATTER ? ResultCheck.sum(type, n, r * perRank)
                     : ResultCheck.gathered(type, perRank, r * perRank);
-            ResultCheck.check("NCCL " + op + " rank " + r + " (GPU" + group.device(r) + ")", java.util.List.of(recv[r]),
-                    java.util.List.of(ranks.compute[r]), recv[r].bytes() / type.bytes(), type, expected);
+            ResultCheck.check("NCCL " + op + " rank " + r + " (GPU" + group.device(r) + ")", List.of(recv[r]),
+                    List.of(ranks.compute[r]), recv[r].bytes() / type.bytes(), type, expected);
         }
     }
 

@@ -38,10 +38,4 @@ public final class Reference {
     public static float bf16ToFloat(short bits) {
         return Float.intBitsToFloat((bits & 0xFFFF) << 16);
     }
-
-    /** The bound stated in outputs, per data type. */
-    public static String boundText(DataType type) {
-        return type == DataType.FLOAT32 ? "exact (float32 sums of these inputs are exact in any order)"
-                : "n x 2^-8 x sum|x| (every partial sum rounded to bfloat16)";
-    }
 }

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.IntStream;
+import java.util.stream.LongStream;
 
 /**
  * The CPU reference check of a collective: reads outputs back piece by piece and compares every
@@ -17,9 +18,9 @@ import java.util.stream.IntStream;
  * wrong element of the first output found wrong).
  *
  * <p>Both the expected values and the comparison are spread over the CPU's cores in blocks of
- * {@link #BLOCK} elements (the common fork-join pool): every element is still computed and
- * compared, only no longer on one core. The run's phases showed this check as the largest cost
- * outside measurement (docs/notes/run-overhead.md).
+ * {@link #BLOCK} elements (the common fork-join pool): every element is computed and compared, in
+ * parallel, because on one core this check was the largest cost outside measurement in a run's phases
+ * (docs/notes/run-overhead.md).
  *
  * <p>Outputs up to {@link #FULL_CHECK_BYTES} are cross-checked whole. Larger outputs are cross-checked
  * on {@link #SAMPLED_PIECES} pieces of {@link #PIECE} bytes: the first, the last, and pieces evenly
@@ -31,8 +32,8 @@ public final class ResultCheck {
     /** Bytes of one cross-checked piece of a larger output. */
     public static final long PIECE = 2L << 20;
     /**
-     * Outputs up to this size are cross-checked whole (8 MiB since the fork groups of issue 10: at 128 MiB the
-     * cross-check of an 8-rank bfloat16 row took about as long as its measurement).
+     * Outputs up to this size are cross-checked whole; larger ones on {@link #SAMPLED_PIECES} pieces, because at
+     * 128 MiB the cross-check of an 8-rank bfloat16 row took about as long as its measurement.
      */
     public static final long FULL_CHECK_BYTES = 8L << 20;
     /** Pieces cross-checked of a larger output. */
@@ -76,7 +77,7 @@ public final class ResultCheck {
     static long[] pieceStarts(long count, int perPiece, int elementBytes) {
         long pieces = (count + perPiece - 1) / perPiece;
         if (count * elementBytes <= FULL_CHECK_BYTES || pieces <= SAMPLED_PIECES) {
-            return java.util.stream.LongStream.range(0, pieces).map(p -> p * perPiece).toArray();
+            return LongStream.range(0, pieces).map(p -> p * perPiece).toArray();
         }
         return pieceStarts(count, perPiece, elementBytes, SAMPLED_PIECES);
     }
@@ -104,7 +105,7 @@ public final class ResultCheck {
         long sum = 0;
         long pieces = (count + perPiece - 1) / perPiece;
         long[] starts = count * elementBytes <= fullBytes || pieces <= SAMPLED_PIECES
-                ? java.util.stream.LongStream.range(0, pieces).map(q -> q * perPiece).toArray()
+                ? LongStream.range(0, pieces).map(q -> q * perPiece).toArray()
                 : pieceStarts(count, perPiece, elementBytes, SAMPLED_PIECES);
         for (long first : starts) {
             sum += Math.min(perPiece, count - first);

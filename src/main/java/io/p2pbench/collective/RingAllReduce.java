@@ -3,11 +3,13 @@ package io.p2pbench.collective;
 import io.p2pbench.cuda.Copies;
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.cuda.CudaEvent;
+import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.DeviceBuffer;
 import io.p2pbench.cuda.Kernel;
 import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.cuda.SuiteKernels;
 import io.p2pbench.transfer.Pattern;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -237,7 +239,7 @@ public final class RingAllReduce implements CollectiveOperation {
     }
 
     /** Makes {@code consumer} (on rank {@code r}'s GPU) wait for rank {@code r}'s result of the last {@link #enqueueAfter}. */
-    public void waitForResult(int r, io.p2pbench.cuda.CudaStream consumer) {
+    public void waitForResult(int r, CudaStream consumer) {
         for (CudaEvent e : handedOver[r]) {
             consumer.waitFor(e);
         }
@@ -280,8 +282,8 @@ public final class RingAllReduce implements CollectiveOperation {
     /** Compares every rank's output with the CPU reference; throws {@link CollectiveMismatchException}. */
     @Override
     public void verifyOnHost() {
-        ResultCheck.check("ring all-reduce over " + group, java.util.Arrays.asList(out),
-                java.util.Arrays.asList(ranks.compute), count, type, ResultCheck.sum(type, group.size(), 0));
+        ResultCheck.check("ring all-reduce over " + group, Arrays.asList(out),
+                Arrays.asList(ranks.compute), count, type, ResultCheck.sum(type, group.size(), 0));
     }
 
     @Override

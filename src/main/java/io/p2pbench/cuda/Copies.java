@@ -71,13 +71,6 @@ public final class Copies {
         return Pointer.memcmp(a.at(0), b.at(0), bytes) == 0;
     }
 
-    /** Copies host memory to host memory on the calling thread (memcpy). */
-    public static void hostCopy(Memory dst, Memory src, long bytes) {
-        requireHost(dst);
-        requireHost(src);
-        Pointer.memcpy(dst.at(0), src.at(0), bytes);
-    }
-
     private static void requireHost(Memory m) {
         if (m.kind() == Memory.Kind.DEVICE) {
             throw new IllegalArgumentException("host operation on device memory of GPU " + m.device());

@@ -16,7 +16,6 @@ public final class CudaException extends RuntimeException {
     public static final int NOT_AVAILABLE = -1;
 
     private final String call;
-    private final String arguments;
     private final int code;
     private final String errorName;
 
@@ -24,7 +23,6 @@ public final class CudaException extends RuntimeException {
         super(call + "(" + arguments + ") failed: " + code + " " + errorName
                 + (description == null || description.isBlank() ? "" : " (" + description + ")"));
         this.call = call;
-        this.arguments = arguments;
         this.code = code;
         this.errorName = errorName;
     }
@@ -32,7 +30,6 @@ public final class CudaException extends RuntimeException {
     private CudaException(String message) {
         super(message);
         this.call = "";
-        this.arguments = "";
         this.code = NOT_AVAILABLE;
         this.errorName = "notAvailable";
     }
@@ -54,11 +51,6 @@ public final class CudaException extends RuntimeException {
     /** The API call that failed, e.g. {@code cudaMemcpyPeerAsync}; empty for {@link #notAvailable}. */
     public String call() {
         return call;
-    }
-
-    /** The arguments as written in the message, e.g. {@code dst=1, src=0, bytes=1048576}. */
-    public String arguments() {
-        return arguments;
     }
 
     /** The status code the call returned, or {@link #NOT_AVAILABLE}. */

@@ -1,6 +1,7 @@
 package io.p2pbench.cuda;
 
 import java.lang.reflect.Field;
+import java.util.List;
 import jcuda.NativePointerObject;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
@@ -133,7 +134,7 @@ public final class JCudaCopy implements AutoCloseable {
         }
         closed = true;
         if (direction == Direction.PEER) {
-            Resources.closeEach(java.util.List.of(() -> release(dstDevice), () -> release(srcDevice)));
+            Resources.closeEach(List.of(() -> release(dstDevice), () -> release(srcDevice)));
         }
     }
 

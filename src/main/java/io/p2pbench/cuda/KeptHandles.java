@@ -2,6 +2,7 @@ package io.p2pbench.cuda;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -113,7 +114,7 @@ final class KeptHandles<K, H> {
         int lent = 0;
         synchronized (this) {
             for (Map.Entry<K, List<Slot<H>>> e : byKey.entrySet()) {
-                for (java.util.Iterator<Slot<H>> it = e.getValue().iterator(); it.hasNext(); ) {
+                for (Iterator<Slot<H>> it = e.getValue().iterator(); it.hasNext(); ) {
                     Slot<H> s = it.next();
                     if (s.inUse) {
                         lent++;

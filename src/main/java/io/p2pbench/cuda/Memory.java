@@ -1,5 +1,6 @@
 package io.p2pbench.cuda;
 
+import java.nio.ByteBuffer;
 import org.bytedeco.javacpp.Pointer;
 
 /** A block of memory a copy can read or write: device memory, pinned host or pageable host memory. */
@@ -35,7 +36,7 @@ public sealed interface Memory extends AutoCloseable
     long address();
 
     /** A little-endian view of host memory for reads and writes from Java (at most 2 GiB). */
-    default java.nio.ByteBuffer hostView() {
+    default ByteBuffer hostView() {
         throw new UnsupportedOperationException("device memory of GPU " + device() + " has no host view");
     }
 

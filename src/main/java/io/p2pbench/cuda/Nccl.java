@@ -2,6 +2,7 @@ package io.p2pbench.cuda;
 
 import static org.bytedeco.cuda.global.nccl.*;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.bytedeco.cuda.global.nccl;
@@ -224,7 +225,7 @@ public final class Nccl implements AutoCloseable {
     private static void destroy(int[] devices, ncclComm[] comms) {
         // Every communicator is destroyed even when an earlier one fails; the first failure is
         // thrown with the others suppressed on it.
-        java.util.List<AutoCloseable> ranks = new java.util.ArrayList<>();
+        List<AutoCloseable> ranks = new ArrayList<>();
         for (int i = 0; i < comms.length; i++) {
             int rank = i;
             ranks.add(() -> {

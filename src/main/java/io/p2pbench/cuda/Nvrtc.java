@@ -24,8 +24,8 @@ import org.bytedeco.javacpp.SizeTPointer;
  * Run-time compilation of the suite's CUDA C kernels with NVRTC, to a CUBIN for the GPU's own
  * architecture (PTX for the newest supported one when NVRTC is older than the GPU).
  *
- * <p>Every JMH fork is a fresh JVM, so compiled images are cached on disk, keyed by a hash of the
- * source, the options and the NVRTC version: compilation stays out of every fork but the first.
+ * <p>A run starts many benchmark JVMs, so compiled images are cached on disk, keyed by a hash of the
+ * source, the options and the NVRTC version: compilation stays out of every JVM but the first.
  */
 public final class Nvrtc {
     private Nvrtc() {}

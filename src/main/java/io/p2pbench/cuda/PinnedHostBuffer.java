@@ -2,6 +2,7 @@ package io.p2pbench.cuda;
 
 import static org.bytedeco.cuda.global.cudart.*;
 
+import java.util.Arrays;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 
@@ -40,7 +41,7 @@ public final class PinnedHostBuffer extends Allocation {
         }
         BytePointer p = new BytePointer();
         Cuda.check(cudaHostAlloc(p, bytes, bits), "cudaHostAlloc", "bytes", bytes, "flags",
-                flags.length == 0 ? "default" : java.util.Arrays.toString(flags));
+                flags.length == 0 ? "default" : Arrays.toString(flags));
         own(p);
     }
 

@@ -1,6 +1,7 @@
 package io.p2pbench.cuda;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 
@@ -32,7 +33,7 @@ final class Pointers {
         while (n < bytes.length && bytes[n] != 0) {
             n++;
         }
-        return new String(bytes, 0, n, java.nio.charset.StandardCharsets.UTF_8);
+        return new String(bytes, 0, n, StandardCharsets.UTF_8);
     }
 
     static ByteBuffer view(Pointer base, long bytes) {

@@ -1,6 +1,7 @@
 package io.p2pbench.cuda;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /** Closing a list of resources, last made first, as every fixture does. */
@@ -14,7 +15,7 @@ public final class Resources {
      */
     public static void closeReversed(List<? extends AutoCloseable> owned) {
         List<AutoCloseable> reversed = new ArrayList<>(owned);
-        java.util.Collections.reverse(reversed);
+        Collections.reverse(reversed);
         owned.clear();
         closeEach(reversed);
     }

@@ -1,5 +1,6 @@
 package io.p2pbench.doctor;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.p2pbench.cuda.Nvml;
@@ -45,7 +46,7 @@ final class FixtureGpus {
         File f;
         try {
             f = STRICT.readValue(text, File.class);
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IOException(name + " is not a doctor gpus.json: " + e.getOriginalMessage().lines().findFirst()
                     .orElse(""));
         }

@@ -1,6 +1,7 @@
 package io.p2pbench.doctor;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -86,7 +87,7 @@ public final class FixtureMachine implements MachineSource {
                     throw new IOException(dir + ": more than " + RootedFiles.MAX_ENTRIES + " devices under sys/devices");
                 }
             }
-        } catch (java.io.UncheckedIOException e) {
+        } catch (UncheckedIOException e) {
             throw new IOException(dir + ": sys/devices cannot be read (" + e.getCause().getMessage() + ")");
         }
         return out;

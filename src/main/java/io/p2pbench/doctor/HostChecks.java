@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -123,7 +124,7 @@ final class HostChecks {
                     + "turn VT-d/AMD-Vi off in firmware where no VM or SR-IOV needs it; where translation must stay, "
                     + "peer traffic needs ATS and ACS Direct Translated P2P on the switch ports.");
         }
-        if (byMode.keySet().equals(java.util.Set.of("passthrough")) || gpus.isEmpty()) {
+        if (byMode.keySet().equals(Set.of("passthrough")) || gpus.isEmpty()) {
             return new Finding(Check.IOMMU, HOST, Status.OK, gpus.isEmpty() ? "IOMMU on; no GPU to check its mode for"
                     : "IOMMU on in passthrough (identity) mode for " + String.join(", ", byMode.get("passthrough"))
                     + guest, evidence, "");

@@ -3,6 +3,7 @@ package io.p2pbench.doctor;
 import io.p2pbench.doctor.Finding.Status;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.LinkClass;
+import io.p2pbench.topology.LinkSpeeds;
 import io.p2pbench.topology.PairInfo;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -280,7 +281,7 @@ final class PairChecks {
             if (i == null || i.pcieGenCurrent() == null || i.pcieWidthCurrent() == null) {
                 return "";
             }
-            double v = io.p2pbench.topology.LinkSpeeds.pcieGBps(i.pcieGenCurrent(), i.pcieWidthCurrent());
+            double v = LinkSpeeds.pcieGBps(i.pcieGenCurrent(), i.pcieWidthCurrent());
             slowest = Double.isNaN(slowest) ? v : Math.min(slowest, v);
         }
         return Double.isNaN(slowest) ? "" : " (" + GpuChecks.gbps(slowest) + " GB/s per direction)";

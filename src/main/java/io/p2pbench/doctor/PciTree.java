@@ -53,11 +53,6 @@ final class PciTree {
         return Answer.of(chain);
     }
 
-    /** The bridges of a chain: everything between the host bridge and the device. */
-    static List<String> bridges(List<String> chain) {
-        return chain.subList(1, chain.size() - 1);
-    }
-
     /** How many leading entries two chains share (0 when the host bridges differ). */
     static int sharedPrefix(List<String> a, List<String> b) {
         int n = 0;

@@ -7,6 +7,7 @@ import io.p2pbench.collective.ProcessCollective;
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.cuda.IpcMemHandle;
 import io.p2pbench.cuda.Nccl.DataType;
+import io.p2pbench.cuda.Nccl;
 import io.p2pbench.cuda.NcclRank;
 import io.p2pbench.cuda.Resources;
 import io.p2pbench.results.BatchSamples;
@@ -52,7 +53,7 @@ final class GpuRankWorkload implements RankWorkload {
 
     @Override
     public String ncclUnavailable() {
-        String version = io.p2pbench.cuda.Nccl.version();
+        String version = Nccl.version();
         return version.startsWith("unavailable") ? "NCCL is " + version : null;
     }
 

@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -184,7 +185,7 @@ final class JobCollector {
     /** Deletes the collected files of the job folder; collected.json stays, so the id is not reused by mistake. */
     private static void clean(JobFolder f) {
         try (var walk = Files.walk(f.dir())) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
                 if (!p.equals(f.dir()) && !p.equals(f.collectedFile())) {
                     Files.deleteIfExists(p);
                 }

@@ -1,5 +1,6 @@
 package io.p2pbench.launch;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.p2pbench.results.AtomicFiles;
@@ -126,7 +127,7 @@ public final class JobFolder {
                 throw new LaunchException(file + " holds JSON null, not a " + type.getSimpleName());
             }
             return value;
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new LaunchException(file + " is not a readable " + type.getSimpleName() + ": "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
         } catch (IOException e) {

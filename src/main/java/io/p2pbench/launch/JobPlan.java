@@ -4,13 +4,16 @@ import io.p2pbench.collective.BusBandwidth.Operation;
 import io.p2pbench.collective.ProcessCollective;
 import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.results.Combination;
+import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -130,7 +133,7 @@ public final class JobPlan {
         return new JobPlan(ranks, hosts, List.copyOf(steps), testOnly, links);
     }
 
-    private static <E extends Enum<E>> List<E> sorted(java.util.Set<E> set) {
+    private static <E extends Enum<E>> List<E> sorted(Set<E> set) {
         return set.stream().sorted().toList();
     }
 
@@ -305,7 +308,7 @@ public final class JobPlan {
 
     private Integer byBus(String bus) {
         return links.gpus().stream().filter(g -> bus != null && bus.equalsIgnoreCase(g.pciBusId()))
-                .map(io.p2pbench.topology.GpuInfo::index).findFirst().orElse(null);
+                .map(GpuInfo::index).findFirst().orElse(null);
     }
 
     /** One line: how many copies and collectives, and over what. */
@@ -314,7 +317,7 @@ public final class JobPlan {
         List<CollectiveStep> collectives = steps.stream().filter(s -> s instanceof CollectiveStep)
                 .map(s -> (CollectiveStep) s).toList();
         long skipped = collectives.stream().filter(c -> c.skipReason() != null).count();
-        return String.format(java.util.Locale.ROOT, "Plan: %d CUDA IPC cop%s (%s), %d NCCL collective%s (%s)%s",
+        return String.format(Locale.ROOT, "Plan: %d CUDA IPC cop%s (%s), %d NCCL collective%s (%s)%s",
                 copies, copies == 1 ? "y" : "ies", testOnly ? "CPU test stand-in" : "intra-node",
                 collectives.size(), collectives.size() == 1 ? "" : "s",
                 hosts.size() > 1 ? "all ranks inter-node, and each host's ranks intra-node" : "all ranks, intra-node",

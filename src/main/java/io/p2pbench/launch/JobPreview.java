@@ -2,10 +2,14 @@ package io.p2pbench.launch;
 
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
+import io.p2pbench.transfer.Sizes;
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * {@code p2pbench run --dry-run} under a launcher: what this rank would do, without CUDA, the job folder or other
@@ -16,7 +20,7 @@ import java.util.Locale;
 public final class JobPreview {
     private JobPreview() {}
 
-    private static String names(java.util.stream.Stream<String> values) {
+    private static String names(Stream<String> values) {
         return String.join(", ", values.distinct().toList());
     }
 
@@ -24,7 +28,7 @@ public final class JobPreview {
      * Prints the preview of the rank {@code launch} describes on {@code topology} (the machine, or the file of
      * {@code --topology}).
      */
-    public static void print(PrintWriter out, LaunchEnvironment launch, java.util.Map<String, String> env,
+    public static void print(PrintWriter out, LaunchEnvironment launch, Map<String, String> env,
                              Topology topology, JobRequest request) {
         String cvd = env.get("CUDA_VISIBLE_DEVICES");
         String host = launch.nodeName() != null ? launch.nodeName() : LaunchSettings.hostName();
@@ -56,7 +60,7 @@ public final class JobPreview {
         out.printf(Locale.ROOT, "Assuming block placement (%d rank%s per host, %d host%s) for the plan:%n", perHost,
                 perHost == 1 ? "" : "s", plan.hosts().size(), plan.hosts().size() == 1 ? "" : "s");
         out.println(plan.describe());
-        java.util.Map<String, List<JobPlan.CollectiveStep>> collectives = new java.util.LinkedHashMap<>();
+        Map<String, List<JobPlan.CollectiveStep>> collectives = new LinkedHashMap<>();
         for (JobPlan.Step s : plan.stepsOf(launch.rank())) {
             if (s instanceof JobPlan.IpcStep ipc) {
                 out.printf(Locale.ROOT, "  %-28s %s%s%n", s.id(), ipc.importer() == launch.rank()
@@ -72,7 +76,7 @@ public final class JobPreview {
         collectives.forEach((over, steps) -> out.printf(Locale.ROOT, "  %d NCCL collectives over %s: %s x %s x %s%s%n",
                 steps.size(), over, names(steps.stream().map(c -> c.op().name())),
                 names(steps.stream().map(c -> c.type().name())),
-                names(steps.stream().map(c -> io.p2pbench.transfer.Sizes.format(c.sizeBytes()))),
+                names(steps.stream().map(c -> Sizes.format(c.sizeBytes()))),
                 steps.stream().filter(c -> c.skipReason() != null).findFirst()
                         .map(c -> "; cannot run: " + c.skipReason()).orElse("")));
         out.flush();

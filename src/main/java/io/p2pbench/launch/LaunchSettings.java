@@ -4,6 +4,7 @@ import io.p2pbench.settings.Settings;
 import io.p2pbench.topology.SuiteBuild;
 import io.p2pbench.topology.TopologyProbe;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,7 +102,7 @@ public record LaunchSettings(String jobId, Duration rankTimeout, String ncclComm
             // not Linux: the resolver's answer below
         }
         try {
-            return java.net.InetAddress.getLocalHost().getHostName();
+            return InetAddress.getLocalHost().getHostName();
         } catch (IOException e) {
             return "localhost";
         }

@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The launchers whose environment {@code p2pbench run} understands, in the order of precedence used when
@@ -43,11 +45,6 @@ public enum Launcher {
     /** The value of {@code P2PBENCH_LAUNCHER} that selects it, e.g. {@code openmpi}. */
     public String word() {
         return word;
-    }
-
-    /** The variables that give rank, size, local rank and local size (Slurm: node id instead of local size). */
-    public List<String> rankVariables() {
-        return rankVariables;
     }
 
     /** The variable that gives rank (0), world size (1), local rank (2) or local world size (3), for messages. */
@@ -174,7 +171,7 @@ public enum Launcher {
     static List<Integer> tasksPerNode(String text, String variable) {
         List<Integer> out = new ArrayList<>();
         for (String part : text.split(",")) {
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,6})(?:\\(x(\\d{1,6})\\))?")
+            Matcher m = Pattern.compile("(\\d{1,6})(?:\\(x(\\d{1,6})\\))?")
                     .matcher(part.trim());
             if (!m.matches() || Integer.parseInt(m.group(1)) == 0) {
                 throw new LaunchException(variable + "=" + text + " is not a tasks-per-node list like 2(x3),1; "

@@ -1,6 +1,7 @@
 package io.p2pbench.launch;
 
 import io.p2pbench.results.RankPlacement;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -28,7 +29,7 @@ public record RankHello(int rank, int worldSize, int localRank, int localWorldSi
                         long pid, String pidNamespace, String startedAt, String launcher, String suiteVersion, String suiteBuild,
                         int gpu, String gpuUuid, String pciBusId, Integer numaNode, String numaNote,
                         String cudaVisibleDevices, String ncclCommId, Boolean ncclCommIdHere, String workload,
-                        String fingerprint, java.util.List<String> visibleGpus) {
+                        String fingerprint, List<String> visibleGpus) {
     /** The manifest's view of this rank. */
     public RankPlacement placement() {
         return new RankPlacement(host, rank, localRank, gpu, gpuUuid, pciBusId);

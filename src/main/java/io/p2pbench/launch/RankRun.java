@@ -8,13 +8,16 @@ import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 /**
  * One rank of {@code p2pbench run} started by a launcher ({@code docs/multiprocess.md}): binds to its GPU,
@@ -29,7 +32,7 @@ public final class RankRun {
     private final LaunchEnvironment launch;
     private final LaunchSettings settings;
     private final JobRequest request;
-    private final java.util.function.Supplier<RankWorkload> workloads;
+    private final Supplier<RankWorkload> workloads;
     private RankWorkload workload;
     private final PrintWriter out;
     private final PrintWriter err;
@@ -40,7 +43,7 @@ public final class RankRun {
      *     cannot be stopped otherwise)
      */
     public RankRun(LaunchEnvironment launch, LaunchSettings settings, JobRequest request,
-                   java.util.function.Supplier<RankWorkload> workload, PrintWriter out, PrintWriter err, IntConsumer halt) {
+                   Supplier<RankWorkload> workload, PrintWriter out, PrintWriter err, IntConsumer halt) {
         this.launch = launch;
         this.settings = settings;
         this.request = request;
@@ -130,7 +133,7 @@ public final class RankRun {
         if (me.rank() == 0) {
             return new JobCollector(state, plan, request, settings, topology, started, err).collect();
         }
-        state.say(String.format(java.util.Locale.ROOT, "done: %d ok, %d skipped, %d failed; rank 0 collects the job",
+        state.say(String.format(Locale.ROOT, "done: %d ok, %d skipped, %d failed; rank 0 collects the job",
                 counts[0], counts[1], counts[2]));
         return counts[2] > 0 ? 1 : 0;
     }
@@ -220,8 +223,8 @@ public final class RankRun {
     }
 
     /** How long ranks wait for each other to start: the timeout, and at least a minute (launchers start ranks apart). */
-    private java.time.Duration startup() {
-        java.time.Duration minute = java.time.Duration.ofMinutes(1);
+    private Duration startup() {
+        Duration minute = Duration.ofMinutes(1);
         return settings.rankTimeout().compareTo(minute) < 0 ? minute : settings.rankTimeout();
     }
 

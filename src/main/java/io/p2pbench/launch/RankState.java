@@ -3,6 +3,7 @@ package io.p2pbench.launch;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.RunManifest;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 
 /**
  * What one rank knows while it runs: its hello, every rank's, its entries (written to {@code part.json} after
@@ -62,7 +64,7 @@ final class RankState {
         if (silent.contains(r)) {
             return "rank " + r + " stopped answering earlier in this job";
         }
-        if (java.nio.file.Files.isRegularFile(folder.doneFile(r))) {
+        if (Files.isRegularFile(folder.doneFile(r))) {
             JobFolder.RankDone d;
             try {
                 d = folder.read(folder.doneFile(r), JobFolder.RankDone.class);
@@ -99,7 +101,7 @@ final class RankState {
     }
 
     /** A watch over {@code ranks} that counts them gone when {@code why} says so. */
-    JobFolder.Watch watch(Collection<Integer> ranks, java.util.function.IntFunction<String> why) {
+    JobFolder.Watch watch(Collection<Integer> ranks, IntFunction<String> why) {
         return new JobFolder.Watch() {
             @Override
             public String whyNever() {

@@ -1,6 +1,7 @@
 package io.p2pbench.launch;
 
 import io.p2pbench.cuda.CudaException;
+import io.p2pbench.cuda.IpcMemHandle;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Runs a rank's steps of the plan: its side of each CUDA IPC copy of its host (exporting: fill, hand the handle
@@ -146,7 +148,7 @@ final class RankSteps {
         }
         try {
             byte[] b = Base64.getDecoder().decode(h.handle());
-            return b.length == io.p2pbench.cuda.IpcMemHandle.BYTES ? b : null;
+            return b.length == IpcMemHandle.BYTES ? b : null;
         } catch (IllegalArgumentException e) {
             return null;
         }
@@ -267,12 +269,12 @@ final class RankSteps {
             throw new UncheckedIOException("cannot write the samples of " + c.id() + ": " + e.getMessage(), e);
         }
         state.record(c.id(), "ok", null, samples, seconds, m.headline(), m.bytesVerified());
-        state.say(String.format(java.util.Locale.ROOT, "ok      %-44s %s  [%s]", c.id(), m.headline(), where));
+        state.say(String.format(Locale.ROOT, "ok      %-44s %s  [%s]", c.id(), m.headline(), where));
     }
 
     private void fail(Combination c, String reason) {
         state.record(c.id(), "failed", reason, null, null, null, null);
-        state.say(String.format(java.util.Locale.ROOT, "failed  %-44s %s", c.id(), reason));
+        state.say(String.format(Locale.ROOT, "failed  %-44s %s", c.id(), reason));
     }
 
     static String oneLine(Throwable e) {

@@ -6,6 +6,7 @@ import io.p2pbench.cuda.DeviceBuffer;
 import io.p2pbench.cuda.PinnedHostBuffer;
 import io.p2pbench.settings.Settings;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.Locale;
 import java.util.Set;
@@ -350,7 +351,7 @@ final class KernelChecks {
     }
 
     private static short[] slice(short[] a, int from) {
-        return java.util.Arrays.copyOfRange(a, from, from + PartitionSpec.HEAD_SIZE);
+        return Arrays.copyOfRange(a, from, from + PartitionSpec.HEAD_SIZE);
     }
 
     private static float[] floats(short[] a) {

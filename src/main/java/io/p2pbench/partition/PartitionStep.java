@@ -10,6 +10,7 @@ import io.p2pbench.cuda.CudaGraph;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Resources;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -196,7 +197,7 @@ public final class PartitionStep implements AutoCloseable {
 
     /** The geometry of {@code batch}; a pure decode batch padded to the next captured bucket when {@code pad}. */
     private StepGeometry geometry(StepBatch batch, boolean pad) {
-        return StepGeometry.of(plan, pad ? buckets.navigableKeySet() : java.util.Collections.emptyNavigableSet(), batch);
+        return StepGeometry.of(plan, pad ? buckets.navigableKeySet() : Collections.emptyNavigableSet(), batch);
     }
 
     private <T extends AutoCloseable> T own(T resource) {

@@ -11,8 +11,4 @@ package io.p2pbench.partition;
  */
 public record StepBreakdown(double stepUs, double computeUs, double commUs, double waitUs, double unaccountedUs,
                             int criticalRank) {
-    /** compute + comm + wait. */
-    public double accountedUs() {
-        return computeUs + commUs + waitUs;
-    }
 }

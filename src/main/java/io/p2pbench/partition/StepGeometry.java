@@ -1,6 +1,7 @@
 package io.p2pbench.partition;
 
 import java.util.Arrays;
+import java.util.NavigableSet;
 
 /**
  * One rank's view of a step: how many rows each kernel and GEMM covers, the decode attention's
@@ -95,7 +96,7 @@ final class StepGeometry {
      * busiest rank's share under EP; a pure decode batch padded up to the next of {@code
      * decodeBuckets} (the graph sizes captured), if there is one.
      */
-    static StepGeometry of(BufferPlan plan, java.util.NavigableSet<Integer> decodeBuckets, StepBatch batch) {
+    static StepGeometry of(BufferPlan plan, NavigableSet<Integer> decodeBuckets, StepBatch batch) {
         int ep = plan.spec().ep();
         StepBatch share = batch.perRank(ep);
         long stepTokens = batch.tokens();

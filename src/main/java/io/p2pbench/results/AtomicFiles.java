@@ -1,12 +1,14 @@
 package io.p2pbench.results;
 
 import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -15,6 +17,7 @@ import java.security.SecureRandom;
 import java.util.zip.Deflater;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import java.util.zip.ZipException;
 
 /**
  * Writes files so that a reader (or an interrupted run) never sees half of one: the bytes go to a
@@ -48,7 +51,7 @@ public final class AtomicFiles {
                 out.write(bytes);
             }
             move(tmp, abs);
-        } catch (java.nio.file.FileSystemException e) {
+        } catch (FileSystemException e) {
             throw new CannotWrite(abs, e.getReason() != null ? e.getReason() : e.getClass().getSimpleName(), e);
         } catch (IOException e) {
             throw new CannotWrite(abs, e.getMessage(), e);
@@ -83,7 +86,7 @@ public final class AtomicFiles {
     }
 
     /** A {@code .gz} file that is not whole gzip data; the message names the file. */
-    public static final class BadGzip extends java.util.zip.ZipException {
+    public static final class BadGzip extends ZipException {
         private static final long serialVersionUID = 1L;
         private final String reason;
 
@@ -142,9 +145,9 @@ public final class AtomicFiles {
         }
         try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
             return in.readAllBytes();
-        } catch (java.io.EOFException e) {
+        } catch (EOFException e) {
             throw new BadGzip(file, "is cut short (a truncated gzip file: " + e.getMessage() + ")");
-        } catch (java.util.zip.ZipException e) {
+        } catch (ZipException e) {
             throw new BadGzip(file, "Not in GZIP format".equals(e.getMessage())
                     ? "is not gzip data, though its name ends in .gz" : "is not whole gzip data (" + e.getMessage() + ")");
         }

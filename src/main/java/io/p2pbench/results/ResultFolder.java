@@ -1,11 +1,13 @@
 package io.p2pbench.results;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -13,6 +15,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One run's folder, {@code <root>/<fingerprint>/<UTC timestamp>/}, format {@code p2pbench-results/2}
@@ -86,7 +89,7 @@ public final class ResultFolder {
         RunManifest m;
         try {
             m = MAPPER.readValue(file.toFile(), RunManifest.class);
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IOException(file + " is not a readable p2pbench manifest: "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
         }
@@ -144,12 +147,12 @@ public final class ResultFolder {
      * 1's {@code jmh-results.json} as stored; for format 2 built from the ok entries' JMH files, exactly as
      * format 1 wrote {@code jmh-results.json}. Empty when no benchmark finished ok.
      */
-    public java.util.Optional<byte[]> jmhResultsJson() throws IOException {
+    public Optional<byte[]> jmhResultsJson() throws IOException {
         RunManifest m = readManifest();
         if (RunManifest.FORMAT_1.equals(m.format())) {
             Path merged = dir.resolve("jmh-results.json");
-            return Files.isRegularFile(merged) ? java.util.Optional.of(Files.readAllBytes(merged))
-                    : java.util.Optional.empty();
+            return Files.isRegularFile(merged) ? Optional.of(Files.readAllBytes(merged))
+                    : Optional.empty();
         }
         List<byte[]> files = new ArrayList<>();
         for (RunManifest.Entry e : m.entries() == null ? List.<RunManifest.Entry>of() : m.entries()) {
@@ -157,7 +160,7 @@ public final class ResultFolder {
                 files.add(readJmhFile(dir.resolve(e.jmhFile())));
             }
         }
-        return files.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(mergeJmh(files));
+        return files.isEmpty() ? Optional.empty() : Optional.of(mergeJmh(files));
     }
 
     /**
@@ -170,7 +173,7 @@ public final class ResultFolder {
             if (!MAPPER.readTree(bytes).isArray()) {
                 throw new IOException(file + " is not JMH JSON (expected an array of results)");
             }
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IOException(file + " is not readable JMH JSON (truncated?): "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
         }
@@ -183,7 +186,7 @@ public final class ResultFolder {
         for (byte[] f : jmhFiles) {
             all.addAll(MAPPER.readValue(f, List.class));
         }
-        return (MAPPER.writeValueAsString(all) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return (MAPPER.writeValueAsString(all) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     /** Shared JSON configuration for result files. */

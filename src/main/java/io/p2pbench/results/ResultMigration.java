@@ -1,16 +1,23 @@
 package io.p2pbench.results;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.p2pbench.settings.Settings;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -88,7 +95,7 @@ public final class ResultMigration {
         ObjectNode manifest;
         try {
             manifest = (ObjectNode) MAPPER.readTree(manifestFile.toFile());
-        } catch (com.fasterxml.jackson.core.JacksonException | ClassCastException e) {
+        } catch (JacksonException | ClassCastException e) {
             throw new IOException(manifestFile + " is not a readable p2pbench manifest");
         }
         long before = size(dir);
@@ -189,7 +196,7 @@ public final class ResultMigration {
         }
         Path merged = dir.resolve("jmh-results.json");
         if (Files.isRegularFile(merged, LinkOption.NOFOLLOW_LINKS)) {
-            java.util.Optional<byte[]> rebuilt = ResultFolder.open(dir).jmhResultsJson();
+            Optional<byte[]> rebuilt = ResultFolder.open(dir).jmhResultsJson();
             if (rebuilt.isPresent() && MAPPER.readTree(rebuilt.get()).equals(readJson(merged))) {
                 obsolete.add(merged);
             }
@@ -202,7 +209,7 @@ public final class ResultMigration {
         try {
             return field.equals("jmhFile") ? Arrays.equals(Files.readAllBytes(plain), AtomicFiles.read(packed))
                     : BenchmarkRecords.readSamples(plain).equals(BenchmarkRecords.readSamples(packed));
-        } catch (com.fasterxml.jackson.core.JacksonException | AtomicFiles.BadGzip e) {
+        } catch (JacksonException | AtomicFiles.BadGzip e) {
             return false; // damaged: not a duplicate, so it stays
         }
     }
@@ -211,7 +218,7 @@ public final class ResultMigration {
     private static JsonNode readJson(Path file) throws IOException {
         try {
             return MAPPER.readTree(file.toFile());
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IOException(file + " is not readable JSON (truncated?): "
                     + e.getOriginalMessage().lines().findFirst().orElse("") + "; nothing deleted");
         }
@@ -248,13 +255,13 @@ public final class ResultMigration {
     /** Where a run records where each benchmark's seconds went (written by the executor). */
     public static final String PHASES = "phases.json";
 
-    /** Rewrites a pretty-printed JSON file (phases.json of runs before 18:10Z) without whitespace; same values. */
+    /** Rewrites a pretty-printed JSON file (phases.json as older runs wrote it) without whitespace; same values. */
     private static void compactJson(Path file) throws IOException {
         if (!Files.isRegularFile(file)) {
             return;
         }
         JsonNode tree = MAPPER.readTree(file.toFile());
-        String compact = MAPPER.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+        String compact = MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT)
                 .writeValueAsString(tree) + "\n";
         if (!compact.equals(Files.readString(file))) {
             if (!MAPPER.readTree(compact).equals(tree)) {
@@ -298,7 +305,7 @@ public final class ResultMigration {
         BatchSamples samples;
         try {
             samples = BenchmarkRecords.readSamples(src);
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IOException(src + " is not readable samples JSON (truncated?): "
                     + e.getOriginalMessage().lines().findFirst().orElse("") + "; nothing deleted");
         }
@@ -387,19 +394,19 @@ public final class ResultMigration {
     /** Bytes of every file in the folder and below (a file that goes while they are counted counts 0). */
     public static long size(Path dir) throws IOException {
         long[] total = {0};
-        Files.walkFileTree(dir, new java.nio.file.SimpleFileVisitor<>() {
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
             @Override
-            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes a) {
+            public FileVisitResult visitFile(Path file, BasicFileAttributes a) {
                 if (a.isRegularFile()) {
                     total[0] += a.size();
                 }
-                return java.nio.file.FileVisitResult.CONTINUE;
+                return FileVisitResult.CONTINUE;
             }
 
             @Override
-            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                if (e instanceof java.nio.file.NoSuchFileException) {
-                    return java.nio.file.FileVisitResult.CONTINUE;
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
                 }
                 throw e;
             }

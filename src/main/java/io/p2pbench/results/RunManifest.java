@@ -3,6 +3,7 @@ package io.p2pbench.results;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code manifest.json} of a result folder: the provenance of a run (suite version, command,
@@ -22,7 +23,7 @@ public record RunManifest(String format, String suiteVersion, String suiteBuild,
     /** The first format (plain JSON, JMH's JSON also merged into jmh-results.json): still read. */
     public static final String FORMAT_1 = "p2pbench-results/1";
     /** The formats this suite reads. */
-    public static final java.util.Set<String> READABLE = java.util.Set.of(FORMAT_1, FORMAT);
+    public static final Set<String> READABLE = Set.of(FORMAT_1, FORMAT);
 
     /**
      * One planned benchmark and its outcome.

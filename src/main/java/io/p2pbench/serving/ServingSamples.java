@@ -1,5 +1,6 @@
 package io.p2pbench.serving;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.p2pbench.partition.StepBreakdown;
@@ -155,7 +156,7 @@ public record ServingSamples(String format, String sweep, String executor, int m
         ServingSamples s;
         try {
             s = MAPPER.readValue(json, ServingSamples.class);
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IOException("not readable serving samples: " + e.getOriginalMessage().lines().findFirst().orElse(""));
         }
         if (s == null || !FORMAT.equals(s.format())) {

@@ -1,12 +1,16 @@
 package io.p2pbench.topology;
 
+import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 /** Reads and writes {@link Topology} as JSON. */
 public final class TopologyJson {
@@ -56,11 +60,11 @@ public final class TopologyJson {
                 throw new IOException(unusable + problem);
             }
             return t;
-        } catch (com.fasterxml.jackson.databind.JsonMappingException e) {
+        } catch (JsonMappingException e) {
             String at = fieldPath(e.getPath());
             throw new IOException(at.isEmpty() ? file + " is not a p2pbench topology JSON: " + firstLine(e)
                     : unusable + at + ": " + withoutJacksonHint(firstLine(e)) + expected(e));
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
+        } catch (JacksonException e) {
             throw new IOException(file + " is not a p2pbench topology JSON: " + firstLine(e));
         }
     }
@@ -108,7 +112,7 @@ public final class TopologyJson {
     }
 
     /** {@code gpus[0].smCount}: where in the JSON a mapping failed. */
-    private static String fieldPath(java.util.List<com.fasterxml.jackson.databind.JsonMappingException.Reference> path) {
+    private static String fieldPath(List<JsonMappingException.Reference> path) {
         StringBuilder sb = new StringBuilder();
         for (var r : path) {
             if (r.getFieldName() != null) {
@@ -132,8 +136,8 @@ public final class TopologyJson {
     }
 
     /** "; expected a whole number" for the type a field wanted, where Jackson says which. */
-    private static String expected(com.fasterxml.jackson.databind.JsonMappingException e) {
-        if (!(e instanceof com.fasterxml.jackson.databind.exc.MismatchedInputException m) || m.getTargetType() == null) {
+    private static String expected(JsonMappingException e) {
+        if (!(e instanceof MismatchedInputException m) || m.getTargetType() == null) {
             return "";
         }
         Class<?> type = m.getTargetType();
@@ -146,7 +150,7 @@ public final class TopologyJson {
         return "; expected " + (type == String.class ? "a string" : "a " + type.getSimpleName());
     }
 
-    private static String firstLine(com.fasterxml.jackson.core.JacksonException e) {
+    private static String firstLine(JacksonException e) {
         return e.getOriginalMessage().lines().findFirst().orElse("");
     }
 

@@ -39,11 +39,6 @@ public enum CopyPath {
         this.description = description;
     }
 
-    /** Which GPU issues the copy. */
-    public Issuer issuer() {
-        return issuer;
-    }
-
     /** Whether the path needs peer access between two different GPUs. */
     public boolean needsPeerAccess() {
         return needsPeerAccess;

@@ -1,5 +1,6 @@
 package io.p2pbench.transfer;
 
+import io.p2pbench.cuda.Binding;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.DeviceBuffer;
 import io.p2pbench.cuda.IpcMappedBuffer;
@@ -47,7 +48,7 @@ public final class IpcCopy implements AutoCloseable {
             }
             DeviceBuffer local = own(new DeviceBuffer(device, bytes));
             lane = own(new CopyEngineLane(label, peer, local, bytes, device, device, seed,
-                    io.p2pbench.cuda.Binding.JAVACPP_RUNTIME, false));
+                    Binding.JAVACPP_RUNTIME, false));
             probe = new BandwidthProbe(List.of(lane), own(new StreamGate()));
         } catch (RuntimeException e) {
             close();

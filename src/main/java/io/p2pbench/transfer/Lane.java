@@ -5,6 +5,7 @@ import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Memory;
 import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.SuiteKernels;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -60,7 +61,7 @@ abstract class Lane implements AutoCloseable {
                 use.synchronize();
             }
         } else {
-            java.nio.ByteBuffer view = src.hostView();
+            ByteBuffer view = src.hostView();
             view.limit((int) bytes);
             Pattern.fill(view, seed);
         }

@@ -1,6 +1,7 @@
 package io.p2pbench.transfer;
 
 import java.nio.ByteBuffer;
+import java.util.stream.IntStream;
 
 /**
  * The position-dependent test pattern every transfer carries: 32-bit word {@code i} of a buffer
@@ -43,7 +44,7 @@ public final class Pattern {
         }
         // Host buffers reach 1 GiB: on every core (absolute puts on disjoint ranges; no shared position).
         int blocks = (words + PARALLEL_WORDS - 1) / PARALLEL_WORDS;
-        java.util.stream.IntStream.range(0, blocks).parallel().forEach(b -> fill(buffer, seed,
+        IntStream.range(0, blocks).parallel().forEach(b -> fill(buffer, seed,
                 b * PARALLEL_WORDS, Math.min(words, (b + 1) * PARALLEL_WORDS)));
     }
 

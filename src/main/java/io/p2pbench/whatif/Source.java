@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * One machine a what-if predicts for: a p2pbench result folder, an nccl-tests or nvbandwidth file
@@ -147,7 +148,7 @@ public final class Source {
         for (List<Measurement> ms : series.values()) {
             Measurement first = ms.get(0);
             Measurement.Key k = first.key();
-            Map<Long, Curve.Point> bySize = new java.util.TreeMap<>();
+            Map<Long, Curve.Point> bySize = new TreeMap<>();
             for (Measurement m : ms) {
                 Statistics.Bandwidth b = Statistics.bandwidth(m.samples());
                 if (b.median() > 0) {

@@ -2,7 +2,9 @@ package io.p2pbench.whatif;
 
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.transfer.Sizes;
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -146,7 +148,7 @@ public final class WhatIf {
 
     /** The flag of a row whose collectives came from an all-reduce the switch reduced: its time is a lower bound. */
     private static String lowerBound(Source source, Source.Candidate c, Set<String> ops) {
-        Curve.Point top = c.curve().points().stream().max(java.util.Comparator.comparingDouble(Curve.Point::gbps))
+        Curve.Point top = c.curve().points().stream().max(Comparator.comparingDouble(Curve.Point::gbps))
                 .orElseThrow();
         double lineRate = source.hardware().lineRateGBps();
         return "a lower bound: " + String.join(" and ", ops) + " from an all-reduce the switch reduced ("
@@ -225,7 +227,7 @@ public final class WhatIf {
 
     /** Decimal GB/s to four significant digits, without trailing zeros: {@code 480}, {@code 25.95}. */
     static String gbps(double v) {
-        return new java.math.BigDecimal(String.format(Locale.ROOT, "%.4g", v)).stripTrailingZeros().toPlainString();
+        return new BigDecimal(String.format(Locale.ROOT, "%.4g", v)).stripTrailingZeros().toPlainString();
     }
 
     /** A time as a plain line says it: {@code 0.87 s}, {@code 8.75 s}, {@code 364.7 µs}. */

@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The committed {@code charts/} folders are what {@code p2pbench report} renders today from the committed
- * results, with the command the README gives. Every artefact is text (SVG, Markdown, JSON), so they are
- * compared byte for byte. When this fails, {@link #REPAIR} renders the README's commands again into
+ * results, with the command {@code docs/results.md} gives. Every artefact is text (SVG, Markdown, JSON), so
+ * they are compared byte for byte. When this fails, {@link #REPAIR} renders those commands again into
  * {@code charts/} through the command line itself; the report owns its folder ({@link ReportFolder}), so
  * files of any other report written there are replaced or removed, and only files no report wrote (named
  * in the failure) are left for you to remove.
@@ -30,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 class ChartsUpToDateTest {
     /** The command that repairs a stale {@code charts/}: run it, then review and commit the result. */
     static final String REPAIR = "mvn -B -o -q test -Dtest=ChartsUpToDateTest -Dp2pbench.charts.record=true";
+    /** The page that gives the commands the committed charts were rendered with. */
+    static final String RESULTS_PAGE = "docs/results.md";
     private static final Pattern COMMAND = Pattern.compile("^p2pbench (report .+ --out (charts/\\S+))$",
             Pattern.MULTILINE);
 
@@ -37,9 +39,9 @@ class ChartsUpToDateTest {
     Path tmp;
 
     @Test
-    void committedChartsMatchWhatTheReadmeCommandRendersToday() throws Exception {
+    void committedChartsMatchWhatTheResultsPageCommandRendersToday() throws Exception {
         Path root = Path.of("").toAbsolutePath();
-        Matcher m = COMMAND.matcher(Files.readString(root.resolve("README.md")));
+        Matcher m = COMMAND.matcher(Files.readString(root.resolve(RESULTS_PAGE)));
         boolean record = Boolean.getBoolean("p2pbench.charts.record");
         int commands = 0;
         while (m.find()) {
@@ -55,7 +57,7 @@ class ChartsUpToDateTest {
             String hint = "; repair with " + REPAIR + " (it runs `p2pbench " + m.group(1) + "`), then commit charts/";
             TreeSet<String> extra = files(committed);
             extra.removeAll(files(fresh));
-            assertEquals(List.of(), List.copyOf(extra), "files in " + committed + " that the README's command does "
+            assertEquals(List.of(), List.copyOf(extra), "files in " + committed + " that the command in " + RESULTS_PAGE + " does "
                     + "not write (the repair removes those an earlier report wrote there; remove others with git rm)" + hint);
             List<String> stale = new ArrayList<>();
             for (String f : files(fresh)) {
@@ -66,7 +68,7 @@ class ChartsUpToDateTest {
             }
             assertEquals(List.of(), stale, "missing or stale in " + committed + hint);
         }
-        assertFalse(commands == 0, "README.md gives no `p2pbench report ... --out charts/...` command");
+        assertFalse(commands == 0, RESULTS_PAGE + " gives no `p2pbench report ... --out charts/...` command");
     }
 
     private static void report(List<String> words) {
