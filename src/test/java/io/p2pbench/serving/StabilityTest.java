@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The stability test of a serving point: synthetic records on the workload's trace (a server that keeps up,
  * one that does not, one whose measured requests finish long after the last measured arrival), the real
- * scheduler on a step model whose capacity is known, and the committed H200 run.
+ * scheduler on a step model shaped like the H200's, and the committed H200 run.
  */
 class StabilityTest {
     private static final long MS = 1_000_000L;
@@ -125,26 +125,55 @@ class StabilityTest {
         assertTrue(s.problem().contains("not the sweep's seeded trace"), s.problem());
     }
 
+    /** A step shaped like SINGLE's on the H200: 4.5 ms, 0.114 ms per decoding sequence, 0.004 ms per prefill token. */
+    private static ContinuousBatcher.Served h200Shaped(Workload w, double rate) {
+        VirtualClock clock = new VirtualClock();
+        ModelStepExecutor exec = new ModelStepExecutor(s -> Math.round(4.5 * MS + 0.114 * MS * s.decodeSequences()
+                + 0.004 * MS * s.prefillTokens()), clock, new StepExecutor.StepLimits(256, 4096, 8192));
+        int warmup = w.warmup(rate);
+        return new ContinuousBatcher(exec, clock, BatchPolicy.DEFAULT, 993_660).serve(new LoadGenerator(w, rate), warmup,
+                warmup + w.measured(), (long) ((2 * CapacitySearch.expectedSeconds(w, rate) + CapacitySearch.CAP_SLACK_SECONDS)
+                        * 1e9));
+    }
+
+    /**
+     * On a step model shaped like the H200's, seeds 1..N (N = {@code -Dp2pbench.stability.seeds}, 10 by default) at
+     * fractions of its saturated rate: how often a point keeps up, and how often its latencies alone meet the
+     * target. The false-alarm and detection rates in docs/serving.md come from this with 130 seeds.
+     */
     @Test
-    void onAStepModelOfKnownCapacityTheStablePointPassesAndTheOverloadedOneDoesNot() {
-        // One sequence at a time, 10 ms a step: a request of n output tokens holds the server n x 10 ms (the prompt
-        // fits one step), 128 on average, so it serves at most 1 / 1.28 s = 0.78 req/s.
-        Workload w = new Workload(LengthRange.fixed(100), new LengthRange(64, 192), 27, 200, 20, 2.0);
-        Map<Double, Stability> byRate = new TreeMap<>();
-        for (double rate : new double[] {0.5, 1.2}) {
-            VirtualClock clock = new VirtualClock();
-            ModelStepExecutor exec = new ModelStepExecutor(s -> 10 * MS, clock, new StepExecutor.StepLimits(1, 1000, 8192));
-            int warmup = w.warmup(rate);
-            ContinuousBatcher.Served served = new ContinuousBatcher(exec, clock, new BatchPolicy(1, 8192), 10_000)
-                    .serve(new LoadGenerator(w, rate), warmup, warmup + w.measured(), 100_000_000 * MS);
-            byRate.put(rate, Stability.of(w, rate, served.measured(), served.windowStartNanos(),
-                    served.windowEndNanos(), served.windowTokens()));
+    void onAStepModelShapedLikeTheH200sStablePointsKeepUpAndOverloadedOnesDoNot() {
+        int seeds = Integer.getInteger("p2pbench.stability.seeds", 10);
+        Workload base = new Workload(new LengthRange(256, 768), new LengthRange(64, 192), 27, 200, 20, 2.0);
+        ContinuousBatcher.Served saturated = h200Shaped(base, 400);
+        double capacity = saturated.windowTokens() / ((saturated.windowEndNanos() - saturated.windowStartNanos()) / 1e9)
+                / base.output().mean();
+        assertEquals(53.3, capacity, 0.5, "req/s of 128-token outputs at saturation");
+        Map<Double, int[]> counts = new TreeMap<>();
+        for (double fraction : new double[] {0.25, 0.5, 0.7, 0.8, 0.9, 1.1, 1.2, 1.5}) {
+            int[] c = new int[2];
+            for (int seed = 1; seed <= seeds; seed++) {
+                Workload w = new Workload(base.prompt(), base.output(), seed, 200, 20, 2.0);
+                double rate = fraction * capacity;
+                ContinuousBatcher.Served s = h200Shaped(w, rate);
+                Stability st = Stability.of(w, rate, s.measured(), s.windowStartNanos(), s.windowEndNanos(),
+                        s.windowTokens());
+                c[0] += st.keepsUp() ? 1 : 0;
+                c[1] += !s.capped() && Target.DEFAULT.metBy(PointStats.of(s)) ? 1 : 0;
+            }
+            counts.put(fraction, c);
+            System.out.printf(java.util.Locale.ROOT, "%.2f x capacity (%.1f req/s): keeps up %d of %d, latencies alone "
+                    + "meet the target %d of %d%n", fraction, fraction * capacity, c[0], seeds, c[1], seeds);
         }
-        assertTrue(byRate.get(0.5).keepsUp(), byRate.get(0.5).toString());
-        Stability over = byRate.get(1.2);
-        assertFalse(over.keepsUp(), over.toString());
-        // it serves its capacity: 100 output tokens per second, 0.78 req/s of 128 tokens
-        assertEquals(100, over.servedTokens() / over.windowSeconds(), 1);
+        int stable = 0;
+        for (double f : new double[] {0.25, 0.5, 0.7, 0.8}) {
+            stable += counts.get(f)[0];
+        }
+        assertTrue(stable >= 0.95 * 4 * seeds, "stable points that kept up: " + stable + " of " + 4 * seeds);
+        assertEquals(0, counts.get(1.2)[0], "at 1.2x capacity");
+        assertEquals(0, counts.get(1.5)[0], "at 1.5x capacity");
+        // what latency alone called met: every overloaded point up to 1.5x
+        assertEquals(seeds, counts.get(1.5)[1]);
     }
 
     @Test
