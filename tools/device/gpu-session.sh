@@ -7,7 +7,7 @@
 #   quick     p2pbench run --preset quick (wall time measured); quick-per-benchmark the same with --fork-per-benchmark
 #   aa        A/A reruns for compare's error rates: AA_ROUNDS rounds of the quick preset and a standard 1 GiB subset
 #   runs      RUNS="ARGS;ARGS": one p2pbench run per ARGS (RUN_LIMIT seconds each)
-#   ringab    the 4 KiB ring latency per benchmark vs grouped, with and without JMH's JIT flags (RINGAB_ROUNDS)
+#   ringab    the 4 KiB ring latency per benchmark vs grouped (RINGAB_ROUNDS)
 #   align     0-0 CE_P2P_READ 4K..32M grouped and per benchmark, allocations exact and rounded to 2 MiB, addresses logged
 #   order     FixtureOrderProbe: 0-0 copies in sequences of sizes in one process, outside JMH (ORDER_SEQS), clocks logged
 #   quick-grouped-round  the quick preset with --fork-groups and allocations rounded to 2 MiB
@@ -192,16 +192,14 @@ for s in "$@"; do
       grep "^Time of" "$W/subset.log" | tee -a "$SUMMARY" ;;
     ringab)
       # Is the grouped ring latency gap the group JVM itself? RINGAB_ROUNDS rounds (default 3) of the 4 KiB ring
-      # at standard timing: one JVM per benchmark, grouped with JMH's fork JIT flags (the default), grouped
-      # without them (-Dp2pbench.groupJitHints=none). Each curve holds FLOAT32 then BFLOAT16: the first
+      # at standard timing: one JVM per benchmark, then grouped. Each curve holds FLOAT32 then BFLOAT16: the first
       # combination of a group JVM, then a later one.
       R="--preset standard --pairs 0-0 --paths ALLREDUCE_RING --sizes ${RINGAB_SIZES:-4K}"
       for i in $(seq "${RINGAB_ROUNDS:-3}"); do
-        for v in per-benchmark grouped-jmh grouped-none; do
-          flag=; opts=
+        for v in per-benchmark grouped; do
+          flag=
           [ "$v" = per-benchmark ] && flag=--fork-per-benchmark
-          [ "$v" = grouped-none ] && opts=-Dp2pbench.groupJitHints=none
-          P2PBENCH_JAVA_OPTS="$opts" step "ringab-$v-$i" 90 "$B/bin/p2pbench" run $R $flag --out "$W/results"
+          step "ringab-$v-$i" 90 "$B/bin/p2pbench" run $R $flag --out "$W/results"
           grep -oE "ok +ring-lat-[^ ]+ +p50 [0-9.]+" "$W/ringab-$v-$i.log" | sed "s/^ok */$v-$i /" | tee -a "$SUMMARY"
         done
       done ;;

@@ -5,6 +5,7 @@ import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelPreset;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -26,6 +27,13 @@ import org.openjdk.jmh.annotations.Param;
  * <p>Run: {@code p2pbench run --paths EXCHANGE --group 0,1,2,3 --model DENSE_70B}.
  */
 public class ActivationExchangeBenchmark extends CollectiveState {
+    /**
+     * Bytes per chunk of a host-staged copy ({@code --staging-chunk}; the run passes it to every benchmark as
+     * {@link ForkChannel#STAGING_CHUNK_PARAM}, so JMH's JSON records it). Only host-staged paths use it.
+     */
+    @Param({"" + TransferFixture.DEFAULT_STAGING_CHUNK})
+    public long stagingChunk;
+
     /** GPUs of the ranks; repeats allowed. */
     @Param({"0,0,0,0"})
     public String group;
@@ -56,7 +64,7 @@ public class ActivationExchangeBenchmark extends CollectiveState {
     protected CollectiveOperation open() {
         Group g = Group.parse(group);
         exchange = new ActivationExchange(pattern, g, model.shape(), path, g.size() - 1, 1.0 / g.size(),
-                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK));
+                stagingChunk);
         return exchange;
     }
 

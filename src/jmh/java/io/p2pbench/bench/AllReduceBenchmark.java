@@ -6,6 +6,7 @@ import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.RingAllReduce;
 import io.p2pbench.cuda.Nccl.DataType;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -25,6 +26,13 @@ import org.openjdk.jmh.annotations.Param;
  * <p>Run: {@code p2pbench run --paths ALLREDUCE_RING --group 0,1,2,3 --sizes 1M,256M}.
  */
 public class AllReduceBenchmark extends CollectiveState {
+    /**
+     * Bytes per chunk of a host-staged copy ({@code --staging-chunk}; the run passes it to every benchmark as
+     * {@link ForkChannel#STAGING_CHUNK_PARAM}, so JMH's JSON records it). Only host-staged paths use it.
+     */
+    @Param({"" + TransferFixture.DEFAULT_STAGING_CHUNK})
+    public long stagingChunk;
+
     /** GPUs of the ranks, e.g. {@code 0,1,2,3}; repeats allowed. */
     @Param({"0,0,0,0"})
     public String group;
@@ -49,7 +57,7 @@ public class AllReduceBenchmark extends CollectiveState {
     @Override
     protected CollectiveOperation open() {
         return new RingAllReduce(Group.parse(group), dtype, sizeBytes, path,
-                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK));
+                stagingChunk);
     }
 
     @Override

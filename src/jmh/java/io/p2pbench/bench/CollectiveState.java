@@ -3,38 +3,21 @@ package io.p2pbench.bench;
 import io.p2pbench.collective.CollectiveFigures;
 import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.collective.CollectiveTiming;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.BatchSamples;
-import io.p2pbench.results.BenchmarkRecords;
-import io.p2pbench.run.ForkPhases;
-import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
- * The trial-long fixture behind the collective benchmarks: set up once per trial; outputs are
+ * The trial-long fixture behind the collective benchmarks ({@link BenchmarkTrial}): set up once per trial; outputs are
  * poisoned before every iteration and checked element by element after it on the GPU, and at the
  * end of the trial against the CPU reference (both outside the timed region), so no figure
  * survives a wrong result. The measurement iteration's batches are written beside JMH's output
  * ({@code samples/}, lanes {@link #LANES}: algbw and busbw per batch) for intervals and comparisons.
  */
-@State(Scope.Benchmark)
-@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
-    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
-@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
-public abstract class CollectiveState {
+public abstract class CollectiveState extends BenchmarkTrial {
     /** Operations timed per device-timed batch (fewer when they do not fit behind the gate). */
     static final int OPS_PER_BATCH = 8;
 
@@ -43,7 +26,6 @@ public abstract class CollectiveState {
 
     private final List<BatchSamples.Batch> measured = new ArrayList<>();
     private CollectiveOperation operation;
-    private boolean measuring;
     private int opsPerBatch;
 
     /**
@@ -66,73 +48,51 @@ public abstract class CollectiveState {
     /** algbw to busbw factor (nccl-tests). */
     protected abstract double busFactor();
 
-    /** Opens the operation; a combination this machine cannot run is recorded as skipped, then fails the trial. */
-    @Setup(Level.Trial)
-    public void openTrial() {
-        ForkPhases.mark(ForkPhases.Event.SETUP_BEGIN, false);
+    @Override
+    protected final void openResources(BenchmarkParams params) {
         try {
-            try {
-                requireShape();
-            } catch (IllegalArgumentException shape) {
-                BenchmarkRecords.writeSkip(shape.getMessage());
-                throw new BenchmarkSkipped(shape.getMessage());
-            }
-            try {
-                operation = open();
-            } catch (BenchmarkSkipped skipped) {
-                BenchmarkRecords.writeSkip(skipped.getMessage());
-                throw skipped;
-            }
-        } finally {
-            ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
+            requireShape();
+        } catch (IllegalArgumentException shape) {
+            throw new BenchmarkSkipped(shape.getMessage());
         }
+        operation = open();
     }
 
     /** Poisons every output before the iteration. */
-    @Setup(Level.Iteration)
-    public void beginIteration(IterationParams iteration) {
-        measuring = iteration.getType() == IterationType.MEASUREMENT;
-        ForkPhases.mark(ForkPhases.Event.ITERATION_BEGIN, measuring);
+    @Override
+    protected final void prepareIteration() {
         operation.poison();
-        ForkPhases.mark(ForkPhases.Event.TIMED_BEGIN, measuring);
     }
 
     /** Checks every output element after the iteration, on the GPU. */
-    @TearDown(Level.Iteration)
-    public void endIteration() {
-        ForkPhases.mark(ForkPhases.Event.TIMED_END, measuring);
+    @Override
+    protected final void checkIteration() {
         operation.verify();
-        ForkPhases.mark(ForkPhases.Event.ITERATION_END, measuring);
     }
 
-    /**
-     * Compares the last result with the CPU reference, writes the measured batches, then releases
-     * every CUDA and NCCL resource.
-     */
-    @TearDown(Level.Trial)
-    public void closeTrial() {
-        if (operation != null) {
-            ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
-            try {
-                operation.verifyOnHost();
-                BenchmarkRecords.writeVerified(operation.bytesVerified());
-                if (!measured.isEmpty()) {
-                    BenchmarkRecords.writeSamples(new BatchSamples(BenchmarkRecords.target().map(t -> t.id()).orElse(""),
-                            LANES, algorithmBytes(), opsPerBatch, List.copyOf(measured), operation.bytesVerified()));
-                }
-            } finally {
-                operation.close();
-                operation = null;
-                ForkPhases.mark(ForkPhases.Event.TEARDOWN_END, false);
-            }
+    /** Compares the last result with the CPU reference, then writes the bytes verified and the measured batches. */
+    @Override
+    protected final void recordTrial() {
+        operation.verifyOnHost();
+        ForkChannel.writeVerified(operation.bytesVerified());
+        if (!measured.isEmpty()) {
+            ForkChannel.writeSamples(new BatchSamples(ForkChannel.combinationId(), LANES, algorithmBytes(), opsPerBatch,
+                    List.copyOf(measured), operation.bytesVerified()));
         }
+    }
+
+    /** Releases every CUDA and NCCL resource. */
+    @Override
+    protected final void releaseResources() {
+        operation.close();
+        operation = null;
     }
 
     /** One device-timed batch into {@code counters}. */
     final void batch(CollectiveBandwidth counters) {
         CollectiveTiming t = operation.time(OPS_PER_BATCH);
         CollectiveFigures.Batch b = counters.add(t.nanosPerOp(), algorithmBytes(), busFactor());
-        if (measuring) {
+        if (measuring()) {
             measured.add(new BatchSamples.Batch(t.gated(), List.of(b.algGbps(), b.busGbps())));
             opsPerBatch = t.ops();
         }

@@ -3,34 +3,22 @@ package io.p2pbench.bench;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
 import io.p2pbench.cuda.Cuda;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.partition.PartitionSpec;
 import io.p2pbench.partition.PartitionStep;
 import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.StepBreakdown;
 import io.p2pbench.partition.Transport;
-import io.p2pbench.results.BenchmarkRecords;
-import io.p2pbench.run.ForkPhases;
-import io.p2pbench.run.ForkSettings;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.BenchmarkParams;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
 
 /**
  * An inference step of a transformer split over {@code group} ({@link PartitionStep}): SINGLE, TP,
@@ -44,12 +32,14 @@ import org.openjdk.jmh.runner.IterationType;
  * <p>Run: {@code p2pbench run --paths PARTITION --group 0,1 --model DENSE_8B}; expert parallel:
  * {@code p2pbench run --paths PARTITION --group 0,1 --model MOE_8X_TOP2 --plans SINGLE,EP}.
  */
-@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
-    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
-@Warmup(iterations = 2, time = 200, timeUnit = TimeUnit.MILLISECONDS)
-@Measurement(iterations = 1, time = 1, timeUnit = TimeUnit.SECONDS)
-@State(Scope.Benchmark)
-public class PartitionBenchmark {
+public class PartitionBenchmark extends BenchmarkTrial {
+    /**
+     * Bytes per chunk of a host-staged copy ({@code --staging-chunk}; the run passes it to every benchmark as
+     * {@link ForkChannel#STAGING_CHUNK_PARAM}, so JMH's JSON records it). Only host-staged paths use it.
+     */
+    @Param({"" + TransferFixture.DEFAULT_STAGING_CHUNK})
+    public long stagingChunk;
+
     /** GPUs of the ranks; repeats allowed (then not an interconnect measurement). SINGLE uses the first. */
     @Param({"0,0"})
     public String group;
@@ -94,31 +84,11 @@ public class PartitionBenchmark {
     private PartitionStep decode;
 
     /** Builds the step (and, for {@code request}, the prefill and decode steps); impossible plans are skips. */
-    @Setup(Level.Trial)
-    public void open(BenchmarkParams params) {
-        ForkPhases.mark(ForkPhases.Event.SETUP_BEGIN, false);
-        try {
-            openSteps(params);
-        } finally {
-            ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
-        }
-    }
-
-    private boolean measuring;
-
-    /** Marks the iteration's start for the run's phase record (docs/notes/run-overhead.md). */
-    @Setup(Level.Iteration)
-    public void beginIteration(IterationParams iteration) {
-        measuring = iteration.getType() == IterationType.MEASUREMENT;
-        ForkPhases.mark(ForkPhases.Event.ITERATION_BEGIN, measuring);
-        ForkPhases.mark(ForkPhases.Event.TIMED_BEGIN, measuring);
-    }
-
-    private void openSteps(BenchmarkParams params) {
+    @Override
+    protected void openResources(BenchmarkParams params) {
         Group g = Group.parse(group);
         int ranks = plan == Plan.SINGLE ? 1 : g.size();
         boolean request = params.getBenchmark().endsWith(".request");
-        long chunk = Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK);
         // Only the shape checks (the plan divides the model, it fits the GPUs) make a
         // skip; anything the step's construction throws is a failure, so a bug cannot read as a skip.
         PartitionSpec first;
@@ -131,13 +101,12 @@ public class PartitionBenchmark {
                 requireFits(second, g);
             }
         } catch (IllegalArgumentException e) {
-            BenchmarkRecords.writeSkip(e.getMessage());
             throw new BenchmarkSkipped(e.getMessage());
         }
         try {
-            step = new PartitionStep(first, g, transport, graph, chunk);
+            step = new PartitionStep(first, g, transport, graph, stagingChunk);
             if (second != null) {
-                decode = new PartitionStep(second, g, transport, graph, chunk);
+                decode = new PartitionStep(second, g, transport, graph, stagingChunk);
             }
         } catch (RuntimeException e) {
             close();
@@ -152,16 +121,9 @@ public class PartitionBenchmark {
     }
 
     private static void requireFits(PartitionSpec s, Group g) {
-        int[] devices = s.plan() == Plan.SINGLE ? new int[] {g.device(0)} : g.distinctDevices();
-        for (int d : devices) {
-            long total = Cuda.memInfo(d)[1];
-            // ranks that share a GPU (a group like 0,0) share its memory
-            long ranksHere = s.plan() == Plan.SINGLE ? 1 : g.devices().stream().filter(x -> x == d).count();
-            long share = total / ranksHere;
-            String why = s.doesNotFit(share);
-            if (why != null) {
-                throw new IllegalArgumentException(why + " (GPU" + d + ")");
-            }
+        String why = s.doesNotFit(g, d -> Cuda.memInfo(d)[1]);
+        if (why != null) {
+            throw new IllegalArgumentException(why);
         }
     }
 
@@ -192,28 +154,24 @@ public class PartitionBenchmark {
      * After every iteration, outside the timed region: checks the step's GEMMs, boundary copies and
      * all-reduces ({@link PartitionStep#verify}); a wrong result throws and fails the fork.
      */
-    @TearDown(Level.Iteration)
-    public void verifyIteration() {
-        ForkPhases.mark(ForkPhases.Event.TIMED_END, measuring);
+    @Override
+    protected void checkIteration() {
         step.verify();
         if (decode != null) {
             decode.verify();
         }
-        ForkPhases.mark(ForkPhases.Event.ITERATION_END, measuring);
     }
 
-    /** Records the bytes verified over the trial, then frees every rank's buffers, graphs and handles. */
-    @TearDown(Level.Trial)
-    public void closeTrial() {
-        ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
-        try {
-            if (step != null) {
-                BenchmarkRecords.writeVerified(step.bytesVerified() + (decode != null ? decode.bytesVerified() : 0));
-            }
-            close();
-        } finally {
-            ForkPhases.mark(ForkPhases.Event.TEARDOWN_END, false);
-        }
+    /** Records the bytes verified over the trial. */
+    @Override
+    protected void recordTrial() {
+        ForkChannel.writeVerified(step.bytesVerified() + (decode != null ? decode.bytesVerified() : 0));
+    }
+
+    /** Frees every rank's buffers, graphs and handles. */
+    @Override
+    protected void releaseResources() {
+        close();
     }
 
     private void close() {

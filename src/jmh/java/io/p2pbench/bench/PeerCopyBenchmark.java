@@ -1,6 +1,7 @@
 package io.p2pbench.bench;
 
 import io.p2pbench.cuda.Binding;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.TransferFixture;
@@ -27,6 +28,13 @@ import org.openjdk.jmh.annotations.Param;
  * {@code java -cp 'target/classes:target/lib/*' org.openjdk.jmh.Main PeerCopyBenchmark -p pair=0-1}.
  */
 public class PeerCopyBenchmark extends TransferState {
+    /**
+     * Bytes per chunk of a host-staged copy ({@code --staging-chunk}; the run passes it to every benchmark as
+     * {@link ForkChannel#STAGING_CHUNK_PARAM}, so JMH's JSON records it). Only host-staged paths use it.
+     */
+    @Param({"" + TransferFixture.DEFAULT_STAGING_CHUNK})
+    public long stagingChunk;
+
     /** Source and destination GPU, {@code SRC-DST}. */
     @Param({"0-0"})
     public String pair;
@@ -49,7 +57,7 @@ public class PeerCopyBenchmark extends TransferState {
     @Override
     protected TransferFixture open() {
         return TransferFixture.peer(path, GpuPair.parse(pair), sizeBytes, false,
-                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK), binding);
+                stagingChunk, binding);
     }
 
     /** One gated batch of transfers, timed on the device; see {@link DeviceBandwidth}. */

@@ -1,5 +1,6 @@
 package io.p2pbench.bench;
 
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.TransferFixture;
@@ -19,6 +20,13 @@ import org.openjdk.jmh.annotations.Param;
  * <p>Run: {@code p2pbench run --paths CE_P2P_READ --pairs 0-1 --sizes 256M} (bidirectional rows).
  */
 public class PeerCopyBidirectionalBenchmark extends TransferState {
+    /**
+     * Bytes per chunk of a host-staged copy ({@code --staging-chunk}; the run passes it to every benchmark as
+     * {@link ForkChannel#STAGING_CHUNK_PARAM}, so JMH's JSON records it). Only host-staged paths use it.
+     */
+    @Param({"" + TransferFixture.DEFAULT_STAGING_CHUNK})
+    public long stagingChunk;
+
     /** The two GPUs, {@code SRC-DST}; forward is SRC to DST. */
     @Param({"0-0"})
     public String pair;
@@ -34,7 +42,7 @@ public class PeerCopyBidirectionalBenchmark extends TransferState {
     @Override
     protected TransferFixture open() {
         return TransferFixture.peer(path, GpuPair.parse(pair), sizeBytes, true,
-                Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK));
+                stagingChunk);
     }
 
     /** One gated batch in both directions at once, timed on the device per direction. */

@@ -3,14 +3,12 @@ package io.p2pbench.bench;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
 import io.p2pbench.cuda.Cuda;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.partition.PartitionSpec;
 import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.Transport;
 import io.p2pbench.results.AtomicFiles;
-import io.p2pbench.results.BenchmarkRecords;
-import io.p2pbench.run.ForkPhases;
-import io.p2pbench.run.ForkSettings;
 import io.p2pbench.serving.CapacitySearch;
 import io.p2pbench.serving.HostClock;
 import io.p2pbench.serving.KvCapacity;
@@ -28,19 +26,12 @@ import java.io.UncheckedIOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-import org.openjdk.jmh.infra.IterationParams;
-import org.openjdk.jmh.runner.IterationType;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Serving a model split over {@code group} at request rates ({@link ServingSession}): an open-loop
@@ -54,14 +45,18 @@ import org.openjdk.jmh.runner.IterationType;
  *
  * <p>Run: {@code p2pbench run --paths SERVING --group 0,1 --model DENSE_8B [--ttft-p99 2s --tpot-p99 100ms]}.
  */
-@Fork(value = 1, jvmArgsAppend = {ForkSettings.HEAP, ForkSettings.HEADLESS, ForkSettings.NO_JAVACPP_LIMIT,
-    ForkSettings.NO_JAVACPP_PHYSICAL_LIMIT})
 @Warmup(iterations = 1)
 @Measurement(iterations = 1)
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@State(Scope.Benchmark)
-public class ServingBenchmark {
+public class ServingBenchmark extends BenchmarkTrial {
+    /**
+     * Bytes per chunk of a host-staged copy ({@code --staging-chunk}; the run passes it to every benchmark as
+     * {@link ForkChannel#STAGING_CHUNK_PARAM}, so JMH's JSON records it). Only host-staged paths use it.
+     */
+    @Param({"" + TransferFixture.DEFAULT_STAGING_CHUNK})
+    public long stagingChunk;
+
     /** Seconds of arrivals the warm-up invocation serves. */
     static final double WARMUP_SECONDS = 2.0;
 
@@ -93,56 +88,40 @@ public class ServingBenchmark {
     private long freeBytes = Long.MAX_VALUE;
     private CapacitySearch.Outcome outcome;
     private long verified;
-    private boolean measuring;
 
     /** Reads the free memory, sizes the KV cache and builds the executor; impossible plans are skips. */
-    @Setup(Level.Trial)
-    public void open() {
-        ForkPhases.mark(ForkPhases.Event.SETUP_BEGIN, false);
+    @Override
+    protected void openResources(BenchmarkParams params) {
+        parsed = ServingSweep.parse(sweep);
+        Group g = Group.parse(group);
+        ModelShape m = ModelShape.named(model);
+        int ranks = plan == Plan.SINGLE ? 1 : g.size();
+        // Only the shape checks (the plan divides the model, it fits the GPUs' free memory) make a skip.
         try {
-            parsed = ServingSweep.parse(sweep);
-            Group g = Group.parse(group);
-            ModelShape m = ModelShape.named(model);
-            int ranks = plan == Plan.SINGLE ? 1 : g.size();
-            // Only the shape checks (the plan divides the model, it fits the GPUs' free memory) make a skip.
-            try {
-                new PartitionSpec(m, plan, ranks, Phase.DECODE, 1, 1, 1).requireDivides();
-                capacity = KvCapacity.of(m, plan, g, parsed.policy(), d -> Cuda.memInfo(d)[0]);
-                int longest = parsed.workload().maxContextTokens();
-                if (!capacity.fits(longest)) {
-                    throw new IllegalArgumentException(capacity.shortfall() != null ? capacity.shortfall()
-                            : "the KV cache left beside the weights holds " + capacity.tokens() + " tokens, less than the "
-                            + "longest request's " + longest);
-                }
-            } catch (IllegalArgumentException e) {
-                BenchmarkRecords.writeSkip(e.getMessage());
-                throw new BenchmarkSkipped(e.getMessage());
+            new PartitionSpec(m, plan, ranks, Phase.DECODE, 1, 1, 1).requireDivides();
+            capacity = KvCapacity.of(m, plan, g, parsed.policy(), d -> Cuda.memInfo(d)[0]);
+            int longest = parsed.workload().maxContextTokens();
+            if (!capacity.fits(longest)) {
+                throw new IllegalArgumentException(capacity.shortfall() != null ? capacity.shortfall()
+                        : "the KV cache left beside the weights holds " + capacity.tokens() + " tokens, less than the "
+                        + "longest request's " + longest);
             }
-            for (int d : plan == Plan.SINGLE ? new int[] {g.device(0)} : g.distinctDevices()) {
-                freeBytes = Math.min(freeBytes, Cuda.memInfo(d)[0]);
-            }
-            StepExecutor.StepLimits limits = new StepExecutor.StepLimits(parsed.policy().maxSequences(),
-                    parsed.workload().maxContextTokens(), parsed.policy().stepTokens());
-            long chunk = Long.getLong("p2pbench.stagingChunk", TransferFixture.DEFAULT_STAGING_CHUNK);
-            executor = new PartitionStepExecutor(m, plan, g, transport, limits, true, chunk);
-            session = new ServingSession(parsed, executor, new HostClock(), capacity.tokens());
-        } finally {
-            ForkPhases.mark(ForkPhases.Event.SETUP_END, false);
+        } catch (IllegalArgumentException e) {
+            throw new BenchmarkSkipped(e.getMessage());
         }
-    }
-
-    /** Marks the iteration's start for the run's phase record. */
-    @Setup(Level.Iteration)
-    public void beginIteration(IterationParams iteration) {
-        measuring = iteration.getType() == IterationType.MEASUREMENT;
-        ForkPhases.mark(ForkPhases.Event.ITERATION_BEGIN, measuring);
-        ForkPhases.mark(ForkPhases.Event.TIMED_BEGIN, measuring);
+        for (int d : plan == Plan.SINGLE ? new int[] {g.device(0)} : g.distinctDevices()) {
+            freeBytes = Math.min(freeBytes, Cuda.memInfo(d)[0]);
+        }
+        StepExecutor.StepLimits limits = new StepExecutor.StepLimits(parsed.policy().maxSequences(),
+                parsed.workload().maxContextTokens(), parsed.policy().stepTokens());
+        executor = new PartitionStepExecutor(m, plan, g, transport, limits, true, stagingChunk);
+        session = new ServingSession(parsed, executor, new HostClock(), capacity.tokens());
     }
 
     /** The warm-up invocation serves a few seconds; the measured one runs the whole capacity search. */
     @Benchmark
     public void serve() {
-        if (measuring) {
+        if (measuring()) {
             outcome = session.search();
         } else {
             session.warmUp(WARMUP_SECONDS);
@@ -150,39 +129,37 @@ public class ServingBenchmark {
     }
 
     /** After every iteration, outside the timed invocation: checks what the steps computed and moved. */
-    @TearDown(Level.Iteration)
-    public void verifyIteration() {
-        ForkPhases.mark(ForkPhases.Event.TIMED_END, measuring);
+    @Override
+    protected void checkIteration() {
         verified += executor.verify();
-        ForkPhases.mark(ForkPhases.Event.ITERATION_END, measuring);
     }
 
-    /** Instruments one step of the knee's mean shape, writes the samples and the bytes verified, frees everything. */
-    @TearDown(Level.Trial)
-    public void closeTrial() {
-        ForkPhases.mark(ForkPhases.Event.TEARDOWN_BEGIN, false);
-        try {
-            if (outcome != null) {
-                StepShape shape = ServingSamples.representativeStep(outcome);
-                ServingSamples.Breakdown b = shape == null ? null
-                        : ServingSamples.Breakdown.of(shape, executor.breakdown(shape));
-                ServingSamples samples = ServingSamples.of(parsed, executor.description(), session.policy(), capacity,
-                        freeBytes, outcome, b, verified);
-                BenchmarkRecords.target().ifPresent(t -> {
-                    try {
-                        AtomicFiles.writeGzip(t.samplesFile(), samples.json());
-                    } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                });
-                BenchmarkRecords.writeVerified(verified);
+    /** Instruments one step of the knee's mean shape, writes the samples and the bytes verified. */
+    @Override
+    protected void recordTrial() {
+        if (outcome == null) {
+            return;
+        }
+        StepShape shape = ServingSamples.representativeStep(outcome);
+        ServingSamples.Breakdown b = shape == null ? null : ServingSamples.Breakdown.of(shape, executor.breakdown(shape));
+        ServingSamples samples = ServingSamples.of(parsed, executor.description(), session.policy(), capacity,
+                freeBytes, outcome, b, verified);
+        ForkChannel.target().ifPresent(t -> {
+            try {
+                AtomicFiles.writeGzip(t.samplesFile(), samples.json());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
-        } finally {
-            if (executor != null) {
-                executor.close();
-                executor = null;
-            }
-            ForkPhases.mark(ForkPhases.Event.TEARDOWN_END, false);
+        });
+        ForkChannel.writeVerified(verified);
+    }
+
+    /** Frees every rank's buffers, graphs and handles. */
+    @Override
+    protected void releaseResources() {
+        if (executor != null) {
+            executor.close();
+            executor = null;
         }
     }
 }

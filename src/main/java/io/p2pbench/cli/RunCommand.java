@@ -11,6 +11,9 @@ import io.p2pbench.run.ForkGroupMain;
 import io.p2pbench.run.ForkGroups;
 import io.p2pbench.run.RunExecutor;
 import io.p2pbench.run.RunLock;
+import io.p2pbench.settings.Settings;
+import io.p2pbench.spec.HostBuffer;
+import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
@@ -150,9 +153,6 @@ final class RunCommand implements Callable<Integer> {
         Preset p;
         try {
             p = Preset.named(preset);
-            ForkGroupMain.Contexts.current(); // -Dp2pbench.groupReset, before the predictor reads it
-            io.p2pbench.run.ForkGroups.jmhJitHints(); // -Dp2pbench.groupJitHints
-            io.p2pbench.run.ForkGroups.warmWarmupMillis(); // -Dp2pbench.groupWarmupMillis
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -253,25 +253,27 @@ final class RunCommand implements Callable<Integer> {
         settings.put("forks", forkMode.describe());
         if (forkMode == ForkGroups.Mode.GROUPED) {
             settings.put("groupContexts", ForkGroupMain.Contexts.current().word());
-            settings.put("groupWarmupMillis", io.p2pbench.run.ForkGroups.warmWarmupMillis());
-            settings.put("groupJitHints", io.p2pbench.run.ForkGroups.jmhJitHints() ? "jmh" : "none");
+            settings.put("groupWarmupMillis", io.p2pbench.run.ForkGroups.WARM_WARMUP_MILLIS);
+            settings.put("groupJitHints", "jmh");
         }
         settings.put("crossCheckFullBytes", io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES);
         settings.put("crossCheckPieceBytes", io.p2pbench.collective.ResultCheck.PIECE);
-        List<String> jvmArgs = new ArrayList<>(io.p2pbench.run.ForkSettings.all());
-        jvmArgs.add("-Dp2pbench.stagingChunk=" + stagingChunk);
-        if (Boolean.getBoolean("p2pbench.test.corrupt")) {
-            jvmArgs.add("-Dp2pbench.test.corrupt=true");
+        List<String> jvmArgs = new ArrayList<>(io.p2pbench.fork.ForkSettings.all());
+        Settings own = Settings.current();
+        if (own.corruptAll()) {
+            jvmArgs.add("-D" + Settings.CORRUPT + "=true");
         }
-        for (String experiment : List.of("p2pbench.deviceAllocRound", "p2pbench.debug.pointers",
-                ForkGroupMain.RESET_PROPERTY)) {
-            String value = System.getProperty(experiment);
-            if (value != null) {
-                jvmArgs.add("-D" + experiment + "=" + value);
-                settings.put(experiment, value);
-            }
+        // The allocation experiments reach the forks and are recorded with the run.
+        if (own.deviceAllocRoundBytes() != 0) {
+            jvmArgs.add("-D" + Settings.DEVICE_ALLOC_ROUND + "=" + own.deviceAllocRoundBytes());
+            settings.put(Settings.DEVICE_ALLOC_ROUND, Long.toString(own.deviceAllocRoundBytes()));
         }
-        RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c)).mode(forkMode);
+        if (own.pointerLog() != null) {
+            jvmArgs.add("-D" + Settings.POINTER_LOG + "=" + own.pointerLog());
+            settings.put(Settings.POINTER_LOG, own.pointerLog().toString());
+        }
+        RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c)).mode(forkMode)
+                .stagingChunkBytes(stagingChunk);
         RunManifest m;
         try {
             m = executor.run(commandLine(), topology.fingerprint(), settings, plan);
@@ -323,15 +325,14 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static Integer numaNode(Topology t, Combination c) {
-        String numa = c.params().get("numa");
-        if (numa == null || t.host().numaNodes() <= 1) {
+        if (!(WorkloadSpec.of(c) instanceof HostBuffer host) || t.host().numaNodes() <= 1) {
             return null;
         }
-        Integer gpuNode = t.gpu(Integer.parseInt(c.params().get("device"))).numaNode();
+        Integer gpuNode = t.gpu(host.device()).numaNode();
         if (gpuNode == null || gpuNode < 0) {
             return null;
         }
-        if (NumaPlacement.valueOf(numa) == NumaPlacement.LOCAL) {
+        if (host.numa() == NumaPlacement.LOCAL) {
             return gpuNode;
         }
         return gpuNode == 0 ? 1 : 0;

@@ -2,6 +2,7 @@ package io.p2pbench.cuda;
 
 import static org.bytedeco.cuda.global.cudart.*;
 
+import io.p2pbench.settings.Settings;
 import java.util.Optional;
 import org.bytedeco.cuda.global.cudart;
 import org.bytedeco.javacpp.BytePointer;
@@ -19,7 +20,7 @@ import org.bytedeco.javacpp.SizeTPointer;
  */
 public final class Cuda {
     /** System property that makes {@link #availability()} report CUDA as absent (tests). */
-    public static final String DISABLE_PROPERTY = "p2pbench.cuda.disable";
+    public static final String DISABLE_PROPERTY = Settings.CUDA_DISABLE;
 
     private static volatile Availability availability;
 
@@ -61,7 +62,7 @@ public final class Cuda {
     }
 
     private static Availability probe() {
-        if (Boolean.getBoolean(DISABLE_PROPERTY)) {
+        if (Settings.current().cudaDisabled()) {
             return absent("CUDA is disabled by -D" + DISABLE_PROPERTY + "=true");
         }
         Optional<String> envProblem = VisibleDevices.checkSyntax(System.getenv("CUDA_VISIBLE_DEVICES"));

@@ -2,6 +2,7 @@ package io.p2pbench.cuda;
 
 import static org.bytedeco.cuda.global.cudart.*;
 
+import io.p2pbench.settings.Settings;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 
@@ -12,9 +13,9 @@ public final class DeviceBuffer extends Allocation {
      * rounded up to a multiple of N bytes, so that small buffers do not share the driver's sub-allocated pages
      * with what an earlier trial in the same process left; 0 (the default) allocates exactly.
      */
-    static final long ROUND = Long.getLong("p2pbench.deviceAllocRound", 0);
+    static final long ROUND = Settings.current().deviceAllocRoundBytes();
     /** Experiment: with {@code -Dp2pbench.debug.pointers=FILE} each allocation appends its size and address. */
-    private static final String POINTER_LOG = System.getProperty("p2pbench.debug.pointers");
+    private static final java.nio.file.Path POINTER_LOG = Settings.current().pointerLog();
 
     /** Allocates {@code bytes} on {@code device}. */
     public DeviceBuffer(int device, long bytes) {
@@ -34,7 +35,7 @@ public final class DeviceBuffer extends Allocation {
                         + "offset-in-2MiB %d%n", ProcessHandle.current().pid(), device, bytes, allocated, address,
                 address % (2L << 20));
         try {
-            java.nio.file.Files.writeString(java.nio.file.Path.of(POINTER_LOG), line,
+            java.nio.file.Files.writeString(POINTER_LOG, line,
                     java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

@@ -2,6 +2,7 @@ package io.p2pbench.cuda;
 
 import static org.bytedeco.cuda.global.cudart.*;
 
+import io.p2pbench.settings.Settings;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class StreamGate implements AutoCloseable {
     /** System property choosing the mechanism: {@code auto} (default), {@code wait} or {@code spin}. */
-    public static final String MODE_PROPERTY = "p2pbench.gate";
+    public static final String MODE_PROPERTY = Settings.GATE;
 
     /** How a stream waits. */
     public enum Mode {
@@ -174,7 +175,7 @@ public final class StreamGate implements AutoCloseable {
     }
 
     private static String requestedMode() {
-        return System.getProperty(MODE_PROPERTY, "auto").toLowerCase(Locale.ROOT);
+        return Settings.current().gateMode();
     }
 
     private static synchronized Mode chooseMode(int device) {

@@ -1,5 +1,6 @@
 package io.p2pbench.launch;
 
+import io.p2pbench.settings.Settings;
 import io.p2pbench.topology.SuiteBuild;
 import io.p2pbench.topology.TopologyProbe;
 import java.io.IOException;
@@ -38,17 +39,21 @@ public record LaunchSettings(String jobId, Duration rankTimeout, String ncclComm
     /** Default seconds of {@code P2PBENCH_RANK_TIMEOUT}. */
     public static final int DEFAULT_TIMEOUT_SECONDS = 300;
     /** System property of the test stand-in workload. */
-    public static final String WORKLOAD_PROPERTY = "p2pbench.test.rankWorkload";
+    public static final String WORKLOAD_PROPERTY = Settings.RANK_WORKLOAD;
     /** System property that makes this rank claim another suite build (tests of the mixed-build refusal). */
-    public static final String BUILD_PROPERTY = "p2pbench.test.suiteBuild";
+    public static final String BUILD_PROPERTY = Settings.SUITE_BUILD;
 
     /** Reads the settings of the rank {@code launch} describes from {@code env} and the system properties. */
     public static LaunchSettings read(Map<String, String> env, LaunchEnvironment launch) {
         return new LaunchSettings(jobId(env, launch), timeout(env.get("P2PBENCH_RANK_TIMEOUT")),
                 blankToNull(env.get("NCCL_COMM_ID")), env.get("CUDA_VISIBLE_DEVICES"),
                 launch.nodeName() != null ? launch.nodeName() : hostName(),
-                TopologyProbe.SUITE_VERSION, System.getProperty(BUILD_PROPERTY, SuiteBuild.CURRENT),
-                blankToNull(System.getProperty(WORKLOAD_PROPERTY)));
+                TopologyProbe.SUITE_VERSION, suiteBuild(Settings.current()),
+                blankToNull(Settings.current().rankWorkload()));
+    }
+
+    private static String suiteBuild(Settings s) {
+        return s.suiteBuild() != null ? s.suiteBuild() : SuiteBuild.CURRENT;
     }
 
     static String jobId(Map<String, String> env, LaunchEnvironment launch) {

@@ -3,6 +3,7 @@ package io.p2pbench.partition;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
 import io.p2pbench.cuda.Cuda;
+import io.p2pbench.settings.Settings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -40,7 +41,7 @@ public final class ForwardCheck {
         for (String m : args.length == 0 ? new String[] {"DENSE_8B", "MOE_8X_TOP2"} : args) {
             models.add(ModelShape.named(m));
         }
-        Group group = Group.parse(Integer.toString(Integer.getInteger("p2pbench.forward.device", 0)));
+        Group group = Group.parse(Integer.toString(Settings.current().forwardDevice()));
         boolean failed = false;
         for (ModelShape model : models) {
             for (Phase phase : new Phase[] {Phase.DECODE, Phase.PREFILL}) {

@@ -8,6 +8,7 @@ import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.DeviceBuffer;
 import io.p2pbench.cuda.StreamGate;
 import io.p2pbench.cuda.SuiteKernels;
+import io.p2pbench.settings.Settings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -77,7 +78,7 @@ public final class GemmCheck {
             }
             System.out.println("model\tphase\tgemm\trows\tinner\tcols\tcublas_us\ttflops");
             Set<String> only = new LinkedHashSet<>();
-            for (String o : System.getProperty("p2pbench.gemm.only", "").split(",")) {
+            for (String o : Settings.current().gemmOnly().split(",")) {
                 if (!o.isBlank()) {
                     only.add(o.strip());
                 }
@@ -123,7 +124,7 @@ public final class GemmCheck {
      * 2 ms), so both sides start every batch after the same near-idle gap. Long prefill GEMMs are power-bound
      * on the H200, and a batch that starts after 2 ms of rest runs faster than one that starts at once.
      */
-    static final long HOLD_NANOS = Long.getLong("p2pbench.gemm.holdMicros", 2000) * 1000;
+    static final long HOLD_NANOS = Settings.current().gemmHoldMicros() * 1000;
 
     /** One GPU's stream, cuBLAS handle, events and gate, timing one shape at a time. */
     private static final class Timer implements AutoCloseable {

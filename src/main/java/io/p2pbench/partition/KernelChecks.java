@@ -4,6 +4,7 @@ import io.p2pbench.cuda.Copies;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.DeviceBuffer;
 import io.p2pbench.cuda.PinnedHostBuffer;
+import io.p2pbench.settings.Settings;
 import java.nio.ByteBuffer;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -25,8 +26,7 @@ import java.util.Set;
  * must fail.
  */
 final class KernelChecks {
-    private static final String CORRUPT_PROPERTY = "p2pbench.test.corrupt";
-    private static final int SEED = 0xC4EC;
+        private static final int SEED = 0xC4EC;
 
     private final RankForward f;
     private final RankBuffers b;
@@ -317,8 +317,7 @@ final class KernelChecks {
     }
 
     private boolean corrupting(StepKernel kind) {
-        String p = System.getProperty(CORRUPT_PROPERTY, "");
-        return p.equals("true") || p.equals(kind.name());
+        return Settings.current().corrupts(kind.name());
     }
 
     /** With the test hook on for {@code kind}, overwrites bf16 element {@code element} of {@code buf}. */

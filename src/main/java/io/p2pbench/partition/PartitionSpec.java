@@ -1,9 +1,11 @@
 package io.p2pbench.partition;
 
+import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntToLongFunction;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -385,6 +387,23 @@ public record PartitionSpec(ModelShape model, Plan plan, int ranks, Phase phase,
 
     /** Memory kept free for the CUDA context, NCCL and allocator slack when judging fit. */
     public static final long RESERVE_BYTES = 2L << 30;
+
+    /**
+     * Why the plan does not fit the GPUs of {@code group}, or null when it fits: SINGLE runs on the group's first GPU
+     * alone; otherwise the ranks placed on one GPU share its {@code gpuBytes}.
+     */
+    public String doesNotFit(Group group, IntToLongFunction gpuBytes) {
+        int[] devices = plan == Plan.SINGLE ? new int[] {group.device(0)} : group.distinctDevices();
+        for (int d : devices) {
+            long ranksHere = plan == Plan.SINGLE ? 1 : group.devices().stream().filter(x -> x == d).count();
+            String why = doesNotFit(gpuBytes.applyAsLong(d) / ranksHere);
+            if (why != null) {
+                return why + String.format(Locale.ROOT, " (GPU%d%s)", d, ranksHere > 1 ? ", shared by " + ranksHere
+                        + " ranks" : "");
+            }
+        }
+        return null;
+    }
 
     /** Why the plan does not fit a GPU of {@code gpuBytes}, or null when it fits. */
     public String doesNotFit(long gpuBytes) {

@@ -7,6 +7,7 @@ import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.DeviceBuffer;
 import io.p2pbench.cuda.PinnedHostBuffer;
 import io.p2pbench.cuda.Resources;
+import io.p2pbench.settings.Settings;
 import io.p2pbench.transfer.Pattern;
 import io.p2pbench.transfer.Verifier;
 import java.nio.ByteBuffer;
@@ -32,8 +33,7 @@ final class StepVerifier implements AutoCloseable {
     static final int GEMM_SAMPLES = 32;
     private static final long READ_PIECE = 32L << 20;
     /** The test hook {@link Verifier} also obeys: every check is first handed a wrong element. */
-    private static final String CORRUPT_PROPERTY = "p2pbench.test.corrupt";
-    private static final int BOUNDARY_SEED = 0x0B0D;
+        private static final int BOUNDARY_SEED = 0x0B0D;
     private static final int GEMM_SEED = 0x7E57;
     private static final int DISPATCH_SEED = 0xD15;
     private static final int COMBINE_SEED = 0xC0B;
@@ -145,7 +145,7 @@ final class StepVerifier implements AutoCloseable {
             GemmShape one = new GemmShape(s.name(), s.rows(), s.inner(), s.cols(), 1);
             GemmSample sample = new GemmSample(s.name() + (s.count() > 1 ? " expert " + e : "") + " on rank " + r + " (GPU"
                     + group.device(r) + ")", one, GEMM_SAMPLES);
-            if (Boolean.getBoolean(CORRUPT_PROPERTY)) {
+            if (Settings.current().corruptAll()) {
                 Copies.memsetAsync(gemm.y(), yAt + (sample.row(0) * (long) s.cols() + sample.col(0)) * PartitionSpec.BF16,
                         0x7F, PartitionSpec.BF16, stream);
             }

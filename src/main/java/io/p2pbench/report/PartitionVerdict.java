@@ -1,8 +1,14 @@
 package io.p2pbench.report;
 
-import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.partition.Phase;
+import io.p2pbench.partition.Plan;
 import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
+import io.p2pbench.results.Metric;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.spec.PartitionRun;
+import io.p2pbench.spec.SecondaryMetric;
+import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.LinkClass;
 import io.p2pbench.topology.PairInfo;
 import io.p2pbench.topology.Topology;
@@ -14,10 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
 /**
@@ -66,7 +69,7 @@ public final class PartitionVerdict {
      * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
      * @param skipReason why it did not run (does not divide, does not fit), or null
      */
-    public record Figure(String machine, String model, String phase, int batch, boolean graph, String plan, String transport,
+    public record Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
                          String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> p99RequestUs,
                          double commShare, double busGBps, String skipReason) {
         String scenario() {
@@ -110,13 +113,13 @@ public final class PartitionVerdict {
     public static List<Row> judge(List<Figure> figures, double fastestPeerGBps, String bestPairs) {
         Map<String, Figure> singles = new LinkedHashMap<>();
         for (Figure f : figures) {
-            if (f.plan().equals("SINGLE")) {
+            if (f.plan() == Plan.SINGLE) {
                 singles.put(f.machineScenario(), f);
             }
         }
         List<Row> rows = new ArrayList<>();
         for (Figure f : figures) {
-            if (f.plan().equals("SINGLE")) {
+            if (f.plan() == Plan.SINGLE) {
                 continue;
             }
             Figure s = singles.get(f.machineScenario());
@@ -256,7 +259,8 @@ public final class PartitionVerdict {
             List<Figure> own = of(figures, name);
             sb.append("### Does splitting pay on ").append(m.description()).append("?\n\n");
             sb.append(table(own, m));
-            List<Charts.ChartFile> mine = charts.stream().filter(c -> isChartOf(c, name, names.size())).toList();
+            List<Charts.ChartFile> mine = charts.stream().filter(c -> PartitionCharts.isChartOf(c, name, names.size()))
+                    .toList();
             if (!mine.isEmpty()) {
                 sb.append("Tokens/s and p99 request latency per plan on ").append(m.description())
                         .append(", P2P on vs off side by side (SVG in this folder):\n\n");
@@ -272,7 +276,7 @@ public final class PartitionVerdict {
     static String table(List<Figure> figures, Machine machine) {
         List<Row> rows = judge(figures, machine.fastestPeerGBps(), machine.bestPairs());
         StringBuilder sb = new StringBuilder();
-        boolean oneGpu = figures.stream().filter(f -> !f.plan().equals("SINGLE") && f.skipReason() == null)
+        boolean oneGpu = figures.stream().filter(f -> f.plan() != Plan.SINGLE && f.skipReason() == null)
                 .allMatch(Figure::singleGpu);
         if (oneGpu) {
             sb.append("Every multi-rank plan here ran over a group that repeats a GPU (").append(SINGLE_GPU)
@@ -281,7 +285,7 @@ public final class PartitionVerdict {
         List<List<String>> table = new ArrayList<>();
         for (Row r : rows) {
             Figure f = r.plan();
-            table.add(List.of(f.scenario(), f.plan(), f.transport(), f.group() + (f.singleGpu() ? " (" + SINGLE_GPU + ")" : ""),
+            table.add(List.of(f.scenario(), f.plan().name(), f.transport(), f.group() + (f.singleGpu() ? " (" + SINGLE_GPU + ")" : ""),
                     f.tokensPerSecond().isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", median(f.tokensPerSecond())),
                     f.p99RequestUs().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f", median(f.p99RequestUs()) / 1000),
                     Integer.toString(runs(f)), r.verdict(), r.why()));
@@ -293,165 +297,21 @@ public final class PartitionVerdict {
 
     /** The series name of SINGLE, which has no exchanges and so no transport. */
     static final String NO_EXCHANGES = "SINGLE: no exchanges";
-    private static final List<String> PLAN_ORDER = List.of("SINGLE", "TP", "PP", "EP");
-    private static final List<String> TRANSPORT_ORDER = List.of("P2P", "P2P_OFF", "HOST_STAGED");
-
-    /**
-     * One chart of the section.
-     *
-     * @param machine the fingerprint of the machine it shows
-     * @param file file name, {@code partition-tokens-<scenario>.svg} or {@code partition-p99-<scenario>.svg}, after
-     *     {@link #prefix} of its machine when the report has more than one
-     * @param title the chart's title, also the image's alt text
-     * @param data what it shows
-     */
-    public record Chart(String machine, String file, String title, ChartData.Bars data) {
-        /** The chart as SVG text. */
-        public String svg() {
-            return data.svg();
-        }
-    }
 
     /** What the file names of {@code machine}'s charts start with, as {@code Reporter} names the other charts. */
     static String prefix(String machine, int machines) {
         return machines > 1 ? Charts.stem(machine) + "-" : "";
     }
 
-    /**
-     * Tokens/s and p99 request latency per plan, transports side by side (SINGLE, which exchanges
-     * nothing, as its own bar), one chart per machine and scenario that has figures; the subtitle names
-     * the machine, and charts over a group that repeats a GPU say {@link #SINGLE_GPU} there too.
-     *
-     * @param descriptions per fingerprint the machine as the subtitle names it (the fingerprint if missing)
-     */
-    public static List<Chart> charts(List<Figure> figures, Map<String, String> descriptions) {
-        List<Chart> out = new ArrayList<>();
-        List<String> names = machines(figures);
-        for (String name : names) {
-            out.addAll(charts(of(figures, name), name, descriptions.getOrDefault(name, name), names.size()));
-        }
-        return out;
-    }
-
-    private static List<Chart> charts(List<Figure> figures, String name, String machine, int machines) {
-        List<Chart> out = new ArrayList<>();
-        String prefix = prefix(name, machines);
-        String onMachine = machines > 1 ? " on " + name : "";
-        Map<String, List<Figure>> byScenario = figures.stream().filter(f -> f.skipReason() == null)
-                .collect(Collectors.groupingBy(Figure::scenario, LinkedHashMap::new, Collectors.toList()));
-        for (Map.Entry<String, List<Figure>> e : byScenario.entrySet()) {
-            List<Figure> fs = e.getValue();
-            List<String> plans = ordered(fs.stream().map(Figure::plan).toList(), PLAN_ORDER);
-            List<String> transports = ordered(fs.stream().map(PartitionVerdict::series).toList(),
-                    concat(List.of(NO_EXCHANGES), TRANSPORT_ORDER));
-            boolean oneGpu = fs.stream().anyMatch(Figure::singleGpu);
-            List<String> parts = new ArrayList<>();
-            if (!machine.isEmpty()) {
-                parts.add("on " + machine);
-            }
-            if (oneGpu) {
-                parts.add(SINGLE_GPU);
-            }
-            String subtitle = String.join("; ", parts);
-            int runs = fs.stream().mapToInt(PartitionVerdict::runs).max().orElse(0);
-            List<String> skipped = figures.stream().filter(f -> f.skipReason() != null && f.scenario().equals(e.getKey()))
-                    .map(Figure::plan).distinct().toList();
-            String notMeasured = skipped.isEmpty() ? "" : "; not measured: " + String.join(", ", skipped)
-                    + " (see the table)";
-            List<String> labels = plans.stream().map(plan -> fs.stream().filter(f -> f.plan().equals(plan))
-                    .map(f -> plan.equals("SINGLE") ? plan : plan + " over GPUs " + f.group()).findFirst().orElse(plan))
-                    .toList();
-            String slug = Charts.stem(e.getKey().toLowerCase(Locale.ROOT));
-            String tokensTitle = "Tokens/s per plan, P2P on vs off: " + e.getKey() + onMachine;
-            out.add(new Chart(name, prefix + "partition-tokens-" + slug + ".svg", tokensTitle, new ChartData.Bars(tokensTitle,
-                    subtitle, List.of("Step benchmark's tokens/s, " + runsText(runs)
-                            + "; higher is better" + notMeasured),
-                    "tokens/s", labels, transports, values(fs, plans, transports, false),
-                    zeros(transports.size(), plans.size()), "%.0f")));
-            if (fs.stream().anyMatch(f -> !f.p99RequestUs().isEmpty())) {
-                String p99Title = "p99 request latency per plan, P2P on vs off: " + e.getKey() + onMachine;
-                out.add(new Chart(name, prefix + "partition-p99-" + slug + ".svg", p99Title, new ChartData.Bars(p99Title,
-                        subtitle, List.of("A request: prefill of the prompt + the decode steps, host clock; p99 by "
-                                + Statistics.PERCENTILE_ESTIMATOR + ", "
-                                + runsText(fs.stream().mapToInt(f -> f.p99RequestUs().size()).max().orElse(0))
-                                + "; lower is better" + notMeasured),
-                        "p99 request latency (ms)", labels, transports, values(fs, plans, transports, true),
-                        zeros(transports.size(), plans.size()), "%.1f")));
-            }
-        }
-        return out;
-    }
-
-    /** Writes {@link #charts} into {@code dir}; the files written, in order. */
+    /** Writes the section's charts ({@link PartitionCharts#charts}) into {@code dir}; the files written, in order. */
     static List<Charts.ChartFile> writeCharts(List<Figure> figures, Map<String, String> descriptions, Path dir)
             throws IOException {
-        List<Charts.ChartFile> out = new ArrayList<>();
-        for (Chart c : charts(figures, descriptions)) {
-            Path file = dir.resolve(c.file());
-            AtomicFiles.write(file, c.svg());
-            out.add(new Charts.ChartFile(c.title(), file, c.data()));
-        }
-        return out;
+        return PartitionCharts.writeCharts(figures, descriptions, dir);
     }
-
-    private static final Pattern CHART = Pattern.compile("(.+-)?partition-(tokens|p99)-.+\\.svg");
 
     /** Whether {@code c} is one of this section's charts. */
     static boolean isChart(Charts.ChartFile c) {
-        return CHART.matcher(c.svg().getFileName().toString()).matches();
-    }
-
-    /** Whether {@code c} is one of this section's charts of {@code machine}, in a report over {@code machines} machines. */
-    static boolean isChartOf(Charts.ChartFile c, String machine, int machines) {
-        String name = c.svg().getFileName().toString();
-        return isChart(c) && name.startsWith(prefix(machine, machines) + "partition-");
-    }
-
-    private static String runsText(int runs) {
-        return runs == 1 ? "1 run" : "median of " + runs + " runs";
-    }
-
-    private static String series(Figure f) {
-        return f.plan().equals("SINGLE") ? NO_EXCHANGES : f.transport();
-    }
-
-    /** The distinct {@code names}, those in {@code order} first in that order, then the rest sorted. */
-    private static List<String> ordered(List<String> names, List<String> order) {
-        TreeSet<String> rest = new TreeSet<>(names);
-        List<String> out = new ArrayList<>();
-        for (String o : order) {
-            if (rest.remove(o)) {
-                out.add(o);
-            }
-        }
-        out.addAll(rest);
-        return out;
-    }
-
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> out = new ArrayList<>(a);
-        out.addAll(b);
-        return out;
-    }
-
-    /** {@code [series][plan]}, NaN where a plan has no figure for a series (a transport, or SINGLE's own). */
-    static double[][] values(List<Figure> fs, List<String> plans, List<String> series, boolean p99) {
-        double[][] v = new double[series.size()][plans.size()];
-        for (double[] row : v) {
-            Arrays.fill(row, Double.NaN);
-        }
-        for (Figure f : fs) {
-            List<Double> x = p99 ? f.p99RequestUs() : f.tokensPerSecond();
-            int i = series.indexOf(series(f));
-            if (!x.isEmpty() && i >= 0) {
-                v[i][plans.indexOf(f.plan())] = p99 ? median(x) / 1000 : median(x);
-            }
-        }
-        return v;
-    }
-
-    private static double[][] zeros(int series, int groups) {
-        return new double[series][groups];
+        return PartitionCharts.isChart(c);
     }
 
     /**
@@ -469,18 +329,17 @@ public final class PartitionVerdict {
             }
             for (RunManifest.Entry e : d.manifest().entries()) {
                 Combination c = e.combination();
-                if (c == null || !io.p2pbench.results.Kind.PARTITION.label().equals(c.kind())) {
+                if (c == null || !Kind.PARTITION.label().equals(c.kind())) {
                     continue;
                 }
-                Map<String, String> p = c.params();
-                boolean request = "latency".equals(c.metric());
-                String phase = request ? "DECODE" : p.get("phase");
-                boolean graph = request || Boolean.parseBoolean(p.get("graph"));
-                String key = String.join("|", d.machine(), p.get("model"), phase, p.get("batch"), Boolean.toString(graph), p.get("plan"),
-                        p.get("transport"));
-                Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p.get("model"), phase,
-                        Integer.parseInt(p.get("batch")), graph, p.get("plan"), p.get("transport"), p.get("group"),
-                        c.singleGpu()));
+                PartitionRun p = partitionRun(d, c);
+                boolean request = Metric.LATENCY.label().equals(c.metric());
+                String phase = request ? Phase.DECODE.name() : p.phase().name();
+                boolean graph = request || p.graph();
+                String key = String.join("|", d.machine(), p.model().name(), phase, Integer.toString(p.batch()),
+                        Boolean.toString(graph), p.plan().name(), p.transport().name());
+                Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p.model().name(), phase,
+                        p.batch(), graph, p.plan(), p.transport().name(), p.group().toString(), c.singleGpu()));
                 if ("skipped".equals(e.status()) && b.skip == null) {
                     b.skip = e.reason();
                 }
@@ -492,13 +351,13 @@ public final class PartitionVerdict {
                     b.p99.add(new Percentile(99).withEstimationType(Percentile.EstimationType.R_7)
                             .evaluate(jmh.histogramMicros()));
                 } else {
-                    double step = median(jmh.secondary("stepUs"));
-                    b.tokens.add(median(jmh.secondary("tokensPerSecond")));
-                    double comm = median(jmh.secondary("commUs"));
-                    double compute = median(jmh.secondary("computeUs"));
-                    double wait = median(jmh.secondary("waitUs"));
+                    double step = median(jmh.secondary(SecondaryMetric.STEP_US));
+                    b.tokens.add(median(jmh.secondary(SecondaryMetric.TOKENS_PER_SECOND)));
+                    double comm = median(jmh.secondary(SecondaryMetric.COMM_US));
+                    double compute = median(jmh.secondary(SecondaryMetric.COMPUTE_US));
+                    double wait = median(jmh.secondary(SecondaryMetric.WAIT_US));
                     b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
-                    b.bus.add(median(jmh.secondary("busGBps")));
+                    b.bus.add(median(jmh.secondary(SecondaryMetric.BUS_GBPS)));
                     b.skip = null;
                     if (step <= 0) {
                         throw new BadInputException(d.source() + ": " + c.id() + " has a step time of " + step + " us");
@@ -513,6 +372,14 @@ public final class PartitionVerdict {
         return out;
     }
 
+    private static PartitionRun partitionRun(ResultData d, Combination c) throws BadInputException {
+        try {
+            return (PartitionRun) WorkloadSpec.of(c);
+        } catch (IllegalArgumentException e) {
+            throw new BadInputException(d.source().resolve("manifest.json") + ": entry " + c.id() + ": " + e.getMessage());
+        }
+    }
+
     private static double median(double[] v) {
         return median(Arrays.stream(v).boxed().toList());
     }
@@ -523,7 +390,7 @@ public final class PartitionVerdict {
         final String phase;
         final int batch;
         final boolean graph;
-        final String plan;
+        final Plan plan;
         final String transport;
         final String group;
         final boolean singleGpu;
@@ -533,7 +400,7 @@ public final class PartitionVerdict {
         final List<Double> bus = new ArrayList<>();
         String skip;
 
-        Builder(String machine, String model, String phase, int batch, boolean graph, String plan, String transport,
+        Builder(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
                 String group, boolean singleGpu) {
             this.machine = machine;
             this.model = model;

@@ -1,18 +1,35 @@
 package io.p2pbench.report;
 
+import com.fasterxml.jackson.core.JacksonException;
+import io.p2pbench.collective.Group;
+import io.p2pbench.cuda.Binding;
+import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.spec.Exchange;
+import io.p2pbench.spec.HostCopy;
+import io.p2pbench.spec.HostCopyBidirectional;
+import io.p2pbench.spec.NcclOp;
+import io.p2pbench.spec.PeerCopy;
+import io.p2pbench.spec.PeerCopyBidirectional;
+import io.p2pbench.spec.Ring;
+import io.p2pbench.spec.SecondaryMetric;
+import io.p2pbench.spec.WorkloadSpec;
+import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyProbe;
+import io.p2pbench.transfer.HostMemory;
+import io.p2pbench.transfer.NumaPlacement;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -76,8 +93,7 @@ public final class ResultReader {
                 // Reads (and so checks) the entry's JMH file: a truncated jmh/*.json(.gz) is one line here.
                 measurements.addAll(new EntryReader(folder, e, machine).read());
             } else {
-                if (!io.p2pbench.results.Kind.PARTITION.label().equals(c.kind())
-                        && !io.p2pbench.results.Kind.SERVING.label().equals(c.kind())) {
+                if (!Kind.PARTITION.label().equals(c.kind()) && !Kind.SERVING.label().equals(c.kind())) {
                     // Partition and serving figures are read by PartitionVerdict and ServingResults, not here.
                     unknown.merge(c.kind(), 1, Integer::sum);
                 }
@@ -173,89 +189,79 @@ public final class ResultReader {
                 throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id()
                         + " is ok but names no JMH file");
             }
-            JmhJson jmh = JmhJson.read(folder.resolve(entry.jmhFile()));
-            Map<String, String> p = c.params();
-            Kind kind = Kind.of(c.kind());
-            List<String> needed = switch (kind) {
-                case PEER, PEER_BIDIR -> List.of("pair", "path");
-                case HOST -> List.of("device", "direction", "memory", "numa");
-                case HOST_BIDIR -> List.of("device", "memory", "numa");
-                case NCCL -> List.of("group", "operation", "dtype");
-                case ALLREDUCE_RING -> List.of("group", "dtype", "path");
-                case EXCHANGE, PARTITION, SERVING -> List.of("group", "pattern", "model", "path");
-            };
-            for (String param : needed) {
-                if (p.get(param) == null) {
-                    throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id() + " of kind "
-                            + c.kind() + " lacks parameter '" + param + "'");
-                }
+            WorkloadSpec spec;
+            try {
+                spec = WorkloadSpec.of(c);
+            } catch (IllegalArgumentException e) {
+                throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id() + " of kind "
+                        + e.getMessage());
             }
+            JmhJson jmh = JmhJson.read(folder.resolve(entry.jmhFile()));
             // Rows of both directions at once report under the one-way kind, with the direction saying which.
             String peer = Kind.PEER.label();
             String host = Kind.HOST.label();
-            return switch (kind) {
-                case PEER -> List.of(c.metric().equals(Measurement.LATENCY)
-                        ? latency(peer, viaBinding(p.get("path"), p), ONE_WAY, p.get("pair"), jmh)
-                        : bandwidth(peer, p.get("path"), ONE_WAY, p.get("pair"), lane(jmh, 0, "deviceGBps")));
-                case PEER_BIDIR -> peerBidirectional(p, jmh);
-                case HOST -> List.of(c.metric().equals(Measurement.LATENCY)
-                        ? latency(host, viaBinding(hostPath(p), p), p.get("direction"), "GPU" + p.get("device"), jmh)
-                        : bandwidth(host, hostPath(p), p.get("direction"), "GPU" + p.get("device"),
-                                lane(jmh, 0, "deviceGBps")));
-                case HOST_BIDIR -> List.of(
-                        bandwidth(host, hostPath(p), "H2D, D2H running", "GPU" + p.get("device"),
-                                lane(jmh, 0, "forwardGBps")),
-                        bandwidth(host, hostPath(p), "D2H, H2D running", "GPU" + p.get("device"),
-                                lane(jmh, 1, "reverseGBps")),
-                        bandwidth(host, hostPath(p), "H2D+D2H (sum)", "GPU" + p.get("device"), sum(jmh)));
-                case ALLREDUCE_RING, NCCL, EXCHANGE, PARTITION, SERVING -> collective(kind, p, jmh);
-            };
+            boolean latency = c.metric().equals(Measurement.LATENCY);
+            if (spec instanceof PeerCopy s) {
+                String path = s.path().name();
+                return List.of(latency ? latency(peer, viaBinding(path, s.binding()), ONE_WAY, s.pair().toString(), jmh)
+                        : bandwidth(peer, path, ONE_WAY, s.pair().toString(), lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
+            } else if (spec instanceof PeerCopyBidirectional s) {
+                return peerBidirectional(s, jmh);
+            } else if (spec instanceof HostCopy s) {
+                String path = hostPath(s.memory(), s.numa());
+                String gpu = "GPU" + s.device();
+                return List.of(latency ? latency(host, viaBinding(path, s.binding()), s.direction().name(), gpu, jmh)
+                        : bandwidth(host, path, s.direction().name(), gpu, lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
+            } else if (spec instanceof HostCopyBidirectional s) {
+                String path = hostPath(s.memory(), s.numa());
+                String gpu = "GPU" + s.device();
+                return List.of(
+                        bandwidth(host, path, "H2D, D2H running", gpu, lane(jmh, 0, SecondaryMetric.FORWARD_GBPS)),
+                        bandwidth(host, path, "D2H, H2D running", gpu, lane(jmh, 1, SecondaryMetric.REVERSE_GBPS)),
+                        bandwidth(host, path, "H2D+D2H (sum)", gpu, sum(jmh)));
+            } else if (spec instanceof Ring s) {
+                return collective("ALL_REDUCE " + s.dtype() + " ring over " + s.path(), s.group(), jmh);
+            } else if (spec instanceof NcclOp s) {
+                return collective(s.operation() + " " + s.dtype(), s.group(), jmh);
+            } else if (spec instanceof Exchange s) {
+                return collective(s.pattern() + " " + s.model() + " over " + s.path(), s.group(), jmh);
+            }
+            throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id() + " of kind " + c.kind()
+                    + " is read by its own section, not here");
         }
 
         /**
          * The path, named with the Java binding when the row is the JCuda twin of a JavaCPP row
          * (rows without a binding parameter are JavaCPP's, as every result before it was recorded).
          */
-        private static String viaBinding(String path, Map<String, String> p) {
-            String binding = p.get("binding");
-            if (binding == null || binding.equals(io.p2pbench.cuda.Binding.JAVACPP_RUNTIME.name())) {
-                return path;
-            }
-            try {
-                return path + " via " + io.p2pbench.cuda.Binding.valueOf(binding).label();
-            } catch (IllegalArgumentException unknown) {
-                return path + " via " + binding;
-            }
+        private static String viaBinding(String path, Binding binding) {
+            return binding == Binding.JAVACPP_RUNTIME ? path : path + " via " + binding.label();
         }
 
-        private List<Measurement> peerBidirectional(Map<String, String> p, JmhJson jmh) throws BadInputException {
-            String[] ends = p.get("pair").split("-");
-            String reversed = ends[1] + "-" + ends[0];
-            boolean self = ends[0].equals(ends[1]);
-            String first = self ? SELF_LANE_1 : UNDER_REVERSE;
-            String second = self ? SELF_LANE_2 : UNDER_REVERSE;
+        private List<Measurement> peerBidirectional(PeerCopyBidirectional s, JmhJson jmh) throws BadInputException {
+            GpuPair pair = s.pair();
+            String path = s.path().name();
+            String first = pair.sameGpu() ? SELF_LANE_1 : UNDER_REVERSE;
+            String second = pair.sameGpu() ? SELF_LANE_2 : UNDER_REVERSE;
+            GpuPair ordered = pair.src() <= pair.dst() ? pair : pair.reversed();
             String peer = Kind.PEER.label();
             return List.of(
-                    bandwidth(peer, p.get("path"), first, p.get("pair"), lane(jmh, 0, "forwardGBps")),
-                    bandwidth(peer, p.get("path"), second, reversed, lane(jmh, 1, "reverseGBps")),
-                    bandwidth(peer, p.get("path"), BOTH_WAYS, ordered(ends), sum(jmh)));
+                    bandwidth(peer, path, first, pair.toString(), lane(jmh, 0, SecondaryMetric.FORWARD_GBPS)),
+                    bandwidth(peer, path, second, pair.reversed().toString(), lane(jmh, 1, SecondaryMetric.REVERSE_GBPS)),
+                    bandwidth(peer, path, BOTH_WAYS, ordered.toString(), sum(jmh)));
         }
 
-        private List<Measurement> collective(Kind kind, Map<String, String> p, JmhJson jmh) throws BadInputException {
-            String path = switch (kind) {
-                case NCCL -> p.get("operation") + " " + p.get("dtype");
-                case ALLREDUCE_RING -> "ALL_REDUCE " + p.get("dtype") + " ring over " + p.get("path");
-                default -> p.get("pattern") + " " + p.get("model") + " over " + p.get("path");
-            };
-            String group = p.get("group");
+        private List<Measurement> collective(String path, Group g, JmhJson jmh) throws BadInputException {
+            String group = g.toString();
             if (c.metric().equals(Measurement.LATENCY)) {
                 return List.of(measurement(new Measurement.Key(Measurement.LATENCY, c.kind(), path, PER_OPERATION,
                         group, c.sizeBytes()), jmh.histogramMicros(), "JMH SampleTime histogram"));
             }
             List<Measurement> out = new ArrayList<>();
             for (String direction : List.of("bus", "alg")) {
-                if (jmh.hasSecondary(direction + "GBps")) {
-                    Lane lane = lane(jmh, direction.equals("alg") ? 0 : 1, direction + "GBps");
+                String secondary = direction.equals("alg") ? SecondaryMetric.ALG_GBPS : SecondaryMetric.BUS_GBPS;
+                if (jmh.hasSecondary(secondary)) {
+                    Lane lane = lane(jmh, direction.equals("alg") ? 0 : 1, secondary);
                     out.add(measurement(new Measurement.Key(Measurement.BANDWIDTH, c.kind(), path, direction, group,
                             c.sizeBytes()), lane.samples, lane.from));
                 }
@@ -306,7 +312,8 @@ public final class ResultReader {
         private Lane sum(JmhJson jmh) throws BadInputException {
             BatchSamples s = samples();
             if (s == null) {
-                return new Lane(jmh.secondary("sumGBps"), "JMH sumGBps (no per-batch samples)");
+                return new Lane(jmh.secondary(SecondaryMetric.SUM_GBPS), "JMH " + SecondaryMetric.SUM_GBPS
+                        + " (no per-batch samples)");
             }
             double[] out = new double[s.batches().size()];
             boolean window = true;
@@ -327,10 +334,10 @@ public final class ResultReader {
             BatchSamples s;
             try {
                 s = BenchmarkRecords.readSamples(file);
-            } catch (com.fasterxml.jackson.core.JacksonException e) {
+            } catch (JacksonException e) {
                 throw new BadInputException(file + " is not readable samples JSON (truncated?): "
                         + e.getOriginalMessage().lines().findFirst().orElse(""));
-            } catch (io.p2pbench.results.AtomicFiles.BadGzip e) {
+            } catch (AtomicFiles.BadGzip e) {
                 throw new BadInputException(file + " is not readable samples JSON: it " + e.reason());
             } catch (IOException e) {
                 throw new BadInputException(file + " cannot be read: " + e.getMessage());
@@ -338,7 +345,7 @@ public final class ResultReader {
             // Collectives write two lanes per batch (algbw, busbw); bidirectional copies one per direction.
             Kind kind = Kind.find(c.kind());
             boolean collective = kind == null
-                    || !java.util.EnumSet.of(Kind.PEER, Kind.PEER_BIDIR, Kind.HOST, Kind.HOST_BIDIR).contains(kind);
+                    || !EnumSet.of(Kind.PEER, Kind.PEER_BIDIR, Kind.HOST, Kind.HOST_BIDIR).contains(kind);
             int lanes = kind == Kind.PEER_BIDIR || kind == Kind.HOST_BIDIR || collective ? 2 : 1;
             if (s.batches() == null || s.batches().isEmpty()
                     || s.batches().stream().anyMatch(b -> b.laneGBps() == null || b.laneGBps().size() != lanes)) {
@@ -347,13 +354,8 @@ public final class ResultReader {
             return s;
         }
 
-        private static String hostPath(Map<String, String> p) {
-            return p.get("memory") + " " + p.get("numa");
-        }
-
-        private static String ordered(String[] ends) {
-            return Integer.parseInt(ends[0]) <= Integer.parseInt(ends[1]) ? ends[0] + "-" + ends[1]
-                    : ends[1] + "-" + ends[0];
+        private static String hostPath(HostMemory memory, NumaPlacement numa) {
+            return memory + " " + numa;
         }
     }
 

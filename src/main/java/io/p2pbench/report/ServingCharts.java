@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import io.p2pbench.partition.Plan;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.serving.Target;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import java.util.stream.Collectors;
  */
 final class ServingCharts {
     private static final Pattern CHART = Pattern.compile("(.+-)?serving-(ttft|tpot|capacity)-.+\\.svg");
-    private static final List<String> PLAN_ORDER = List.of("SINGLE", "TP", "PP", "EP");
     private static final List<String> TRANSPORT_ORDER = List.of("P2P", "P2P_OFF", "HOST_STAGED");
 
     private ServingCharts() {}
@@ -95,7 +95,7 @@ final class ServingCharts {
                 }
                 pts.add(new RateChart.Point(rate, y, low, high));
             }
-            series.add(new RateChart.Series(label(s) + (s.plan().equals("SINGLE") ? "" : ", " + s.transport()), pts));
+            series.add(new RateChart.Series(label(s) + (s.plan() == Plan.SINGLE ? "" : ", " + s.transport()), pts));
         }
         String what = metric.equals("ttft") ? "p99 time to first token" : "p99 time per output token";
         List<String> notes = List.of(what + " (R-7) per offered rate, " + (runs == 1
@@ -109,7 +109,7 @@ final class ServingCharts {
     }
 
     private static String capacity(String title, String subtitle, List<ServingResults.Sweep> scenario, Target target) {
-        List<String> plans = new ArrayList<>();
+        List<Plan> plans = new ArrayList<>();
         List<String> labels = new ArrayList<>();
         for (ServingResults.Sweep s : ordered(scenario)) {
             if (!plans.contains(s.plan())) {
@@ -124,7 +124,7 @@ final class ServingCharts {
             Arrays.fill(row, Double.NaN);
         }
         for (ServingResults.Sweep s : scenario) {
-            int i = s.plan().equals("SINGLE") ? 0 : series.indexOf(s.transport());
+            int i = s.plan() == Plan.SINGLE ? 0 : series.indexOf(s.transport());
             double knee = PartitionVerdict.median(s.knees());
             if (i >= 0 && !Double.isNaN(knee)) {
                 values[i][plans.indexOf(s.plan())] = knee;
@@ -138,11 +138,11 @@ final class ServingCharts {
     }
 
     private static String label(ServingResults.Sweep s) {
-        return s.plan().equals("SINGLE") ? "SINGLE" : s.plan() + " over GPUs " + s.group();
+        return s.plan() == Plan.SINGLE ? s.plan().name() : s.plan() + " over GPUs " + s.group();
     }
 
     private static List<ServingResults.Sweep> ordered(List<ServingResults.Sweep> sweeps) {
-        return sweeps.stream().sorted(java.util.Comparator.comparingInt((ServingResults.Sweep s) ->
-                PLAN_ORDER.indexOf(s.plan())).thenComparingInt(s -> TRANSPORT_ORDER.indexOf(s.transport()))).toList();
+        return sweeps.stream().sorted(java.util.Comparator.comparing((ServingResults.Sweep s) ->
+                s.plan()).thenComparingInt(s -> TRANSPORT_ORDER.indexOf(s.transport()))).toList();
     }
 }

@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import io.p2pbench.partition.Plan;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.Kind;
@@ -9,6 +10,8 @@ import io.p2pbench.serving.ServingSamples;
 import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.Target;
+import io.p2pbench.spec.Serving;
+import io.p2pbench.spec.WorkloadSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -79,7 +82,7 @@ final class ServingResults {
      * @param sweep the sweep's parameters (of its first run)
      * @param skipReason why it did not run, or null
      */
-    record Sweep(String machine, String model, String plan, String transport, String group, boolean singleGpu,
+    record Sweep(String machine, String model, Plan plan, String transport, String group, boolean singleGpu,
                  ServingSweep sweep, List<Run> runs, String skipReason) {
         /** What a plan is judged against SINGLE within: machine, model and comparable sweep. */
         String scenario() {
@@ -125,16 +128,16 @@ final class ServingResults {
                 if (c == null || !Kind.SERVING.label().equals(c.kind())) {
                     continue;
                 }
-                Map<String, String> p = c.params();
-                ServingSweep sweep;
+                Serving p;
                 try {
-                    sweep = ServingSweep.parse(p.get("sweep"));
+                    p = (Serving) WorkloadSpec.of(c);
                 } catch (IllegalArgumentException bad) {
                     throw new BadInputException(d.source().resolve("manifest.json") + ": entry " + c.id() + ": "
                             + bad.getMessage());
                 }
-                String key = String.join("|", d.machine(), p.get("model"), p.get("plan"), p.get("transport"),
-                        p.get("group"), sweep.comparableKey());
+                ServingSweep sweep = p.sweep();
+                String key = String.join("|", d.machine(), p.model().name(), p.plan().name(), p.transport().name(),
+                        p.group().toString(), sweep.comparableKey());
                 Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p, c.singleGpu(), sweep));
                 if ("skipped".equals(e.status()) && b.skip == null) {
                     b.skip = e.reason();
@@ -147,8 +150,8 @@ final class ServingResults {
         }
         List<Sweep> out = new ArrayList<>();
         for (Builder b : byKey.values()) {
-            out.add(new Sweep(b.machine, b.params.get("model"), b.params.get("plan"), b.params.get("transport"),
-                    b.params.get("group"), b.singleGpu, b.sweep, List.copyOf(b.runs), b.runs.isEmpty() ? b.skip : null));
+            out.add(new Sweep(b.machine, b.spec.model().name(), b.spec.plan(), b.spec.transport().name(),
+                    b.spec.group().toString(), b.singleGpu, b.sweep, List.copyOf(b.runs), b.runs.isEmpty() ? b.skip : null));
         }
         return out;
     }
@@ -186,15 +189,15 @@ final class ServingResults {
 
     private static final class Builder {
         final String machine;
-        final Map<String, String> params;
+        final Serving spec;
         final boolean singleGpu;
         final ServingSweep sweep;
         final List<Run> runs = new ArrayList<>();
         String skip;
 
-        Builder(String machine, Map<String, String> params, boolean singleGpu, ServingSweep sweep) {
+        Builder(String machine, Serving spec, boolean singleGpu, ServingSweep sweep) {
             this.machine = machine;
-            this.params = params;
+            this.spec = spec;
             this.singleGpu = singleGpu;
             this.sweep = sweep;
         }

@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import io.p2pbench.partition.Plan;
 import io.p2pbench.serving.PointStats;
 import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.ServingSamples;
@@ -15,9 +16,9 @@ final class ServingTables {
     /** The verdict table of one machine's sweeps, with a note when every multi-rank sweep ran over a repeated GPU. */
     static String verdict(List<ServingResults.Sweep> sweeps, List<ServingVerdict.Row> rows) {
         StringBuilder sb = new StringBuilder();
-        boolean oneGpu = sweeps.stream().filter(s -> !s.plan().equals("SINGLE") && s.skipReason() == null)
+        boolean oneGpu = sweeps.stream().filter(s -> s.plan() != Plan.SINGLE && s.skipReason() == null)
                 .allMatch(ServingResults.Sweep::singleGpu);
-        if (oneGpu && sweeps.stream().anyMatch(s -> !s.plan().equals("SINGLE") && s.skipReason() == null)) {
+        if (oneGpu && sweeps.stream().anyMatch(s -> s.plan() != Plan.SINGLE && s.skipReason() == null)) {
             sb.append("Every multi-rank plan here ran over a group that repeats a GPU (").append(PartitionVerdict.SINGLE_GPU)
                     .append("): the code paths ran, but this machine cannot judge whether splitting pays.\n\n");
         }
@@ -28,7 +29,7 @@ final class ServingTables {
             ServingResults.Sweep f = r.plan();
             ServingResults.Sweep s = r.single();
             double rate = r.ratePerSecond();
-            table.add(List.of(f.plan(), f.transport(), f.group() + (f.singleGpu() ? " (single GPU)" : ""),
+            table.add(List.of(f.plan().name(), f.transport(), f.group() + (f.singleGpu() ? " (single GPU)" : ""),
                     Double.isNaN(rate) ? "-" : ServingVerdict.rate(rate),
                     pair(f, s, rate, p -> p.stats().ttft().p99()), pair(f, s, rate, p -> p.stats().tpot().p99()),
                     pair(f, s, rate, p -> p.stats().e2e().p99()), knees(f, s), kv(f), comm(f),
@@ -92,7 +93,7 @@ final class ServingTables {
             for (ServingResults.Run run : s.runs()) {
                 for (ServingResults.Point p : run.points()) {
                     PointStats st = p.stats();
-                    table.add(List.of(s.plan(), s.transport(), run.label(), ServingVerdict.rate(p.ratePerSecond()),
+                    table.add(List.of(s.plan().name(), s.transport(), run.label(), ServingVerdict.rate(p.ratePerSecond()),
                             ServingVerdict.rate(p.stability().offeredPerSecond()) + " / "
                                     + ServingVerdict.rate(p.stability().servedPerSecond()),
                             String.format(Locale.ROOT, "%.0f", st.outputTokensPerSecond()),

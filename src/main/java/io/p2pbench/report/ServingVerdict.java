@@ -50,10 +50,10 @@ final class ServingVerdict {
     static List<Row> judge(List<ServingResults.Sweep> sweeps, PartitionVerdict.Machine machine) {
         List<Row> rows = new ArrayList<>();
         for (ServingResults.Sweep s : sweeps) {
-            if (s.plan().equals("SINGLE")) {
+            if (s.plan() == Plan.SINGLE) {
                 continue;
             }
-            ServingResults.Sweep single = sweeps.stream().filter(x -> x.plan().equals("SINGLE")
+            ServingResults.Sweep single = sweeps.stream().filter(x -> x.plan() == Plan.SINGLE
                     && x.scenario().equals(s.scenario())).findFirst().orElse(null);
             rows.add(judge(s, single, machine));
         }
@@ -246,7 +246,7 @@ final class ServingVerdict {
     }
 
     private static PartitionSpec spec(ServingResults.Sweep f, int tokens) {
-        Plan plan = Plan.valueOf(f.plan());
+        Plan plan = f.plan();
         int ranks = plan == Plan.SINGLE ? 1 : io.p2pbench.collective.Group.parse(f.group()).size();
         return new PartitionSpec(ModelShape.named(f.model()), plan, ranks, Phase.DECODE, tokens, 1, 1);
     }

@@ -3,14 +3,19 @@ package io.p2pbench.results;
 import java.util.Map;
 
 /**
- * One benchmark run of a plan: a JMH benchmark method with fixed parameters.
+ * One benchmark run of a plan as the manifest records it: a JMH benchmark method with fixed parameters, in
+ * their string form. The typed form of {@code kind} and {@code params} is the workload's spec
+ * ({@code io.p2pbench.spec.WorkloadSpec}), which writes these strings ({@code spec.combination(...)}) and is the
+ * only reader of them ({@code WorkloadSpec.of(combination)}); kinds of other tools (a launched job's rows)
+ * stay strings.
  *
  * @param id unique, path-safe name, e.g. {@code peer-bw-CE_P2P_READ-0-1-4KiB}
  * @param benchmark the JMH benchmark, e.g. {@code io.p2pbench.bench.PeerCopyBenchmark.bandwidth}
- * @param kind what is measured: {@code peer}, {@code peer-bidir}, {@code host}, {@code host-bidir}, ...
- * @param metric {@code bandwidth} or {@code latency}
- * @param params JMH parameters
- * @param group why it is in the plan: {@code sweep}, {@code matrix} or {@code custom}
+ * @param kind what is measured: a {@link Kind} label ({@code peer}, {@code host-bidir}, {@code nccl}, ...)
+ * @param metric a {@link Metric} label: {@code bandwidth} or {@code latency}
+ * @param params the JMH {@code @Param} values, by name, in the benchmark's order
+ * @param group why it is in the plan: {@code sweep}, {@code matrix}, {@code binding}, {@code collective},
+ *     {@code partition} or {@code serving}
  * @param link link class of the pair ({@code X} for one GPU and host-device rows)
  * @param sizeBytes bytes per transfer
  * @param singleGpu true when nothing crosses an interconnect between GPUs (pair 0-0, repeated devices)

@@ -3,7 +3,7 @@ package io.p2pbench.results;
 /**
  * How a planned benchmark is measured. The {@link #label()} is what the manifest stores and the name
  * of the JMH benchmark method ({@code bandwidth}, {@code latency}) unless the catalogue
- * ({@code run.JmhBenchmark}) names another (the partition study's {@code step} and {@code request});
+ * ({@code spec.JmhBenchmark}) names another (the partition study's {@code step} and {@code request});
  * a test checks the methods against JMH's generated benchmark list.
  */
 public enum Metric {

@@ -3,6 +3,7 @@ package io.p2pbench.results;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.p2pbench.settings.Settings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -54,12 +55,12 @@ public final class ResultMigration {
     }
 
     /** System property naming migrate's lock file (tests); default {@code <tmpdir>/p2pbench-migrate.lock}. */
-    public static final String LOCK_FILE_PROPERTY = "p2pbench.migrateLockFile";
+    public static final String LOCK_FILE_PROPERTY = Settings.MIGRATE_LOCK_FILE;
 
     /** The machine-wide lock {@code p2pbench migrate} holds, so that two migrations never share a folder. */
     public static Path lockFile() {
-        String p = System.getProperty(LOCK_FILE_PROPERTY);
-        return p != null ? Path.of(p) : Path.of(System.getProperty("java.io.tmpdir"), "p2pbench-migrate.lock");
+        Path p = Settings.current().migrateLockFile();
+        return p != null ? p : Path.of(System.getProperty("java.io.tmpdir"), "p2pbench-migrate.lock");
     }
 
     /** The result folders (folders holding a manifest.json) at or below {@code path}, sorted. */

@@ -1,5 +1,6 @@
 package io.p2pbench.run;
 
+import io.p2pbench.settings.Settings;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ import java.util.List;
  */
 public final class ForkArchive {
     /** System property that turns the archive off when {@code false}. */
-    public static final String PROPERTY = "p2pbench.cds";
+    public static final String PROPERTY = Settings.CDS;
 
     private final Path file;
     private final boolean enabled;
@@ -43,7 +44,7 @@ public final class ForkArchive {
         // ("DynamicDumpSharedSpaces is unsupported when base CDS archive is not loaded"), as seen on the GPU node.
         return new ForkArchive(dir.resolve("p2pbench-fork-" + hash(key) + ".jsa"),
                 jarsOnly(System.getProperty("java.class.path", "")) && hasBaseArchive(Path.of(System.getProperty("java.home")))
-                        && !"false".equalsIgnoreCase(System.getProperty(PROPERTY)));
+                        && Settings.current().classDataSharing());
     }
 
     /** Whether the Java runtime at {@code javaHome} has a base class-data archive (lib/server/classes.jsa). */

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Nccl;
-import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.fork.ForkPhases;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.ResultFolder;
 import java.io.PrintStream;
@@ -23,38 +24,33 @@ import org.openjdk.jmh.runner.options.TimeValue;
 /**
  * The benchmark JVM of one fork group ({@link ForkGroups}): runs its combinations one after another,
  * each as its own JMH run inside this JVM (JMH's {@code forks(0)}: a fresh trial, state and result
- * file per combination), and tells the executor on standard output where it is:
- * {@code P2PBENCH-START index micros} before a combination and
- * {@code P2PBENCH-DONE index micros ok|error message} after it. Everything else it prints belongs to
+ * file per combination), and tells the executor on standard output where it is ({@link ForkChannel#startLine}
+ * before a combination, {@link ForkChannel#doneLine} after it). Everything else it prints belongs to
  * the running combination's log. A crash or a kill of this JVM costs only the running combination:
  * the executor starts a new one for the rest.
  *
  * <p>Each combination must find the GPUs as a combination in its own JVM does: without care, the second
  * combination of a group measured a device-local 1 MiB copy 41% lower on the H200 node (its streams
- * landed on another hardware queue). {@link Contexts} says how ({@code -D}{@value #RESET_PROPERTY}):
- * by default the JVM keeps the streams it made ({@link CudaStream#reuseStreams}) and its NCCL communicators
+ * landed on another hardware queue). {@link Contexts} says how:
+ * the JVM keeps the streams it made ({@link CudaStream#reuseStreams}) and its NCCL communicators
  * ({@link Nccl#keepCommunicators}, with the streams NCCL made for them), so every combination opens the
  * first one's again, and resets the GPUs' contexts ({@link Cuda#resetDevices()}) only before partition
  * combinations (cuBLAS handles and NCCL calls of their own). A reset counts in the combination's
  * {@code launch} phase.
  */
 public final class ForkGroupMain {
-    static final String START = "P2PBENCH-START";
-    static final String DONE = "P2PBENCH-DONE";
-    /** System property: how a group JVM keeps its combinations apart on the GPU ({@link Contexts#of}). */
-    public static final String RESET_PROPERTY = "p2pbench.groupReset";
 
     /** How a fork group's JVM gives every combination after the first the GPU state of a fresh JVM. */
     public enum Contexts {
         /**
          * Keep the streams and NCCL communicators for the next combination ({@link CudaStream#reuseStreams},
          * {@link Nccl#keepCommunicators}); reset the contexts only before a combination whose kind makes
-         * streams of its own (the default since 2026-12-04).
+         * streams of its own (this suite's policy).
          */
         REUSE_STREAMS("streams"),
-        /** Reset the GPUs' contexts before every combination but the first (2026-12-03). */
+        /** Reset the GPUs' contexts before every combination but the first (how earlier runs ran). */
         RESET("reset"),
-        /** Neither: later combinations' streams land on other hardware queues (an A/B only). */
+        /** Neither: later combinations' streams land on other hardware queues (how the earliest grouped runs ran). */
         KEEP("keep");
 
         private final String word;
@@ -82,14 +78,14 @@ public final class ForkGroupMain {
                 case "streams" -> REUSE_STREAMS;
                 case "reset", "true" -> RESET;
                 case "keep", "false" -> KEEP;
-                default -> throw new IllegalArgumentException(RESET_PROPERTY + "=" + value
+                default -> throw new IllegalArgumentException("groupContexts " + value
                         + ": expected streams, reset or keep");
             };
         }
 
-        /** This JVM's policy ({@link #RESET_PROPERTY}). */
+        /** The policy of this suite's group JVMs (the others are how earlier runs, still in the tree, ran). */
         public static Contexts current() {
-            return of(System.getProperty(RESET_PROPERTY));
+            return REUSE_STREAMS;
         }
 
         /** Whether the group JVM keeps its streams and NCCL communicators for later combinations. */
@@ -127,6 +123,7 @@ public final class ForkGroupMain {
      * @param benchmark the JMH benchmark method
      * @param kind its kind's label ({@link Kind#label()})
      * @param params JMH parameters
+     * @param stagingChunkBytes host-staged copies' chunk ({@link ForkChannel#STAGING_CHUNK_PARAM})
      * @param warmupIterations warm-up iterations
      * @param warmupMillis milliseconds per warm-up iteration
      * @param measurementMillis milliseconds of the measurement iteration
@@ -135,8 +132,8 @@ public final class ForkGroupMain {
      * @param phaseFile where {@link ForkPhases} marks go
      */
     public record Task(int index, String id, String benchmark, String kind, Map<String, String> params,
-                       int warmupIterations, int warmupMillis, int measurementMillis, String resultFile, String logFile,
-                       String phaseFile) {}
+                       long stagingChunkBytes, int warmupIterations, int warmupMillis, int measurementMillis,
+                       String resultFile, String logFile, String phaseFile) {}
 
     private ForkGroupMain() {}
 
@@ -153,9 +150,8 @@ public final class ForkGroupMain {
         }
         boolean first = true;
         for (Task t : tasks) {
-            System.setProperty(BenchmarkRecords.COMBINATION, t.id());
-            System.setProperty(ForkPhases.FILE_PROPERTY, t.phaseFile());
-            protocol.println(START + " " + t.index() + " " + ForkPhases.nowMicros());
+            ForkChannel.switchTo(t.id(), t.phaseFile());
+            protocol.println(ForkChannel.startLine(t.index(), ForkPhases.nowMicros()));
             protocol.flush();
             String error = null;
             try {
@@ -175,6 +171,7 @@ public final class ForkGroupMain {
                         .output(t.logFile())
                         .shouldFailOnError(false);
                 t.params().forEach(o::param);
+                o.param(ForkChannel.STAGING_CHUNK_PARAM, Long.toString(t.stagingChunkBytes()));
                 Collection<RunResult> results = new Runner(o.build()).run();
                 if (results.isEmpty()) {
                     error = "the benchmark produced no result";
@@ -182,8 +179,7 @@ public final class ForkGroupMain {
             } catch (Throwable e) {
                 error = e.getClass().getSimpleName() + ": " + e.getMessage();
             }
-            protocol.println(DONE + " " + t.index() + " " + ForkPhases.nowMicros() + " "
-                    + (error == null ? "ok" : "error " + error.replaceAll("\\s+", " ").strip()));
+            protocol.println(ForkChannel.doneLine(t.index(), ForkPhases.nowMicros(), error));
             protocol.flush();
         }
         if (keep) {

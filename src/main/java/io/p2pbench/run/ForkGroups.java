@@ -1,18 +1,17 @@
 package io.p2pbench.run;
 
 import io.p2pbench.results.Combination;
+import io.p2pbench.spec.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
  * Which planned combinations share one benchmark JVM. A fork measures one curve: runnable
- * combinations of the same benchmark method whose parameters differ only in {@link #CURVE_PARAMS}
- * (size, GPU pair, element type, phase, graph or eager) and that bind to the same NUMA node, at most
+ * combinations of the same benchmark method whose specs differ only along their curve
+ * ({@link WorkloadSpec#curve()}: size, GPU pair, element type, phase, graph or eager) and that bind to the same NUMA node, at most
  * {@link #MAX_PER_FORK} of them. Each still has its own JMH trial: its own buffers, fills, poison and
  * checks, samples, result file and log; only the JVM, the JIT's compiled code and the CUDA contexts
  * carry over. The first combination of a fork warms up with the preset's timing, later ones with
@@ -28,68 +27,16 @@ import java.util.function.Function;
  * row (docs/notes/run-overhead.md).
  */
 public final class ForkGroups {
-    /** Parameters that may differ inside one fork. */
-    static final Set<String> CURVE_PARAMS = Set.of("sizeBytes", "pair", "dtype", "phase", "graph");
     /** Most combinations one fork measures: what a crash can cost is then re-run in a fresh fork anyway. */
     public static final int MAX_PER_FORK = 32;
-    /** Warm-up of a later combination in a fork until 2026-12-04: one iteration of at most this many milliseconds. */
+    /** Warm-up of a later combination in a fork before grouping kept streams: one iteration of at most this many milliseconds. */
     public static final int WARM_WARMUP_MILLIS_BEFORE = 100;
-    /** System property: the warm-up of a later combination in a fork ({@link #warmWarmupMillis}). */
-    public static final String WARMUP_PROPERTY = "p2pbench.groupWarmupMillis";
     /**
-     * Warm-up of a later combination in a fork by default: one iteration of at most this many milliseconds
-     * (since 2026-12-04: the standard-timing subset with 30 and with 100 ms compared SAME on 79 of 79 rows on
-     * the H200 node).
+     * Warm-up of a later combination in a fork: one iteration of at most this many milliseconds (with 30 and with
+     * 100 ms the standard-timing subset compared SAME on 79 of 79 rows on the H200 node, docs/notes/run-overhead.md);
+     * the manifest records it as {@code settings.groupWarmupMillis}.
      */
     public static final int WARM_WARMUP_MILLIS = 30;
-
-    /**
-     * The warm-up of a later combination in a fork, in milliseconds: {@link #WARMUP_PROPERTY}, a whole number
-     * from 1 to 60000, or {@link #WARM_WARMUP_MILLIS}; the manifest records it as {@code settings.groupWarmupMillis}.
-     *
-     * @throws IllegalArgumentException naming the value and what is accepted
-     */
-    public static int warmWarmupMillis() {
-        String v = System.getProperty(WARMUP_PROPERTY);
-        if (v == null) {
-            return WARM_WARMUP_MILLIS;
-        }
-        try {
-            int ms = Integer.parseInt(v.strip());
-            if (ms >= 1 && ms <= 60_000) {
-                return ms;
-            }
-        } catch (NumberFormatException e) {
-            // named below
-        }
-        throw new IllegalArgumentException(WARMUP_PROPERTY + "=" + v + ": expected a whole number of milliseconds from 1 "
-                + "to 60000");
-    }
-
-    /**
-     * System property: the JIT flags of a group JVM. {@code jmh} (the default) gives it what JMH gives a JVM it
-     * forks itself ({@code CompilerHints.addCompilerHints}: the compile-command file of JMH's generated stubs and
-     * the blackhole mode), so a combination runs in a group JVM under the same compiler directives as in its own
-     * JMH fork; {@code none} leaves them out (the behaviour before 2026-12-04T08Z, for an A/B).
-     */
-    public static final String JIT_HINTS_PROPERTY = "p2pbench.groupJitHints";
-
-    /**
-     * Whether group JVMs get JMH's fork JIT flags ({@link #JIT_HINTS_PROPERTY}).
-     *
-     * @throws IllegalArgumentException naming the value and the accepted words
-     */
-    public static boolean jmhJitHints() {
-        String v = System.getProperty(JIT_HINTS_PROPERTY);
-        if (v == null) {
-            return true;
-        }
-        return switch (v.strip()) {
-            case "jmh" -> true;
-            case "none" -> false;
-            default -> throw new IllegalArgumentException(JIT_HINTS_PROPERTY + "=" + v + ": expected jmh or none");
-        };
-    }
 
     /** How combinations are spread over JVMs. */
     public enum Mode {
@@ -142,16 +89,14 @@ public final class ForkGroups {
         return out;
     }
 
-    /** The fork identity of a combination: benchmark, NUMA node and every parameter but the curve's. */
+    /** The fork identity of a combination: benchmark, NUMA node and its spec's curve. */
     static String key(Combination c, Integer numaNode) {
-        Map<String, String> fixed = new TreeMap<>(c.params());
-        fixed.keySet().removeAll(CURVE_PARAMS);
-        return c.benchmark() + "|" + Objects.toString(numaNode) + "|" + fixed;
+        return c.benchmark() + "|" + Objects.toString(numaNode) + "|" + WorkloadSpec.of(c).curve();
     }
 
     /** The warm-up of a combination that is not the first of its fork. */
     public static Preset.Timing warm(Preset.Timing t) {
-        return warm(t, warmWarmupMillis());
+        return warm(t, WARM_WARMUP_MILLIS);
     }
 
     /** The same with a warm-up iteration of at most {@code millis}. */

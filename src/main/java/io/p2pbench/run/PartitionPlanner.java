@@ -9,10 +9,9 @@ import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.Transport;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.Metric;
+import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
@@ -68,15 +67,13 @@ final class PartitionPlanner {
 
     private static Combination combination(Topology t, Preset p, Group g, ModelShape model, Plan plan,
                                            Transport transport, Phase phase, boolean graph, Metric metric) {
-        int ranks = plan == Plan.SINGLE ? 1 : g.size();
+        PartitionRun run = new PartitionRun(g, model, plan, transport, phase, BATCH, PROMPT, CONTEXT, DECODE_STEPS,
+                graph);
         boolean request = metric == Metric.LATENCY;
         String id = "part-" + (request ? "request" : "step") + "-" + model.name() + "-" + plan + "-" + transport + "-"
                 + (request ? "REQUEST" : phase.name()) + (graph ? "-graph" : "-eager") + "-"
-                + RunPlanner.groupId(plan == Plan.SINGLE ? new Group(java.util.List.of(g.device(0))) : g);
-        JmhBenchmark bench = JmhBenchmark.PARTITION;
-        Map<String, String> params = bench.params(g.toString(), model.name(), plan, transport, phase, BATCH, PROMPT,
-                CONTEXT, DECODE_STEPS, graph);
-        PartitionSpec spec = new PartitionSpec(model, plan, ranks, phase, BATCH, PROMPT, CONTEXT);
+                + RunPlanner.groupId(run.used());
+        PartitionSpec spec = run.step();
         String skip = null;
         try {
             spec.requireDivides();
@@ -89,26 +86,14 @@ final class PartitionPlanner {
         if (skip == null && transport != Transport.HOST_STAGED && plan != Plan.SINGLE) {
             skip = RunPlanner.skipForGroup(t, g, transport == Transport.P2P ? CollectivePath.P2P : null);
         }
-        long size = spec.activationBytes();
-        Preset.Timing timing = p.timing(metric);
-        double predicted = TimePredictor.partition(timing, TimePredictor.partitionOperationSeconds(spec,
-                plan == Plan.SINGLE ? 1 : g.distinctDevices().length, request, DECODE_STEPS));
-        return new Combination(id, bench.method(metric), bench.kind().label(), metric.label(), params, "partition",
-                "group", size, plan == Plan.SINGLE ? false : g.repeatsDevices(), skip, predicted);
+        double predicted = TimePredictor.partition(p.timing(metric),
+                TimePredictor.partitionOperationSeconds(spec, run.distinctGpus(), request, DECODE_STEPS));
+        return run.combination(id, metric, "partition", "group", spec.activationBytes(), run.repeatsDevices(), skip,
+                predicted);
     }
 
     private static String doesNotFit(Topology t, Group g, PartitionSpec spec) {
-        int[] devices = spec.plan() == Plan.SINGLE ? new int[] {g.device(0)} : g.distinctDevices();
-        for (int d : devices) {
-            long total = t.gpus().stream().filter(x -> x.index() == d).mapToLong(GpuInfo::memoryBytes).findFirst()
-                    .orElse(0);
-            long ranksHere = spec.plan() == Plan.SINGLE ? 1 : g.devices().stream().filter(x -> x == d).count();
-            String why = spec.doesNotFit(total / ranksHere);
-            if (why != null) {
-                return why + String.format(Locale.ROOT, " (GPU%d%s)", d, ranksHere > 1 ? ", shared by " + ranksHere
-                        + " ranks" : "");
-            }
-        }
-        return null;
+        return spec.doesNotFit(g, d -> t.gpus().stream().filter(x -> x.index() == d).mapToLong(GpuInfo::memoryBytes)
+                .findFirst().orElse(0));
     }
 }

@@ -1,5 +1,6 @@
 package io.p2pbench.run;
 
+import io.p2pbench.settings.Settings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
@@ -53,8 +54,8 @@ public final class RunLock implements AutoCloseable {
 
     /** The lock file in use: {@link #FILE_PROPERTY} if set, else {@link #DEFAULT_FILE}. */
     public static Path file() {
-        String p = System.getProperty(FILE_PROPERTY);
-        return p == null ? DEFAULT_FILE : Path.of(p);
+        Path p = Settings.current().runLockFile();
+        return p == null ? DEFAULT_FILE : p;
     }
 
     /**
@@ -133,8 +134,8 @@ public final class RunLock implements AutoCloseable {
      * JMH refuse every benchmark: {@link LockFile.Unusable}, unless {@code -Djmh.ignoreLock=true} is given.
      */
     private static String jmhLockHolder() throws LockFile.Unusable {
-        Path jmhLock = Path.of(System.getProperty(JMH_LOCK_PROPERTY,
-                Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock").toString()));
+        Path set = Settings.current().jmhLockFile();
+        Path jmhLock = set != null ? set : Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock");
         if (!Files.exists(jmhLock, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }

@@ -20,14 +20,16 @@ import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.StepCostModel;
 import io.p2pbench.serving.Target;
 import io.p2pbench.serving.Workload;
+import io.p2pbench.spec.Serving;
+import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
 
@@ -139,16 +141,13 @@ final class ServingPlanner {
         for (Candidate c : all) {
             SearchPlan search = new SearchPlan(start, GROWTH, MAX_POINTS, BISECTIONS, MAX_DOWN, budget);
             ServingSweep sweep = new ServingSweep(w, BatchPolicy.DEFAULT, target, search, gpuBytes);
-            Group used = c.plan() == Plan.SINGLE ? new Group(List.of(group.device(0))) : group;
-            String id = "serve-" + model.name() + "-" + c.plan() + "-" + c.transport() + "-" + RunPlanner.groupId(used);
-            JmhBenchmark bench = JmhBenchmark.SERVING;
-            Map<String, String> params = bench.params(group.toString(), model.name(), c.plan(), c.transport(),
-                    sweep.encode());
-            double predicted = c.skip() == null ? predictedSeconds(params) : 0;
+            Serving spec = new Serving(group, model, c.plan(), c.transport(), sweep);
+            String id = "serve-" + model.name() + "-" + c.plan() + "-" + c.transport() + "-"
+                    + RunPlanner.groupId(spec.used());
+            double predicted = c.skip() == null ? predictedSeconds(spec) : 0;
             long size = (long) BatchPolicy.DEFAULT.stepTokens() * model.hidden() * 2;
-            add.accept(id, new Combination(id, bench.method(Metric.LATENCY), Kind.SERVING.label(), Metric.LATENCY.label(),
-                    params, "serving", "group", size, c.plan() != Plan.SINGLE && group.repeatsDevices(), c.skip(),
-                    predicted));
+            add.accept(id, spec.combination(id, Metric.LATENCY, "serving", "group", size, spec.repeatsDevices(),
+                    c.skip(), predicted));
         }
     }
 
@@ -185,19 +184,17 @@ final class ServingPlanner {
     }
 
     private static double round3(double x) {
-        return new BigDecimal(x).round(new MathContext(3, java.math.RoundingMode.UP)).doubleValue();
+        return new BigDecimal(x).round(new MathContext(3, RoundingMode.UP)).doubleValue();
     }
 
-    /** The search the model predicts for a planned serving combination's parameters. */
-    static CapacitySearch.Outcome predictedSearch(Map<String, String> params) {
-        Plan plan = Plan.valueOf(params.get("plan"));
-        return ServingPrediction.search(ModelShape.named(params.get("model")), plan, Group.parse(params.get("group")),
-                ServingSweep.parse(params.get("sweep")));
+    /** The search the model predicts for a planned serving sweep. */
+    static CapacitySearch.Outcome predictedSearch(Serving s) {
+        return ServingPrediction.search(s.model(), s.plan(), s.group(), s.sweep());
     }
 
-    /** Predicted wall seconds of a serving combination in its own fork: overhead and the modelled search. */
-    static double predictedSeconds(Map<String, String> params) {
-        return overheadSeconds() + predictedSearch(params).elapsedSeconds();
+    /** Predicted wall seconds of a serving sweep in its own fork: overhead and the modelled search. */
+    static double predictedSeconds(Serving s) {
+        return overheadSeconds() + predictedSearch(s).elapsedSeconds();
     }
 
     /** The dry run's serving lines: the workload, then per sweep its predicted points, knee and time; empty without sweeps. */
@@ -207,7 +204,7 @@ final class ServingPlanner {
             return "";
         }
         StringBuilder sb = new StringBuilder();
-        ServingSweep first = ServingSweep.parse(sweeps.get(0).params().get("sweep"));
+        ServingSweep first = ((Serving) WorkloadSpec.of(sweeps.get(0))).sweep();
         SearchPlan s = first.search();
         sb.append(String.format(Locale.ROOT, "Serving sweeps (%s): %s. Rates from %.3g req/s x%.0f until the target "
                         + "breaks (at most %d down), then %d bisections; at most %d points and %.0f s of search per sweep. "
@@ -216,22 +213,21 @@ final class ServingPlanner {
                 s.startRatePerSecond(), s.growth(), s.maxDown(), s.bisections(), s.maxPoints(), s.budgetSeconds()));
         double total = 0;
         for (Combination c : sweeps) {
-            String who = String.format(Locale.ROOT, "  %-6s %-11s over %-9s", c.params().get("plan"),
-                    c.params().get("transport"), c.params().get("group"));
+            Serving spec = (Serving) WorkloadSpec.of(c);
+            String who = String.format(Locale.ROOT, "  %-6s %-11s over %-9s", spec.plan(), spec.transport(),
+                    spec.group());
             if (c.plannedSkip()) {
                 sb.append(who).append(" skipped: ").append(c.skipReason()).append('\n');
                 continue;
             }
-            CapacitySearch.Outcome o = predictedSearch(c.params());
+            CapacitySearch.Outcome o = predictedSearch(spec);
             StringBuilder pts = new StringBuilder();
             for (CapacitySearch.Point p : o.points()) {
                 pts.append(String.format(Locale.ROOT, " %.3g%s", p.ratePerSecond(), p.met() ? "+" : "-"));
             }
-            double seconds = predictedSeconds(c.params());
+            double seconds = predictedSeconds(spec);
             total += seconds;
-            ServingSweep sweep = ServingSweep.parse(c.params().get("sweep"));
-            KvCapacity kv = ServingPrediction.plannedCapacity(ModelShape.named(c.params().get("model")),
-                    Plan.valueOf(c.params().get("plan")), Group.parse(c.params().get("group")), sweep);
+            KvCapacity kv = ServingPrediction.plannedCapacity(spec.model(), spec.plan(), spec.group(), spec.sweep());
             sb.append(who).append(String.format(Locale.ROOT, " KV %,d tokens; %s; knee %s; %s%n", kv.tokens(),
                     pts.toString().strip(), Double.isNaN(o.kneePerSecond()) ? "none"
                             : String.format(Locale.ROOT, "%.3g req/s", o.kneePerSecond()),
@@ -246,7 +242,7 @@ final class ServingPlanner {
 
     private static double budgetSecondsOf(List<Combination> sweeps) {
         long runnable = sweeps.stream().filter(c -> !c.plannedSkip()).count();
-        double search = ServingSweep.parse(sweeps.get(0).params().get("sweep")).search().budgetSeconds();
+        double search = ((Serving) WorkloadSpec.of(sweeps.get(0))).sweep().search().budgetSeconds();
         return runnable * (search + overheadSeconds());
     }
 }

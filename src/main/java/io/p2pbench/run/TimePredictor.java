@@ -1,19 +1,33 @@
 package io.p2pbench.run;
 
-import io.p2pbench.collective.Group;
+import io.p2pbench.collective.ResultCheck;
 import io.p2pbench.cuda.Nccl.DataType;
+import io.p2pbench.partition.PartitionSpec;
+import io.p2pbench.partition.Phase;
+import io.p2pbench.partition.Plan;
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.Combination;
 import io.p2pbench.results.Metric;
+import io.p2pbench.spec.Exchange;
+import io.p2pbench.spec.HostCopy;
+import io.p2pbench.spec.HostCopyBidirectional;
+import io.p2pbench.spec.NcclOp;
+import io.p2pbench.spec.PartitionRun;
+import io.p2pbench.spec.PeerCopy;
+import io.p2pbench.spec.PeerCopyBidirectional;
+import io.p2pbench.spec.Ring;
+import io.p2pbench.spec.Serving;
+import io.p2pbench.spec.WorkloadSpec;
+import io.p2pbench.transfer.HostMemory;
 import java.util.List;
-import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Predicted wall seconds of one benchmark fork: the fork's fixed cost (runner start, JVM start,
  * CUDA context, exit), the preset's iterations, and what grows with size. Calibrated on the
  * committed runs of one H200 ({@code results/h200x1-single-r580}, manifest {@code seconds} less
- * the iterations) and on the collective sweep of 2026-12-02T17:21Z, whose {@code phases.json}
- * split each fork into phases (docs/notes/run-overhead.md gives the figures):
+ * the iterations) and on a single-core collective sweep whose {@code phases.json} split each fork into
+ * phases (docs/notes/run-overhead.md names the runs and gives the figures):
  * <ul>
  *   <li>transfers: about 0.9 s per fork at every size for peer copies (fills run on the GPU);
  *       host-device rows grow with the size (host fills and checks of pinned and, slower,
@@ -22,8 +36,8 @@ import java.util.Map;
  *       reference check at the end of the trial, which grows with elements x ranks.</li>
  * </ul>
  * The check's constants are those of the check on every core (16 on the node) over at most 128 MiB
- * per output, fitted to the collective sweep of 2026-12-02T17:50Z (committed; 101.5 s wall, teardown
- * 33.1 s against 57.0 s in the single-core sweep of 17:21Z).
+ * per output, fitted to the committed all-core collective sweep (101.5 s wall, teardown 33.1 s against
+ * 57.0 s in the single-core sweep).
  */
 public final class TimePredictor {
     /** Fixed seconds of a transfer fork beyond its iterations (0.85 s median at small sizes; 0.9 centres the quick reruns). */
@@ -42,15 +56,15 @@ public final class TimePredictor {
     static final double PINNED_BIDIR_SECONDS_PER_BYTE = 2.0e-9;
     /** Host-device rows in both directions, pageable. */
     static final double PAGEABLE_BIDIR_SECONDS_PER_BYTE = 6.8e-9;
-    /** CPU reference check, nanoseconds per checked element and rank, float32 (all cores; sweep of 17:50Z). */
+    /** CPU reference check, nanoseconds per checked element and rank, float32 (all cores; the all-core sweep). */
     static final double CHECK_NANOS_FLOAT32 = 3.0;
-    /** CPU reference check, nanoseconds per checked element and rank, bfloat16 (all cores; sweep of 17:50Z). */
+    /** CPU reference check, nanoseconds per checked element and rank, bfloat16 (all cores; the all-core sweep). */
     static final double CHECK_NANOS_BFLOAT16 = 6.0;
 
     /**
      * A later combination of a fork group ({@link ForkGroups}) in its already running JVM, on the streams the
      * first one made: the runner's start, allocation and fills, teardown and frees, without the JVM and CUDA
-     * context start (H200 node, 2026-12-04T05:35Z and 05:37Z: launch, setup, checks, teardown and exit of the
+     * context start (two runs on the H200 node: launch, setup, checks, teardown and exit of the
      * later combinations 0.079 s on average in the standard-timing subset, 0.098 s in the quick preset;
      * pageable and collective rows add their size terms; docs/notes/run-overhead.md).
      */
@@ -58,15 +72,14 @@ public final class TimePredictor {
     /**
      * The first combination of a fork group: the executor starts the group's JVM itself (no JMH runner
      * forking a second one), so JVM start, CUDA context and exit cost about 0.6 s beyond the warm-up and
-     * iterations (H200 node, 2026-12-04: 0.60-0.63 s in the standard-timing subset, 0.73-0.86 s in the quick
-     * preset, 0.94-0.98 s for the collectives' first combinations, which add their own terms; 0.5 s fitted
-     * 2026-12-02 18:54Z left the quick preset of 06:15Z 17% under its wall time).
+     * iterations (H200 node: 0.60-0.63 s in the standard-timing subset, 0.73-0.86 s in the quick preset,
+     * 0.94-0.98 s for the collectives' first combinations, which add their own terms; an earlier fit of 0.5 s
+     * left a quick-preset run 17% under its wall time).
      */
     public static final double GROUPED_FORK_SECONDS = 0.6;
     /**
      * A later combination of a fork group that starts after a context reset (cudaDeviceReset, context
-     * creation, module load from the kept image): H200 node, 2026-12-04T05:15Z, standard-timing subset
-     * grouped with a reset before every later combination: launch and setup of later combinations 0.18-0.22 s
+     * creation, module load from the kept image): H200 node, standard-timing subset grouped with a reset before every later combination: launch and setup of later combinations 0.18-0.22 s
      * against 0.02-0.05 s without a reset (the reset alone took 61-73 ms).
      */
     public static final double CONTEXT_RESET_SECONDS = 0.2;
@@ -81,8 +94,8 @@ public final class TimePredictor {
      * @param forkSeconds fixed seconds of a transfer benchmark's own JVM (per-benchmark mode; collectives
      *     add {@link #COLLECTIVE_EXTRA_SECONDS})
      * @param runStartSeconds the command's own start and end (topology, planning, manifest), once per run
-     * @param contexts how the group JVMs kept combinations apart ({@link ForkGroupMain.Contexts#KEEP} before
-     *     2026-12-03): a later combination that starts after a context reset adds {@link #CONTEXT_RESET_SECONDS}
+     * @param contexts how the group JVMs kept combinations apart ({@link ForkGroupMain.Contexts#KEEP} in runs
+     *     before context resets): a later combination that starts after a context reset adds {@link #CONTEXT_RESET_SECONDS}
      * @param groupWarmupMillis the warm-up iteration of a later combination of a fork group, at most
      */
     public record RunShape(ForkGroups.Mode mode, long crossCheckFullBytes, long crossCheckPieceBytes,
@@ -90,20 +103,20 @@ public final class TimePredictor {
                            int groupWarmupMillis) {
         /**
          * This version's runs: grouped by default. A JVM per benchmark ({@code --fork-per-benchmark}) costs
-         * about 0.55 s beyond its iterations (quick preset with --fork-per-benchmark on the H200 node,
-         * 2026-12-02T18:51Z: 80 s for 72 benchmarks, against 113 s for 69 in the same preset at 16:54Z, before
-         * the fork class-data archive worked and the fills ran in parallel). Read from this JVM's properties
+         * about 0.55 s beyond its iterations (quick preset with --fork-per-benchmark on the H200 node: 80 s for
+         * 72 benchmarks, against 113 s for 69 in the same preset before the fork class-data archive worked and
+         * the fills ran in parallel). Read from this JVM's properties
          * on every call ({@code -Dp2pbench.groupReset}, {@code -Dp2pbench.groupWarmupMillis}).
          */
         public static RunShape current() {
-            return new RunShape(ForkGroups.Mode.GROUPED, io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES,
-                    io.p2pbench.collective.ResultCheck.PIECE, 0.55, 2.0, ForkGroupMain.Contexts.current(),
-                    ForkGroups.warmWarmupMillis());
+            return new RunShape(ForkGroups.Mode.GROUPED, ResultCheck.FULL_CHECK_BYTES,
+                    ResultCheck.PIECE, 0.55, 2.0, ForkGroupMain.Contexts.current(),
+                    ForkGroups.WARM_WARMUP_MILLIS);
         }
 
         /**
-         * Runs recorded before fork groups (no {@code forkMode} in their settings; every run committed up to
-         * 2026-12-02T18:32Z): one JVM each at {@link #TRANSFER_FORK_SECONDS}, cross-check 128/32 MiB; their
+         * Runs recorded before fork groups (no {@code forkMode} in their settings; the first
+         * committed runs): one JVM each at {@link #TRANSFER_FORK_SECONDS}, cross-check 128/32 MiB; their
          * fork constant absorbed the command's own start.
          */
         public static final RunShape BEFORE_FORK_GROUPS = new RunShape(ForkGroups.Mode.PER_BENCHMARK, 128L << 20,
@@ -123,7 +136,7 @@ public final class TimePredictor {
      * @return {total, measured}
      */
     public static double[] run(List<Combination> plan, Preset preset, RunShape shape,
-                               java.util.function.Function<Combination, Integer> numaNode) {
+                               Function<Combination, Integer> numaNode) {
         double[] each = perCombination(plan, preset, shape, numaNode);
         double total = 0;
         double measured = 0;
@@ -131,8 +144,8 @@ public final class TimePredictor {
             if (!plan.get(i).plannedSkip()) {
                 total += each[i];
                 // A serving sweep's measurement is its whole search, not the preset's iteration time.
-                measured += Kind.SERVING.label().equals(plan.get(i).kind())
-                        ? ServingPlanner.predictedSearch(plan.get(i).params()).elapsedSeconds()
+                measured += WorkloadSpec.of(plan.get(i)) instanceof Serving serving
+                        ? ServingPlanner.predictedSearch(serving).elapsedSeconds()
                         : preset.timing(Metric.of(plan.get(i).metric())).measurementMillis() / 1000.0;
             }
         }
@@ -141,13 +154,13 @@ public final class TimePredictor {
 
     /** Predicted wall seconds of each combination of {@code plan} (by index; 0 for planned skips) in its fork. */
     public static double[] perCombination(List<Combination> plan, Preset preset, RunShape shape,
-                                          java.util.function.Function<Combination, Integer> numaNode) {
+                                          Function<Combination, Integer> numaNode) {
         double[] out = new double[plan.size()];
         for (List<Integer> fork : ForkGroups.of(plan, shape.mode(), numaNode)) {
             for (int k = 0; k < fork.size(); k++) {
                 Combination c = plan.get(fork.get(k));
                 boolean latency = Metric.of(c.metric()) == Metric.LATENCY;
-                out[fork.get(k)] = forEntry(c.kind(), c.params(), c.sizeBytes(), preset.timing(Metric.of(c.metric())),
+                out[fork.get(k)] = forEntry(WorkloadSpec.of(c), c.sizeBytes(), preset.timing(Metric.of(c.metric())),
                         latency, k > 0, shape);
             }
         }
@@ -174,7 +187,7 @@ public final class TimePredictor {
     /** The same with the cross-check of {@code shape}. */
     public static double collective(Preset.Timing timing, long size, DataType type, int ranks, boolean nccl,
                                     RunShape shape) {
-        double elements = io.p2pbench.collective.ResultCheck.checkedElements(size / type.bytes(), type.bytes(),
+        double elements = ResultCheck.checkedElements(size / type.bytes(), type.bytes(),
                 shape.crossCheckFullBytes(), shape.crossCheckPieceBytes());
         double check = elements * ranks * (type == DataType.FLOAT32 ? CHECK_NANOS_FLOAT32 : CHECK_NANOS_BFLOAT16) * 1e-9;
         return COLLECTIVE_FORK_SECONDS + (nccl ? NCCL_INIT_SECONDS : 0) + timing.seconds() + check;
@@ -212,7 +225,7 @@ public final class TimePredictor {
      * H200 node (docs/notes/forward-step.md): DENSE_8B and MOE_8X_TOP2, prefill 0.410 s and 0.694 s per
      * step measured, decode 5.78 ms and 23.6 ms.
      */
-    public static double partitionStepSeconds(io.p2pbench.partition.PartitionSpec spec, int distinctGpus) {
+    public static double partitionStepSeconds(PartitionSpec spec, int distinctGpus) {
         double attention = spec.attentionFlopsPerLayer();
         double perLayer = (spec.flopsPerLayer() - attention) / PARTITION_FLOPS_PER_SECOND
                 + attention / PARTITION_ATTENTION_FLOPS_PER_SECOND
@@ -222,7 +235,7 @@ public final class TimePredictor {
                 + spec.headBytesPerRank() / PARTITION_BYTES_PER_SECOND;
         double perRank = perLayer * spec.maxLayersPerRank() + head;
         int ranks = spec.ranks();
-        int sequential = spec.plan() == io.p2pbench.partition.Plan.PP ? ranks
+        int sequential = spec.plan() == Plan.PP ? ranks
                 : (ranks + Math.max(1, distinctGpus) - 1) / Math.max(1, distinctGpus);
         return perRank * sequential;
     }
@@ -247,56 +260,54 @@ public final class TimePredictor {
     }
 
     /** The seconds of one operation of a partition benchmark: 5 steps, or a whole request. */
-    public static double partitionOperationSeconds(io.p2pbench.partition.PartitionSpec spec, int distinctGpus,
+    public static double partitionOperationSeconds(PartitionSpec spec, int distinctGpus,
                                                    boolean request, int decodeSteps) {
         if (!request) {
             return STEPS_PER_OPERATION * partitionStepSeconds(spec, distinctGpus);
         }
-        io.p2pbench.partition.PartitionSpec prefill = new io.p2pbench.partition.PartitionSpec(spec.model(), spec.plan(),
-                spec.ranks(), io.p2pbench.partition.Phase.PREFILL, spec.batch(), spec.prompt(), spec.context());
-        io.p2pbench.partition.PartitionSpec decode = new io.p2pbench.partition.PartitionSpec(spec.model(), spec.plan(),
-                spec.ranks(), io.p2pbench.partition.Phase.DECODE, spec.batch(), spec.prompt(), spec.context());
+        PartitionSpec prefill = new PartitionSpec(spec.model(), spec.plan(),
+                spec.ranks(), Phase.PREFILL, spec.batch(), spec.prompt(), spec.context());
+        PartitionSpec decode = new PartitionSpec(spec.model(), spec.plan(),
+                spec.ranks(), Phase.DECODE, spec.batch(), spec.prompt(), spec.context());
         return partitionStepSeconds(prefill, distinctGpus) + decodeSteps * partitionStepSeconds(decode, distinctGpus);
     }
 
     /**
-     * The prediction for a planned combination as a manifest records it ({@code kind} label,
-     * {@code params}, size), for checking the predictor against measured runs.
+     * The prediction for a planned combination as a manifest records it (its spec and size), in a fork of its
+     * own as runs before fork groups had them, for checking the predictor against measured runs.
      */
-    public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing,
-                                  boolean latency) {
-        return forEntry(kind, params, size, timing, latency, false, RunShape.BEFORE_FORK_GROUPS);
+    public static double forEntry(Combination c, Preset.Timing timing, boolean latency) {
+        return forEntry(WorkloadSpec.of(c), c.sizeBytes(), timing, latency, false, RunShape.BEFORE_FORK_GROUPS);
     }
 
     /**
-     * The same, for a combination that is not the first in its JVM ({@code warmJvm}: {@link
+     * The prediction for {@code spec}: in a fork of its own, or not the first in its JVM ({@code warmJvm}: {@link
      * #WARM_COMBINATION_SECONDS} instead of the fork's fixed cost, and the short warm-up of {@link
      * ForkGroups#warm}), with the cross-check of {@code shape}.
      */
-    public static double forEntry(String kind, Map<String, String> params, long size, Preset.Timing timing,
-                                  boolean latency, boolean warmJvm, RunShape shape) {
-        Kind k = Kind.of(kind);
+    public static double forEntry(WorkloadSpec spec, long size, Preset.Timing timing, boolean latency, boolean warmJvm,
+                                  RunShape shape) {
+        Kind k = spec.kind();
         Preset.Timing t = warmJvm ? ForkGroups.warm(timing, shape.groupWarmupMillis()) : timing;
-        double isolated = switch (k) {
-            case PEER, PEER_BIDIR, HOST, HOST_BIDIR -> transfer(k, t, size, "PAGEABLE".equals(params.get("memory")));
-            case ALLREDUCE_RING, NCCL -> collective(t, size, DataType.valueOf(params.get("dtype")),
-                    Group.parse(params.get("group")).size(), k == Kind.NCCL, shape);
-            case EXCHANGE -> exchange(t);
-            case PARTITION -> {
-                Group g = Group.parse(params.get("group"));
-                io.p2pbench.partition.Plan plan = io.p2pbench.partition.Plan.valueOf(params.get("plan"));
-                io.p2pbench.partition.PartitionSpec spec = new io.p2pbench.partition.PartitionSpec(
-                        io.p2pbench.collective.ModelShape.named(params.get("model")), plan,
-                        plan == io.p2pbench.partition.Plan.SINGLE ? 1 : g.size(),
-                        io.p2pbench.partition.Phase.valueOf(params.get("phase")), Integer.parseInt(params.get("batch")),
-                        Integer.parseInt(params.get("prompt")), Integer.parseInt(params.get("context")));
-                int distinct = plan == io.p2pbench.partition.Plan.SINGLE ? 1 : g.distinctDevices().length;
-                yield partition(t, partitionOperationSeconds(spec, distinct, latency,
-                        Integer.parseInt(params.get("decodeSteps"))));
-            }
+        double isolated;
+        if (spec instanceof HostCopy h) {
+            isolated = transfer(k, t, size, h.memory() == HostMemory.PAGEABLE);
+        } else if (spec instanceof HostCopyBidirectional h) {
+            isolated = transfer(k, t, size, h.memory() == HostMemory.PAGEABLE);
+        } else if (spec instanceof PeerCopy || spec instanceof PeerCopyBidirectional) {
+            isolated = transfer(k, t, size, false);
+        } else if (spec instanceof Ring r) {
+            isolated = collective(t, size, r.dtype(), r.ranks(), false, shape);
+        } else if (spec instanceof NcclOp n) {
+            isolated = collective(t, size, n.dtype(), n.ranks(), true, shape);
+        } else if (spec instanceof Exchange) {
+            isolated = exchange(t);
+        } else if (spec instanceof PartitionRun r) {
+            isolated = partition(t, partitionOperationSeconds(r.step(), r.distinctGpus(), latency, r.decodeSteps()));
+        } else {
             // A serving sweep is one invocation whatever the preset's iteration times; its own search decides its length.
-            case SERVING -> ServingPlanner.predictedSeconds(params);
-        };
+            isolated = ServingPlanner.predictedSeconds((Serving) spec);
+        }
         boolean collective = k == Kind.ALLREDUCE_RING || k == Kind.NCCL;
         double fixed = collective ? COLLECTIVE_FORK_SECONDS : TRANSFER_FORK_SECONDS;
         double own = shape.mode() == ForkGroups.Mode.PER_BENCHMARK

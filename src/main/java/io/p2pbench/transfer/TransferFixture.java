@@ -26,7 +26,7 @@ import java.util.List;
  * {@link #verify()} after each iteration check the bytes of its last transfer.
  */
 public final class TransferFixture implements AutoCloseable {
-    /** Staging chunk for {@link CopyPath#HOST_STAGED}, unless set with -Dp2pbench.stagingChunk. */
+    /** Staging chunk for {@link CopyPath#HOST_STAGED} unless a run sets another ({@code --staging-chunk}). */
     public static final long DEFAULT_STAGING_CHUNK = 4L << 20;
 
     private final List<AutoCloseable> owned = new ArrayList<>();

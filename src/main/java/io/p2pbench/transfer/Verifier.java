@@ -8,6 +8,7 @@ import io.p2pbench.cuda.Memory;
 import io.p2pbench.cuda.PageableHostBuffer;
 import io.p2pbench.cuda.PinnedHostBuffer;
 import io.p2pbench.cuda.SuiteKernels;
+import io.p2pbench.settings.Settings;
 import java.nio.ByteBuffer;
 import java.util.Locale;
 
@@ -23,7 +24,7 @@ import java.util.Locale;
  */
 public final class Verifier implements AutoCloseable {
     /** System property of the corruption test hook. */
-    static final String CORRUPT_PROPERTY = "p2pbench.test.corrupt";
+    static final String CORRUPT_PROPERTY = Settings.CORRUPT;
     private static final int CORRUPT_WORD = 0x0BADF00D;
 
     private final String label;
@@ -32,7 +33,7 @@ public final class Verifier implements AutoCloseable {
     private final long bytes;
     private final int seed;
     private final int device;
-    private final boolean corrupt = Boolean.getBoolean(CORRUPT_PROPERTY);
+    private final boolean corrupt = Settings.current().corruptAll();
     private DeviceBuffer counters;
     private PinnedHostBuffer result;
     private PageableHostBuffer reference;

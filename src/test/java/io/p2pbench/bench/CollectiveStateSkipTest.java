@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.collective.CollectiveOperation;
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.nio.file.Files;
@@ -20,8 +21,8 @@ class CollectiveStateSkipTest {
 
     @AfterEach
     void clear() {
-        System.clearProperty(BenchmarkRecords.RUN_DIR);
-        System.clearProperty(BenchmarkRecords.COMBINATION);
+        System.clearProperty(ForkChannel.RUN_DIR);
+        System.clearProperty(ForkChannel.COMBINATION);
     }
 
     /** A fixture whose shape check and opening do what the test says. */
@@ -58,8 +59,8 @@ class CollectiveStateSkipTest {
     }
 
     private Path skipFile() {
-        System.setProperty(BenchmarkRecords.RUN_DIR, run.toString());
-        System.setProperty(BenchmarkRecords.COMBINATION, "c1");
+        System.setProperty(ForkChannel.RUN_DIR, run.toString());
+        System.setProperty(ForkChannel.COMBINATION, "c1");
         return new BenchmarkRecords.Target(run, "c1").skipFile();
     }
 
@@ -67,7 +68,7 @@ class CollectiveStateSkipTest {
     void aBadShapeIsRecordedAsSkipped() {
         Path skip = skipFile();
         BenchmarkSkipped e = assertThrows(BenchmarkSkipped.class, () -> new Fake(
-                new IllegalArgumentException("a ring all-reduce needs at least 2 ranks"), null).openTrial());
+                new IllegalArgumentException("a ring all-reduce needs at least 2 ranks"), null).openTrial(null));
         assertEquals("a ring all-reduce needs at least 2 ranks", e.getMessage());
         assertTrue(Files.isRegularFile(skip));
     }
@@ -77,7 +78,7 @@ class CollectiveStateSkipTest {
         Path skip = skipFile();
         IllegalArgumentException bug = new IllegalArgumentException("offset 12 is past the end");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new Fake(null, bug).openTrial());
+                () -> new Fake(null, bug).openTrial(null));
         assertEquals(bug, e);
         assertTrue(!Files.exists(skip), "no skip recorded for a bug");
     }
@@ -85,7 +86,7 @@ class CollectiveStateSkipTest {
     @Test
     void anExplicitSkipWhileOpeningIsStillASkip() {
         Path skip = skipFile();
-        assertThrows(BenchmarkSkipped.class, () -> new Fake(null, new BenchmarkSkipped("too little memory")).openTrial());
+        assertThrows(BenchmarkSkipped.class, () -> new Fake(null, new BenchmarkSkipped("too little memory")).openTrial(null));
         assertTrue(Files.isRegularFile(skip));
     }
 }

@@ -115,39 +115,6 @@ class CliTest {
     }
 
     @Test
-    void aBadGroupContextPolicyIsOneLineExitTwo() {
-        assertBadPropertyIsOneLine(io.p2pbench.run.ForkGroupMain.RESET_PROPERTY,
-                "p2pbench.groupReset=bogus: expected streams, reset or keep");
-    }
-
-    @Test
-    void aBadGroupJitHintsValueIsOneLineExitTwo() {
-        assertBadPropertyIsOneLine(io.p2pbench.run.ForkGroups.JIT_HINTS_PROPERTY,
-                "p2pbench.groupJitHints=bogus: expected jmh or none");
-    }
-
-    @Test
-    void aBadGroupWarmupIsOneLineExitTwo() {
-        assertBadPropertyIsOneLine(io.p2pbench.run.ForkGroups.WARMUP_PROPERTY,
-                "p2pbench.groupWarmupMillis=bogus: expected a whole number of milliseconds from 1 to 60000");
-    }
-
-    /** {@code run --dry-run} with {@code -Dkey=bogus} answers one line with {@code message}, exit 2. */
-    private void assertBadPropertyIsOneLine(String key, String message) {
-        String before = System.getProperty(key);
-        System.setProperty(key, "bogus");
-        try {
-            assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU), message);
-        } finally {
-            if (before == null) {
-                System.clearProperty(key);
-            } else {
-                System.setProperty(key, before);
-            }
-        }
-    }
-
-    @Test
     void forkPerBenchmarkIsOptInAndExcludesTheExplicitDefault() {
         Result grouped = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "standard", "--fork-groups");
         assertEquals(0, grouped.code(), grouped.err());

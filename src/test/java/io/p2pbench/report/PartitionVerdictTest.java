@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.p2pbench.partition.Plan;
 import io.p2pbench.report.PartitionVerdict.Figure;
 import io.p2pbench.report.PartitionVerdict.Row;
 import java.nio.file.Files;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PartitionVerdictTest {
     private static Figure fig(String plan, String transport, boolean oneGpu, List<Double> tokens, List<Double> p99,
                               double comm, double bus, String skip) {
-        return new Figure("h200x8", "DENSE_8B", "DECODE", 8, true, plan, transport, oneGpu ? "0,0" : "0,1", oneGpu, tokens, p99,
+        return new Figure("h200x8", "DENSE_8B", "DECODE", 8, true, Plan.valueOf(plan), transport, oneGpu ? "0,0" : "0,1", oneGpu, tokens, p99,
                 comm, bus, skip);
     }
 
@@ -93,16 +94,16 @@ class PartitionVerdictTest {
                 fig("TP", "P2P_OFF", false, List.of(1100.0), List.of(350e3), 0.4, 20, null),
                 fig("EP", "P2P", false, List.of(), List.of(), 0, 0, "plan EP needs experts"));
         List<String> series = List.of(PartitionVerdict.NO_EXCHANGES, "P2P", "P2P_OFF");
-        double[][] v = PartitionVerdict.values(fs, List.of("SINGLE", "TP"), series, false);
+        double[][] v = PartitionCharts.values(fs, List.of(Plan.SINGLE, Plan.TP), series, false);
         assertEquals(1000.0, v[0][0]);
         assertTrue(Double.isNaN(v[1][0]), "SINGLE exchanges nothing: no P2P bar");
         assertEquals(1500.0, v[1][1]);
         assertEquals(1100.0, v[2][1]);
-        assertEquals(300.0, PartitionVerdict.values(fs, List.of("SINGLE", "TP"), series, true)[1][1]);
-        List<PartitionVerdict.Chart> charts = PartitionVerdict.charts(fs, Map.of());
+        assertEquals(300.0, PartitionCharts.values(fs, List.of(Plan.SINGLE, Plan.TP), series, true)[1][1]);
+        List<PartitionCharts.Chart> charts = PartitionCharts.charts(fs, Map.of());
         assertEquals(List.of("partition-tokens-dense_8b-decode-batch-8-graph.svg",
-                "partition-p99-dense_8b-decode-batch-8-graph.svg"), charts.stream().map(PartitionVerdict.Chart::file).toList());
-        for (PartitionVerdict.Chart c : charts) {
+                "partition-p99-dense_8b-decode-batch-8-graph.svg"), charts.stream().map(PartitionCharts.Chart::file).toList());
+        for (PartitionCharts.Chart c : charts) {
             assertTrue(c.svg().startsWith("<svg"), c.file());
             for (String text : List.of("on h200x8", "TP over GPUs 0,1", ">P2P_OFF<", "not measured: EP")) {
                 assertTrue(c.svg().contains(text), c.file() + " lacks " + text);
@@ -172,11 +173,11 @@ class PartitionVerdictTest {
         assertEquals("keep", rows.get(0).verdict(), rows.get(0).why());
         assertEquals(singleB, rows.get(1).single());
         assertEquals("reject", rows.get(1).verdict(), rows.get(1).why());
-        List<PartitionVerdict.Chart> charts = PartitionVerdict.charts(List.of(singleA, tpA, singleB, tpB),
+        List<PartitionCharts.Chart> charts = PartitionCharts.charts(List.of(singleA, tpA, singleB, tpB),
                 Map.of("h200x8", "h200x8 (8x NVIDIA H200)"));
         assertEquals(List.of("h200x8-partition-tokens-dense_8b-decode-batch-8-graph.svg",
                 "h100x8-partition-tokens-dense_8b-decode-batch-8-graph.svg"),
-                charts.stream().map(PartitionVerdict.Chart::file).toList());
+                charts.stream().map(PartitionCharts.Chart::file).toList());
         assertTrue(charts.get(0).svg().contains("on h200x8 (8x NVIDIA H200)"), charts.get(0).svg());
         assertTrue(charts.get(1).svg().contains("on h100x8<") || charts.get(1).svg().contains("on h100x8 "),
                 "a machine without a description is named by its fingerprint: " + charts.get(1).svg());

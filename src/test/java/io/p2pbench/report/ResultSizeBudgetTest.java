@@ -2,6 +2,7 @@ package io.p2pbench.report;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
@@ -135,18 +136,18 @@ class ResultSizeBudgetTest {
             batches.add(new BatchSamples.Batch(false, List.of(3.8e-4 * (1 + 0.05 * random.nextGaussian()),
                     3.7e-4 * (1 + 0.05 * random.nextGaussian()))));
         }
-        System.setProperty(BenchmarkRecords.RUN_DIR, run.toString());
-        System.setProperty(BenchmarkRecords.COMBINATION, "host-bidir-PINNED-LOCAL-gpu0-4B");
+        System.setProperty(ForkChannel.RUN_DIR, run.toString());
+        System.setProperty(ForkChannel.COMBINATION, "host-bidir-PINNED-LOCAL-gpu0-4B");
         try {
-            BenchmarkRecords.writeSamples(new BatchSamples("host-bidir-PINNED-LOCAL-gpu0-4B",
+            ForkChannel.writeSamples(new BatchSamples("host-bidir-PINNED-LOCAL-gpu0-4B",
                     List.of("host->GPU0", "GPU0->host"), 4, 128, batches, 1L << 20));
-            Path file = BenchmarkRecords.target().orElseThrow().samplesFile();
+            Path file = ForkChannel.target().orElseThrow().samplesFile();
             long size = Files.size(file);
             assertTrue(size <= BYTES_PER_SAMPLE * 6000, file + " holds 6000 values in " + size + " bytes");
             assertTrue(AtomicFiles.read(file).length > 2 * size, "samples are stored compressed");
         } finally {
-            System.clearProperty(BenchmarkRecords.RUN_DIR);
-            System.clearProperty(BenchmarkRecords.COMBINATION);
+            System.clearProperty(ForkChannel.RUN_DIR);
+            System.clearProperty(ForkChannel.COMBINATION);
         }
     }
 

@@ -3,6 +3,7 @@ package io.p2pbench.report;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.p2pbench.partition.Plan;
 import io.p2pbench.serving.BatchPolicy;
 import io.p2pbench.serving.LengthRange;
 import io.p2pbench.serving.PointStats;
@@ -54,7 +55,7 @@ class ServingVerdictTest {
 
     static ServingResults.Sweep sweep(String plan, String transport, String group, boolean oneGpu, String skip,
                                       ServingResults.Run... runs) {
-        return new ServingResults.Sweep("h200x8", "DENSE_8B", plan, transport, group, oneGpu, SWEEP, List.of(runs), skip);
+        return new ServingResults.Sweep("h200x8", "DENSE_8B", Plan.valueOf(plan), transport, group, oneGpu, SWEEP, List.of(runs), skip);
     }
 
     private static final ServingResults.Sweep SINGLE = sweep("SINGLE", "P2P", "0", false, null,

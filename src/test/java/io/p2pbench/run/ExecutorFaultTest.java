@@ -170,7 +170,7 @@ class ExecutorFaultTest {
 
     /**
      * A group JVM gets the JIT flags JMH gives a JVM it forks (its compile-command file), as a per-benchmark fork
-     * does, unless -Dp2pbench.groupJitHints=none.
+     * does.
      */
     @ParameterizedTest
     @EnumSource(ForkGroups.Mode.class)
@@ -182,25 +182,6 @@ class ExecutorFaultTest {
         assertEquals(2, commands.size(), "two benchmarks, one JVM each: " + commands);
         for (String c : commands) {
             assertTrue(c.contains("-XX:CompileCommandFile="), mode + " JVM without JMH's compiler hints: " + c);
-        }
-        if (mode == ForkGroups.Mode.GROUPED) {
-            String before = System.setProperty(ForkGroups.JIT_HINTS_PROPERTY, "none");
-            try {
-                Path none = work.resolve("commands-none");
-                ExecutorFaultHarness.run(work.resolve("results-none"), recordingLauncher(none), MUST_FINISH,
-                        new PrintWriter(new StringWriter()), mode);
-                List<String> noHints = benchmarkJvms(none);
-                assertEquals(2, noHints.size(), noHints.toString());
-                for (String c : noHints) {
-                    assertFalse(c.contains("-XX:CompileCommandFile="), "groupJitHints=none still gave hints: " + c);
-                }
-            } finally {
-                if (before == null) {
-                    System.clearProperty(ForkGroups.JIT_HINTS_PROPERTY);
-                } else {
-                    System.setProperty(ForkGroups.JIT_HINTS_PROPERTY, before);
-                }
-            }
         }
     }
 
@@ -241,7 +222,7 @@ class ExecutorFaultTest {
         assertEquals(List.of("p2pbench.combination=" + curve.get(0).id(), "p2pbench.combination=" + curve.get(1).id()),
                 Files.readAllLines(starts), "a new JVM for the rest");
         assertEquals("failed", m.entries().get(0).status(), out.toString());
-        assertEquals(RunExecutor.forkDeath(137), m.entries().get(0).reason());
+        assertEquals(ForkLog.forkDeath(137), m.entries().get(0).reason());
         assertTrue(RAN.contains(m.entries().get(1).status()), out.toString());
         assertEquals("complete", m.state());
     }

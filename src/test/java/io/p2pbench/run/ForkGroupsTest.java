@@ -93,4 +93,24 @@ class ForkGroupsTest {
             assertTrue(!ForkGroupMain.Contexts.KEEP.resetsBefore(k), k.label());
         }
     }
+
+    /** A spec's curve leaves out exactly the parameters a curve varies: size, GPU pair, element type, phase, graph. */
+    @Test
+    void combinationsShareAForkKeyExactlyWhenTheyDifferOnlyAlongTheCurve() {
+        Set<String> curve = Set.of("sizeBytes", "pair", "dtype", "phase", "graph");
+        List<Combination> plan = new java.util.ArrayList<>(STANDARD);
+        plan.addAll(RunPlanner.plan(X8, new RunPlanner.Request(Preset.QUICK, null, null,
+                Set.of(RunPlanner.PARTITION, RunPlanner.SERVING))));
+        Map<String, String> keyOfFixed = new java.util.HashMap<>();
+        Map<String, String> fixedOfKey = new java.util.HashMap<>();
+        for (Combination c : plan) {
+            Map<String, String> fixed = new java.util.TreeMap<>(c.params());
+            fixed.keySet().removeAll(curve);
+            String f = c.benchmark() + "|" + fixed;
+            String key = ForkGroups.key(c, null);
+            assertEquals(keyOfFixed.computeIfAbsent(f, x -> key), key, c.id());
+            assertEquals(fixedOfKey.computeIfAbsent(key, x -> f), f, c.id());
+        }
+        assertTrue(keyOfFixed.size() > 50, keyOfFixed.size() + " curves");
+    }
 }

@@ -18,15 +18,15 @@ class HeadlineTest {
         // The partition counters have busGBps but no algGBps: on the GPU node (17:50Z) the old headline
         // threw a NullPointerException there and ended the run after its first benchmark.
         assertEquals("303476.1 us/step, 53988 tokens/s (compute 304813.7, exposed comm 0.0, wait 0.0 us; device, median)"
-                + " [single GPU]", RunExecutor.bandwidthHeadline(combination(true), Map.of("busGBps", 0.0, "commUs", 0.0,
+                + " [single GPU]", Headlines.bandwidth(combination(true), Map.of("busGBps", 0.0, "commUs", 0.0,
                 "computeUs", 304813.69, "stepUs", 303476.07, "tokensPerSecond", 53987.78, "unaccountedUs", 19.6,
                 "waitUs", 0.0)));
-        assertEquals("algbw 1.00 GB/s, busbw 1.50 GB/s, 7.0 us/op (device, median)", RunExecutor.bandwidthHeadline(
+        assertEquals("algbw 1.00 GB/s, busbw 1.50 GB/s, 7.0 us/op (device, median)", Headlines.bandwidth(
                 combination(false), Map.of("algGBps", 1.0, "busGBps", 1.5, "timeUs", 7.0)));
-        assertEquals("1.00 + 2.00 = 3.00 GB/s (device, median)", RunExecutor.bandwidthHeadline(combination(false),
+        assertEquals("3.00 GB/s both ways over the common window (lanes over their own windows: 1.00, 2.00; device, median)", Headlines.bandwidth(combination(false),
                 Map.of("forwardGBps", 1.0, "reverseGBps", 2.0, "sumGBps", 3.0)));
-        assertEquals("5.00 GB/s (device, median)", RunExecutor.bandwidthHeadline(combination(false),
+        assertEquals("5.00 GB/s (device, median)", Headlines.bandwidth(combination(false),
                 Map.of("deviceGBps", 5.0)));
-        assertEquals("", RunExecutor.bandwidthHeadline(combination(false), Map.of("busGBps", 2.0)));
+        assertEquals("", Headlines.bandwidth(combination(false), Map.of("busGBps", 2.0)));
     }
 }

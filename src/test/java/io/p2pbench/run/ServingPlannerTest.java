@@ -126,8 +126,7 @@ class ServingPlannerTest {
     @Test
     void thePredictionIsTheSameFromTheManifestAndTheStepModelUsesThePartitionRates() throws Exception {
         Combination c = plan(topology("h200x1-single-r580"), Group.parse("0,0"), null, null, null).get(0);
-        assertEquals(c.predictedSeconds(), TimePredictor.forEntry(c.kind(), c.params(), c.sizeBytes(),
-                Preset.QUICK.latency(), true), 1e-9);
+        assertEquals(c.predictedSeconds(), TimePredictor.forEntry(c, Preset.QUICK.latency(), true), 1e-9);
         assertEquals(TimePredictor.PARTITION_FLOPS_PER_SECOND, StepCostModel.FLOPS_PER_SECOND);
         assertEquals(TimePredictor.PARTITION_BYTES_PER_SECOND, StepCostModel.BYTES_PER_SECOND);
     }

@@ -1,10 +1,12 @@
-package io.p2pbench.results;
+package io.p2pbench.fork;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.p2pbench.results.BatchSamples;
+import io.p2pbench.results.BenchmarkRecords;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,27 +14,27 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class BenchmarkRecordsTest {
+class ForkChannelTest {
     @TempDir
     Path run;
 
     @AfterEach
     void clear() {
-        System.clearProperty(BenchmarkRecords.RUN_DIR);
-        System.clearProperty(BenchmarkRecords.COMBINATION);
+        System.clearProperty(ForkChannel.RUN_DIR);
+        System.clearProperty(ForkChannel.COMBINATION);
     }
 
     private BenchmarkRecords.Target inRun(String id) {
-        System.setProperty(BenchmarkRecords.RUN_DIR, run.toString());
-        System.setProperty(BenchmarkRecords.COMBINATION, id);
-        return BenchmarkRecords.target().orElseThrow();
+        System.setProperty(ForkChannel.RUN_DIR, run.toString());
+        System.setProperty(ForkChannel.COMBINATION, id);
+        return ForkChannel.target().orElseThrow();
     }
 
     @Test
     void outsideARunNothingIsWritten() throws Exception {
-        assertTrue(BenchmarkRecords.target().isEmpty());
-        BenchmarkRecords.writeVerified(4096);
-        BenchmarkRecords.writeSkip("no peer access");
+        assertTrue(ForkChannel.target().isEmpty());
+        ForkChannel.writeVerified(4096);
+        ForkChannel.writeSkip("no peer access");
         try (var files = Files.list(run)) {
             assertEquals(0, files.count());
         }
@@ -42,7 +44,7 @@ class BenchmarkRecordsTest {
     void verifiedBytesRoundTripPerCombination() throws Exception {
         BenchmarkRecords.Target t = inRun("peer-lat-CE_P2P_READ-0-1-4B");
         assertNull(BenchmarkRecords.readVerified(t.verifiedFile()), "nothing written yet");
-        BenchmarkRecords.writeVerified(123_731_968L);
+        ForkChannel.writeVerified(123_731_968L);
         assertEquals(run.resolve("verified").resolve("peer-lat-CE_P2P_READ-0-1-4B.txt"), t.verifiedFile());
         assertEquals(123_731_968L, BenchmarkRecords.readVerified(t.verifiedFile()));
     }
@@ -60,7 +62,7 @@ class BenchmarkRecordsTest {
         BenchmarkRecords.Target t = inRun("ring-bw-FLOAT32-P2P-g0.1-64MiB");
         BatchSamples s = new BatchSamples(t.id(), List.of("algbw", "busbw"), 1 << 26, 8,
                 List.of(new BatchSamples.Batch(false, List.of(40.5, 40.5))), 1L << 28);
-        BenchmarkRecords.writeSamples(s);
+        ForkChannel.writeSamples(s);
         assertEquals(s, BenchmarkRecords.readSamples(t.samplesFile()));
         assertFalse(Files.exists(t.skipFile()));
     }

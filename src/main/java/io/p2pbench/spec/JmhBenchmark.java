@@ -1,4 +1,4 @@
-package io.p2pbench.run;
+package io.p2pbench.spec;
 
 import io.p2pbench.results.Kind;
 import io.p2pbench.results.Metric;

@@ -1,4 +1,4 @@
-package io.p2pbench.run;
+package io.p2pbench.fork;
 
 import java.util.List;
 

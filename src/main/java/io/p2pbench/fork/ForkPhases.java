@@ -1,5 +1,6 @@
-package io.p2pbench.run;
+package io.p2pbench.fork;
 
+import io.p2pbench.settings.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -23,7 +24,7 @@ import java.util.Locale;
  */
 public final class ForkPhases {
     /** System property of the fork: the file its phases are appended to. Absent: nothing is recorded. */
-    public static final String FILE_PROPERTY = "p2pbench.phaseFile";
+    public static final String FILE_PROPERTY = Settings.PHASE_FILE;
 
     /** The events a fork records, in the order they happen. */
     public enum Event {
@@ -53,7 +54,7 @@ public final class ForkPhases {
 
     /** Records {@code event} now, if the executor asked for phases; {@code measurement} tells iterations apart. */
     public static synchronized void mark(Event event, boolean measurement) {
-        String file = System.getProperty(FILE_PROPERTY);
+        Path file = Settings.current().phaseFile();
         if (file == null) {
             return;
         }
@@ -65,7 +66,7 @@ public final class ForkPhases {
         }
         sb.append(event).append(' ').append(nowMicros()).append(' ').append(measurement ? "M" : "-").append('\n');
         try {
-            Files.writeString(Path.of(file), sb, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+            Files.writeString(file, sb, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
                     StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot record benchmark phases in " + file, e);

@@ -1,0 +1,100 @@
+package io.p2pbench.run;
+
+import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
+import io.p2pbench.results.ResultFolder;
+import io.p2pbench.results.RunManifest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+
+/**
+ * What became of one combination's fork, from the files it left (the fork's records, JMH's JSON and log):
+ * its manifest entry; keeps the files that belong to the result and drops the rest.
+ */
+final class ForkOutcome {
+    private final ResultFolder folder;
+
+    ForkOutcome(ResultFolder folder) {
+        this.folder = folder;
+    }
+
+    /**
+     * One combination's files while its fork runs.
+     *
+     * @param stem {@code NNN-id}, the name of its JMH JSON and log
+     * @param logRel its log, relative to the result folder
+     * @param tmpJson where JMH writes its JSON
+     * @param phaseFile where the fork marks its phases
+     */
+    record ForkFiles(int index, Combination c, String stem, String logRel, Path tmpJson, Path phaseFile) {}
+
+    /** Makes room for combination {@code index}'s files: a fresh JMH JSON, a phase file. */
+    ForkFiles prepare(int index, Combination c) throws IOException {
+        String stem = String.format(Locale.ROOT, "%03d-%s", index + 1, c.id());
+        String logRel = "logs/" + stem + ".log";
+        Path tmpJson = folder.resolve("jmh/." + stem + ".json.partial");
+        Files.createDirectories(tmpJson.getParent());
+        Files.createDirectories(folder.resolve("logs"));
+        Files.deleteIfExists(tmpJson);
+        Path phaseFile = Files.createTempFile("p2pbench-phases-", ".txt");
+        return new ForkFiles(index, c, stem, logRel, tmpJson, phaseFile);
+    }
+
+    /** The entry of a combination whose fork (or turn in a fork group) ended; keeps or drops its files. */
+    RunManifest.Entry conclude(ForkFiles f, boolean produced, String runnerError, boolean timedOut, double limit,
+                               double seconds) throws IOException {
+        BenchmarkRecords.Target target = new BenchmarkRecords.Target(folder.dir(), f.c().id());
+        RunManifest.Entry e = outcome(f, target, produced, runnerError, timedOut, limit, seconds);
+        // The fork's skip reason and verified count are now in the entry: their files would only repeat them.
+        Files.deleteIfExists(target.skipFile());
+        Files.deleteIfExists(target.verifiedFile());
+        if (!"ok".equals(e.status())) {
+            Files.deleteIfExists(target.samplesFile()); // a benchmark that did not finish ok keeps no figure
+        }
+        String keptLog = folder.storeLog(f.logRel(), !"ok".equals(e.status()));
+        return new RunManifest.Entry(e.combination(), e.status(), e.reason(), e.jmhFile(), e.samplesFile(), keptLog,
+                e.seconds(), e.headline(), e.bytesVerified());
+    }
+
+    /** What became of one fork, from the files it left; stores its JMH JSON when it is ok. */
+    private RunManifest.Entry outcome(ForkFiles f, BenchmarkRecords.Target target, boolean produced, String runnerError,
+                                      boolean timedOut, double limit, double seconds) throws IOException {
+        Combination c = f.c();
+        String logRel = f.logRel();
+        Path tmpJson = f.tmpJson();
+        if (Files.isRegularFile(target.skipFile())) {
+            Files.deleteIfExists(tmpJson);
+            return new RunManifest.Entry(c, "skipped", Files.readString(target.skipFile()).strip(), null, null, logRel,
+                    seconds, null);
+        }
+        if (timedOut) {
+            Files.deleteIfExists(tmpJson);
+            return new RunManifest.Entry(c, "timeout", "the fork did not finish within " + (long) limit
+                    + " s and was killed", null, null, logRel, seconds, null);
+        }
+        if (!produced || !Files.isRegularFile(tmpJson) || Files.size(tmpJson) < 4) {
+            Files.deleteIfExists(tmpJson);
+            String reason = ForkLog.firstError(folder.resolve(logRel));
+            return new RunManifest.Entry(c, "failed", reason != null ? reason
+                    : runnerError != null ? runnerError : "the fork produced no result; see " + logRel + ".gz", null,
+                    null, logRel, seconds, null);
+        }
+        Long verified = BenchmarkRecords.readVerified(target.verifiedFile());
+        if (verified == null || verified <= 0) {
+            // No figure without verified data: a fork that checked nothing has no result, whatever JMH says.
+            Files.deleteIfExists(tmpJson);
+            return new RunManifest.Entry(c, "failed", verified == null
+                    ? "the fork recorded no data verification (" + folder.dir().relativize(target.verifiedFile())
+                    + " is missing); its figures are not kept"
+                    : "the fork verified 0 bytes; its figures are not kept", null, null, logRel, seconds, null);
+        }
+        String headline = Kind.SERVING.label().equals(c.kind()) ? Headlines.serving(target) : Headlines.of(c, tmpJson);
+        String jmhRel = folder.storeJmh(tmpJson, f.stem());
+        String samplesRel = Files.isRegularFile(target.samplesFile())
+                ? folder.dir().relativize(target.samplesFile()).toString() : null;
+        return new RunManifest.Entry(c, "ok", null, jmhRel, samplesRel, logRel, seconds, headline, verified);
+    }
+}

@@ -1,0 +1,131 @@
+package io.p2pbench.run;
+
+import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Exchange;
+import io.p2pbench.spec.HostCopy;
+import io.p2pbench.spec.HostCopyBidirectional;
+import io.p2pbench.spec.NcclOp;
+import io.p2pbench.spec.PartitionRun;
+import io.p2pbench.spec.PeerCopy;
+import io.p2pbench.spec.PeerCopyBidirectional;
+import io.p2pbench.spec.Ring;
+import io.p2pbench.spec.Serving;
+import io.p2pbench.spec.WorkloadSpec;
+import io.p2pbench.topology.Topology;
+import io.p2pbench.transfer.Sizes;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** The plan as printed before a run starts and by {@code --dry-run}. */
+final class PlanText {
+    private PlanText() {}
+
+    static String describe(Topology t, Preset preset, List<Combination> plan, ForkGroups.Mode mode) {
+        StringBuilder sb = new StringBuilder();
+        long runs = plan.stream().filter(c -> !c.plannedSkip()).count();
+        double[] predicted = TimePredictor.run(plan, preset, TimePredictor.RunShape.current().with(mode), c -> null);
+        int jvms = ForkGroups.of(plan, mode, c -> null).size();
+        sb.append(String.format(Locale.ROOT, "Plan for %s (%d GPU%s), preset %s: %d benchmarks to run, %d skipped, "
+                        + "predicted %s%n", t.fingerprint(), t.gpuCount(), t.gpuCount() == 1 ? "" : "s", preset.name(),
+                runs, plan.size() - runs, formatDuration(predicted[0])));
+        if (runs > 0) {
+            sb.append(String.format(Locale.ROOT, "  in %d JVM%s (%s); measurement iterations %s of it, overhead %.0f%%%n",
+                    jvms, jvms == 1 ? "" : "s", mode == ForkGroups.Mode.GROUPED ? "one per curve" : "one per benchmark",
+                    formatDuration(predicted[1]), 100 * (1 - predicted[1] / Math.max(predicted[0], 1e-9))));
+        }
+        Map<String, int[]> groups = new LinkedHashMap<>();
+        Map<String, List<Long>> sizes = new LinkedHashMap<>();
+        for (Combination c : plan) {
+            if (c.plannedSkip()) {
+                continue;
+            }
+            String key = String.format(Locale.ROOT, "%-10s %-14s %-9s", c.group(), c.kind(), c.metric());
+            groups.computeIfAbsent(key, k -> new int[1])[0]++;
+            sizes.computeIfAbsent(key, k -> new ArrayList<>()).add(c.sizeBytes());
+        }
+        for (Map.Entry<String, int[]> e : groups.entrySet()) {
+            List<Long> s = sizes.get(e.getKey());
+            long min = s.stream().mapToLong(Long::longValue).min().orElse(0);
+            long max = s.stream().mapToLong(Long::longValue).max().orElse(0);
+            sb.append(String.format(Locale.ROOT, "  %s %4d  sizes %s%n", e.getKey(), e.getValue()[0],
+                    min == max ? Sizes.format(min) : Sizes.format(min) + " .. " + Sizes.format(max)));
+        }
+        Map<String, Set<String>> reasons = new LinkedHashMap<>();
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (Combination c : plan) {
+            if (c.plannedSkip()) {
+                String key = skipWhat(c) + ": " + c.skipReason();
+                reasons.computeIfAbsent(key, k -> new TreeSet<>()).add(skipWhere(c));
+                counts.merge(key, 1, Integer::sum);
+            }
+        }
+        if (!reasons.isEmpty()) {
+            sb.append("Skipped here (recorded in the results with these reasons):\n");
+            reasons.forEach((r, where) -> sb.append(String.format(Locale.ROOT, "  %4d x %s [%s]%n", counts.get(r), r,
+                    where.size() > 4 ? where.size() + " pairs" : String.join(", ", where))));
+        }
+        sb.append(ServingPlanner.describe(plan));
+        return sb.toString();
+    }
+
+    /** What a planned skip is: its path, else its kind (and host placement). */
+    private static String skipWhat(Combination c) {
+        WorkloadSpec s = WorkloadSpec.of(c);
+        if (s instanceof PeerCopy x) {
+            return x.path().name();
+        } else if (s instanceof PeerCopyBidirectional x) {
+            return x.path().name();
+        } else if (s instanceof Ring x) {
+            return x.path().name();
+        } else if (s instanceof Exchange x) {
+            return x.path().name();
+        } else if (s instanceof HostCopy x) {
+            return c.kind() + " " + x.numa();
+        } else if (s instanceof HostCopyBidirectional x) {
+            return c.kind() + " " + x.numa();
+        }
+        return c.kind();
+    }
+
+    /** Where a planned skip applies: its pair, its GPU or its group, never a placeholder. */
+    static String skipWhere(Combination c) {
+        WorkloadSpec s = WorkloadSpec.of(c);
+        if (s instanceof PeerCopy x) {
+            return x.pair().toString();
+        } else if (s instanceof PeerCopyBidirectional x) {
+            return x.pair().toString();
+        } else if (s instanceof HostCopy x) {
+            return "GPU" + x.device();
+        } else if (s instanceof HostCopyBidirectional x) {
+            return "GPU" + x.device();
+        } else if (s instanceof Ring x) {
+            return "group " + x.group();
+        } else if (s instanceof NcclOp x) {
+            return "group " + x.group();
+        } else if (s instanceof Exchange x) {
+            return "group " + x.group();
+        } else if (s instanceof PartitionRun x) {
+            return "group " + x.group();
+        } else if (s instanceof Serving x) {
+            return "group " + x.group();
+        }
+        return c.id();
+    }
+
+    /** {@code 2m05s}, {@code 1h02m}, {@code 40s}. */
+    static String formatDuration(double seconds) {
+        long s = Math.round(seconds);
+        if (s >= 3600) {
+            return String.format(Locale.ROOT, "%dh%02dm", s / 3600, (s % 3600) / 60);
+        }
+        if (s >= 60) {
+            return String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+        }
+        return s + "s";
+    }
+}

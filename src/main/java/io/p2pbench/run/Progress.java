@@ -1,0 +1,47 @@
+package io.p2pbench.run;
+
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.transfer.Sizes;
+import java.io.PrintWriter;
+import java.util.Arrays;
+import java.util.Locale;
+
+/** One progress line per finished benchmark, with the time left predicted and scaled by how the run went so far. */
+final class Progress {
+    private final PrintWriter out;
+    private final double[] predictedOf;
+    private final int toRun;
+    private double predictedLeft;
+    private double predictedDone;
+    private double actualDone;
+    private int done;
+
+    /**
+     * @param predictedOf predicted seconds of each combination of the plan
+     * @param toRun how many combinations will run (not planned skips)
+     */
+    Progress(PrintWriter out, double[] predictedOf, int toRun) {
+        this.out = out;
+        this.predictedOf = predictedOf.clone();
+        this.toRun = toRun;
+        this.predictedLeft = Arrays.stream(predictedOf).sum();
+    }
+
+    /** Counts combination {@code index} done after {@code tookSeconds} and prints its line. */
+    void done(int index, Combination c, RunManifest.Entry e, double tookSeconds) {
+        done++;
+        predictedDone += predictedOf[index];
+        predictedLeft -= predictedOf[index];
+        actualDone += tookSeconds;
+        double eta = predictedLeft * (actualDone / Math.max(predictedDone, 1e-9));
+        out.printf(Locale.ROOT, "[%3d/%d] %-7s %-48s %s  (%.1fs, ETA %s)%n", done, toRun, e.status(), c.id(),
+                e.headline() != null ? e.headline() + verifiedNote(e) : e.reason() == null ? "" : e.reason(), tookSeconds,
+                RunPlanner.formatDuration(eta));
+        out.flush();
+    }
+
+    private static String verifiedNote(RunManifest.Entry e) {
+        return e.bytesVerified() == null ? "" : "; " + Sizes.format(e.bytesVerified()) + " verified";
+    }
+}

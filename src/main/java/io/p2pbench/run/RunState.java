@@ -1,0 +1,140 @@
+package io.p2pbench.run;
+
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.ResultFolder;
+import io.p2pbench.results.RunManifest;
+import io.p2pbench.topology.SuiteBuild;
+import io.p2pbench.topology.TopologyProbe;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A run's manifest and whether the run was interrupted. The manifest is rewritten atomically after every
+ * benchmark, so an interrupted run keeps everything that finished; the interrupt hook (a signal, the JVM
+ * exiting) marks the running benchmark interrupted, and nothing may overwrite that afterwards.
+ */
+final class RunState {
+    private final ResultFolder folder;
+    private final List<RunManifest.Entry> entries = new ArrayList<>();
+    private final Object lock = new Object();
+    private RunManifest manifest;
+    private int current = -1;
+    private boolean finished;
+    /** Set by the interrupt hook: the manifest says "interrupted" and nothing may overwrite it. */
+    private boolean interrupted;
+
+    RunState(ResultFolder folder) {
+        this.folder = folder;
+    }
+
+    /** Writes the manifest of a run that starts now, every combination planned. */
+    void start(String command, String preset, String fingerprint, Map<String, Object> settings, List<Combination> plan)
+            throws IOException {
+        String started = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        for (Combination c : plan) {
+            entries.add(RunManifest.Entry.planned(c));
+        }
+        manifest = new RunManifest(RunManifest.FORMAT, TopologyProbe.SUITE_VERSION, SuiteBuild.CURRENT, command,
+                preset, fingerprint, started, null, "running", settings, entries);
+        folder.writeManifest(manifest);
+    }
+
+    /** The manifest as last written. */
+    RunManifest manifest() {
+        synchronized (lock) {
+            return manifest;
+        }
+    }
+
+    /** Whether the interrupt hook ran. */
+    boolean interrupted() {
+        synchronized (lock) {
+            return interrupted;
+        }
+    }
+
+    /**
+     * Combination {@code index} runs from now on: an interruption names it as the one interrupted. False (and
+     * nothing changes) when the run was interrupted already.
+     */
+    boolean begin(int index) {
+        synchronized (lock) {
+            if (interrupted) {
+                return false;
+            }
+            current = index;
+            return true;
+        }
+    }
+
+    /**
+     * Records combination {@code index}'s entry; false when the run was interrupted meanwhile: the JVM is exiting
+     * on a signal and the hook has written "interrupted" with this benchmark interrupted (its fork was killed), so
+     * this late result must not replace it.
+     */
+    boolean finish(int index, RunManifest.Entry e) throws IOException {
+        synchronized (lock) {
+            if (interrupted) {
+                return false;
+            }
+            entries.set(index, e);
+            current = -1;
+            write("running");
+            return true;
+        }
+    }
+
+    /** Ends the run at combination {@code index} because another JMH run took JMH's lock. */
+    void stopForJmhLock(int index, Combination c, RunManifest.Entry e) throws IOException {
+        synchronized (lock) {
+            entries.set(index, new RunManifest.Entry(c, "interrupted", "another JMH run took JMH's lock",
+                    null, null, e.logFile(), e.seconds(), null));
+            current = -1;
+            finished = true;
+            write("interrupted");
+        }
+    }
+
+    /** Marks the run complete, unless it was interrupted. */
+    void complete() throws IOException {
+        synchronized (lock) {
+            if (!interrupted) {
+                finished = true;
+                write("complete");
+            }
+        }
+    }
+
+    /** The interrupt hook: kills the forks and records the run, and the running combination, as interrupted. */
+    void onInterrupt() {
+        synchronized (lock) {
+            if (finished) {
+                return;
+            }
+            interrupted = true;
+            ForkWatchdog.killForks();
+            if (current >= 0) {
+                RunManifest.Entry e = entries.get(current);
+                entries.set(current, new RunManifest.Entry(e.combination(), "interrupted", "the run was interrupted",
+                        null, null, e.logFile(), null, null));
+            }
+            try {
+                write("interrupted");
+            } catch (IOException ignored) {
+                // nothing more can be done while the JVM exits
+            }
+        }
+    }
+
+    private void write(String state) throws IOException {
+        String end = state.equals("running") ? null : Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+        manifest = new RunManifest(manifest.format(), manifest.suiteVersion(), manifest.suiteBuild(), manifest.command(),
+                manifest.preset(), manifest.fingerprint(), manifest.startedAt(), end, state, manifest.settings(),
+                List.copyOf(entries));
+        folder.writeManifest(manifest);
+    }
+}

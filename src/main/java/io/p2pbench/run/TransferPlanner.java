@@ -1,0 +1,178 @@
+package io.p2pbench.run;
+
+import io.p2pbench.cuda.Binding;
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
+import io.p2pbench.results.Metric;
+import io.p2pbench.spec.HostCopy;
+import io.p2pbench.spec.HostCopyBidirectional;
+import io.p2pbench.spec.PeerCopy;
+import io.p2pbench.spec.PeerCopyBidirectional;
+import io.p2pbench.spec.WorkloadSpec;
+import io.p2pbench.topology.GpuInfo;
+import io.p2pbench.topology.GpuPair;
+import io.p2pbench.topology.Topology;
+import io.p2pbench.transfer.CopyPath;
+import io.p2pbench.transfer.Feasibility;
+import io.p2pbench.transfer.HostDirection;
+import io.p2pbench.transfer.HostMemory;
+import io.p2pbench.transfer.NumaPlacement;
+import io.p2pbench.transfer.Sizes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** The copy rows of a plan: peer copies (sweep and matrix), host-device copies, and the binding comparison. */
+final class TransferPlanner {
+    private TransferPlanner() {}
+
+    /** The sweep over {@code sweepPairs} and the matrix over {@code matrixPairs}, for the {@code wanted} paths. */
+    static void planPeers(Topology t, Preset p, List<GpuPair> sweepPairs, List<GpuPair> matrixPairs,
+                          Set<CopyPath> wanted, Map<String, Combination> plan) {
+        for (GpuPair pair : sweepPairs) {
+            for (CopyPath path : p.sweepPaths()) {
+                if (!wanted.contains(path)) {
+                    continue;
+                }
+                for (long size : p.sweepSizes()) {
+                    add(plan, peer(t, p, pair, path, size, Metric.BANDWIDTH, false, "sweep"));
+                    add(plan, peer(t, p, pair, path, size, Metric.LATENCY, false, "sweep"));
+                    if (p.bidirectionalSweepPaths().contains(path) && pair.src() <= pair.dst()) {
+                        add(plan, peer(t, p, pair, path, size, Metric.BANDWIDTH, true, "sweep"));
+                    }
+                }
+            }
+        }
+        for (CopyPath path : p.matrixPaths()) {
+            if (!wanted.contains(path)) {
+                continue;
+            }
+            for (GpuPair pair : matrixPairs) {
+                add(plan, peer(t, p, pair, path, p.matrixSize(), Metric.BANDWIDTH, false, "matrix"));
+                if (p.bidirectionalMatrix() && pair.src() <= pair.dst()) {
+                    add(plan, peer(t, p, pair, path, p.matrixSize(), Metric.BANDWIDTH, true, "matrix"));
+                }
+            }
+        }
+    }
+
+    static void planHost(Topology t, Preset p, Map<String, Combination> plan) {
+        List<Integer> devices = t.gpus().stream().map(GpuInfo::index).toList();
+        int numaNodes = t.host().numaNodes();
+        for (int device : devices) {
+            // The full sweep on the first GPU; every other GPU at the matrix size, to catch one bad link.
+            List<Long> sizes = device == devices.get(0) ? p.hostSizes() : List.of(p.matrixSize());
+            Integer gpuNuma = t.gpu(device).numaNode();
+            for (NumaPlacement numa : NumaPlacement.values()) {
+                Optional<String> numaSkip = Feasibility.numa(numa, numaNodes, gpuNuma);
+                if (numaSkip.isPresent() && numa == NumaPlacement.REMOTE) {
+                    // One row says why, not one per size.
+                    add(plan, host(p, new HostCopy(device, HostDirection.H2D, HostMemory.PINNED, numa, p.matrixSize(),
+                            Binding.JAVACPP_RUNTIME), Metric.BANDWIDTH, numaSkip.get()));
+                    continue;
+                }
+                for (long size : sizes) {
+                    for (HostMemory memory : HostMemory.values()) {
+                        for (HostDirection dir : HostDirection.values()) {
+                            HostCopy copy = new HostCopy(device, dir, memory, numa, size, Binding.JAVACPP_RUNTIME);
+                            add(plan, host(p, copy, Metric.BANDWIDTH, numaSkip.orElse(null)));
+                            add(plan, host(p, copy, Metric.LATENCY, numaSkip.orElse(null)));
+                        }
+                        add(plan, hostBidirectional(p, new HostCopyBidirectional(device, memory, numa, size),
+                                numaSkip.orElse(null)));
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The binding comparison: for the small latency rows of the first sweep pair's CE_P2P_READ copy
+     * and of the first GPU's pinned host copies (local memory), the same copy through JCuda's driver
+     * API, planned right after its JavaCPP row (group {@code binding}).
+     */
+    static void planBindings(GpuPair firstPair, int firstDevice, Map<String, Combination> plan) {
+        List<Combination> ordered = new ArrayList<>();
+        for (Combination c : plan.values()) {
+            ordered.add(c);
+            WorkloadSpec spec = WorkloadSpec.of(c);
+            boolean compared = spec instanceof PeerCopy pc && pc.path() == CopyPath.CE_P2P_READ
+                    && pc.pair().equals(firstPair) && pc.binding() == Binding.JAVACPP_RUNTIME
+                    || spec instanceof HostCopy hc && hc.memory() == HostMemory.PINNED
+                    && hc.numa() == NumaPlacement.LOCAL && hc.device() == firstDevice
+                    && hc.binding() == Binding.JAVACPP_RUNTIME;
+            if (compared && Metric.LATENCY.label().equals(c.metric()) && c.sizeBytes() <= RunPlanner.BINDING_MAX_BYTES
+                    && !c.plannedSkip()) {
+                // Right after its JavaCPP row: on a drifting VM, minutes apart is already a difference.
+                ordered.add(jcudaTwin(c));
+            }
+        }
+        plan.clear();
+        for (Combination c : ordered) {
+            add(plan, c);
+        }
+    }
+
+    /** The same latency row with its copies and waits through JCuda's driver API (only {@code binding} differs). */
+    static Combination jcudaTwin(Combination c) {
+        String tag = "-" + Metric.LATENCY.idTag() + "-";
+        String prefix = Kind.of(c.kind()).label() + tag;
+        if (!c.id().startsWith(prefix)) {
+            throw new IllegalArgumentException(c.id() + " is not a latency row of kind " + c.kind());
+        }
+        String id = Kind.of(c.kind()).label() + tag + "jcuda-" + c.id().substring(prefix.length());
+        WorkloadSpec spec = WorkloadSpec.of(c);
+        WorkloadSpec twin;
+        if (spec instanceof PeerCopy pc) {
+            twin = pc.with(Binding.JCUDA_DRIVER);
+        } else if (spec instanceof HostCopy hc) {
+            twin = hc.with(Binding.JCUDA_DRIVER);
+        } else {
+            throw new IllegalArgumentException(c.id() + " is not a one-way copy; only those have a JCuda twin");
+        }
+        return twin.combination(id, Metric.LATENCY, "binding", c.link(), c.sizeBytes(), c.singleGpu(), null,
+                c.predictedSeconds());
+    }
+
+    private static Combination peer(Topology t, Preset p, GpuPair pair, CopyPath path, long size, Metric metric,
+                                    boolean bidirectional, String group) {
+        String id = (bidirectional ? "peer-bidir-" : "peer-" + metric.idTag() + "-") + path + "-" + pair.src() + "-"
+                + pair.dst() + "-" + Sizes.compact(size);
+        String skip = Feasibility.peerCopy(path, pair, t).orElse(null);
+        if (skip == null) {
+            long need = Feasibility.deviceBytesPerGpu(pair, size, bidirectional);
+            long have = Math.min(t.gpu(pair.src()).memoryBytes(), t.gpu(pair.dst()).memoryBytes());
+            if (need > have) {
+                skip = "too little memory: needs " + Sizes.format(need) + " per GPU, GPU has " + Sizes.format(have);
+            }
+        }
+        String link = t.pair(pair.src(), pair.dst()).map(pi -> pi.link().label()).orElse("?");
+        // One-way copies name their Java binding (JavaCPP's; planBindings adds the JCuda twins).
+        WorkloadSpec spec = bidirectional ? new PeerCopyBidirectional(pair, path, size)
+                : new PeerCopy(pair, path, size, Binding.JAVACPP_RUNTIME);
+        return spec.combination(id, metric, group, link, size, pair.sameGpu(), skip,
+                TimePredictor.transfer(spec.kind(), p.timing(metric), size, false));
+    }
+
+    private static Combination host(Preset p, HostCopy copy, Metric metric, String skip) {
+        String id = "host-" + metric.idTag() + "-" + copy.direction() + "-" + copy.memory() + "-" + copy.numa() + "-gpu"
+                + copy.device() + "-" + Sizes.compact(copy.sizeBytes());
+        return copy.combination(id, metric, "sweep", "host", copy.sizeBytes(), false, skip,
+                TimePredictor.transfer(Kind.HOST, p.timing(metric), copy.sizeBytes(),
+                        copy.memory() == HostMemory.PAGEABLE));
+    }
+
+    private static Combination hostBidirectional(Preset p, HostCopyBidirectional copy, String skip) {
+        String id = "host-bidir-" + copy.memory() + "-" + copy.numa() + "-gpu" + copy.device() + "-"
+                + Sizes.compact(copy.sizeBytes());
+        return copy.combination(id, Metric.BANDWIDTH, "sweep", "host", copy.sizeBytes(), false, skip,
+                TimePredictor.transfer(Kind.HOST_BIDIR, p.bandwidth(), copy.sizeBytes(),
+                        copy.memory() == HostMemory.PAGEABLE));
+    }
+
+    private static void add(Map<String, Combination> plan, Combination c) {
+        plan.putIfAbsent(c.id(), c);
+    }
+}

@@ -1,0 +1,12 @@
+package io.p2pbench.spec;
+
+import io.p2pbench.transfer.NumaPlacement;
+
+/** A workload with a host buffer: the GPU it copies to and from, and where the buffer lives. */
+public interface HostBuffer {
+    /** The GPU. */
+    int device();
+
+    /** The host buffer's NUMA node relative to the GPU's. */
+    NumaPlacement numa();
+}

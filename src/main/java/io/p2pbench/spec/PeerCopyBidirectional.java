@@ -1,0 +1,28 @@
+package io.p2pbench.spec;
+
+import io.p2pbench.topology.GpuPair;
+import io.p2pbench.transfer.CopyPath;
+import java.util.Map;
+
+/** Copies between two GPUs in both directions at once (JavaCPP's binding only). */
+public record PeerCopyBidirectional(GpuPair pair, CopyPath path, long sizeBytes) implements WorkloadSpec {
+    @Override
+    public JmhBenchmark benchmark() {
+        return JmhBenchmark.PEER_COPY_BIDIRECTIONAL;
+    }
+
+    @Override
+    public Map<String, String> params() {
+        return benchmark().params(pair, path, sizeBytes);
+    }
+
+    @Override
+    public PeerCopyBidirectional curve() {
+        return new PeerCopyBidirectional(new GpuPair(0, 0), path, 0);
+    }
+
+    static PeerCopyBidirectional read(Params p) {
+        return new PeerCopyBidirectional(GpuPair.parse(p.text("pair")), p.enumValue("path", CopyPath.class),
+                p.longValue("sizeBytes"));
+    }
+}

@@ -1,0 +1,76 @@
+package io.p2pbench.spec;
+
+import io.p2pbench.results.Combination;
+import io.p2pbench.results.Kind;
+import io.p2pbench.results.Metric;
+import java.util.Map;
+
+/**
+ * What one planned benchmark runs, typed: the JMH benchmark class and its parameter values. A manifest
+ * stores it as the {@link Combination}'s kind label and parameter strings; {@link #params()} writes
+ * them and {@link #read} reads them back, so {@code read(kind(), params())} equals the spec.
+ */
+public sealed interface WorkloadSpec
+        permits PeerCopy, PeerCopyBidirectional, HostCopy, HostCopyBidirectional, Ring, NcclOp, Exchange, PartitionRun,
+        Serving {
+
+    /** The JMH benchmark class that runs it. */
+    JmhBenchmark benchmark();
+
+    /** The JMH {@code @Param} values, named, in the benchmark's parameter order. */
+    Map<String, String> params();
+
+    /**
+     * This spec with what varies along one curve (size, GPU pair, element type, phase, eager or graph) set to
+     * one value: combinations of one benchmark method whose curves are equal can share a fork.
+     */
+    WorkloadSpec curve();
+
+    /** What it measures. */
+    default Kind kind() {
+        return benchmark().kind();
+    }
+
+    /** The JMH benchmark name of {@code metric}'s method. */
+    default String method(Metric metric) {
+        return benchmark().method(metric);
+    }
+
+    /**
+     * The plan row that runs this spec with {@code metric}.
+     *
+     * @param id unique, path-safe name
+     * @param group why it is in the plan ({@code sweep}, {@code matrix}, {@code collective}, ...)
+     * @param link link class label of the pair, {@code host} or {@code group}
+     */
+    default Combination combination(String id, Metric metric, String group, String link, long sizeBytes,
+                                    boolean singleGpu, String skipReason, double predictedSeconds) {
+        return new Combination(id, method(metric), kind().label(), metric.label(), params(), group, link, sizeBytes,
+                singleGpu, skipReason, predictedSeconds);
+    }
+
+    /**
+     * The spec a manifest records as {@code kind} and {@code params}.
+     *
+     * @throws IllegalArgumentException naming the missing or bad parameter and what is accepted
+     */
+    static WorkloadSpec read(Kind kind, Map<String, String> params) {
+        Params p = new Params(kind, params);
+        return switch (kind) {
+            case PEER -> PeerCopy.read(p);
+            case PEER_BIDIR -> PeerCopyBidirectional.read(p);
+            case HOST -> HostCopy.read(p);
+            case HOST_BIDIR -> HostCopyBidirectional.read(p);
+            case ALLREDUCE_RING -> Ring.read(p);
+            case NCCL -> NcclOp.read(p);
+            case EXCHANGE -> Exchange.read(p);
+            case PARTITION -> PartitionRun.read(p);
+            case SERVING -> Serving.read(p);
+        };
+    }
+
+    /** The spec of a plan row; throws {@link IllegalArgumentException} for a kind or parameter this version cannot read. */
+    static WorkloadSpec of(Combination c) {
+        return read(Kind.of(c.kind()), c.params() == null ? Map.of() : c.params());
+    }
+}
