@@ -7,8 +7,8 @@ import java.util.Locale;
 /**
  * The highest request rate at which a plan meets a latency {@link Target}: serving points at rates
  * chosen by a {@link SearchPlan} (geometric, then bisection of the bracket), each judged on its own
- * measured requests. The knee is the highest rate measured to meet the target below the lowest rate
- * measured to break it; the bracket [knee, break) is the search's resolution. It assumes that a
+ * measured requests ({@link Target#judge}: latencies and a queue that does not grow). The knee is the
+ * highest rate measured to meet the target below the lowest rate measured to break it; the bracket [knee, break) is the search's resolution. It assumes that a
  * point meets the target at every rate below one that meets it (latency grows with load); where
  * noise breaks that, the bracket still holds one rate that met it and one that did not.
  */
@@ -20,7 +20,10 @@ public final class CapacitySearch {
 
     private CapacitySearch() {}
 
-    /** Runs one serving point at {@code ratePerSecond}, cut at {@code capNanos}. */
+    /**
+     * Runs one serving point at {@code ratePerSecond}, cut at {@code capNanos}, on the workload's seeded trace at
+     * that rate ({@link LoadGenerator}), which {@link Stability} regenerates to count the window's arrivals.
+     */
     public interface PointRunner {
         /** The point's result. */
         ContinuousBatcher.Served run(double ratePerSecond, long capNanos);
@@ -136,8 +139,10 @@ public final class CapacitySearch {
         double cap = Math.min(2 * expected, Math.max(left, expected)) + CAP_SLACK_SECONDS;
         ContinuousBatcher.Served served = runner.run(rate, (long) (cap * 1e9));
         PointStats stats = PointStats.of(served);
-        boolean met = !served.capped() && served.measured().size() == w.measured() && target.metBy(stats);
-        return new Point(rate, step, stats, met, served);
+        Stability stability = Stability.of(w, rate, served.measured(), served.windowStartNanos(), served.windowEndNanos(),
+                served.windowTokens());
+        Target.Judgement j = target.judge(stats, stability, served.capped(), served.measured().size(), w.measured());
+        return new Point(rate, step, stats, j.met(), served);
     }
 
     private static boolean affordable(SearchPlan plan, Workload w, double rate, Clock clock, long t0) {

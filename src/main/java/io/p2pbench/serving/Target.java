@@ -1,12 +1,16 @@
 package io.p2pbench.serving;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
  * The latency target a capacity search holds a plan to: p99 time to first token and p99 time per
- * output token at most these. A point meets it when both p99s are within it, no measured request
- * was left unfinished at the cap, and it has its full count of measured requests.
+ * output token at most these. A point meets it ({@link #judge}) when it was not cut at its cap, has
+ * its full count of measured requests, all finished, both p99s are within the target, and its server
+ * kept up with the load ({@link Stability}): a growing queue breaks the target even before a short
+ * window's latencies show it.
  *
  * @param ttftP99Nanos p99 TTFT bound
  * @param tpotP99Nanos p99 TPOT bound
@@ -27,9 +31,46 @@ public record Target(long ttftP99Nanos, long tpotP99Nanos) {
         }
     }
 
-    /** Whether {@code s} meets the target. */
+    /** Whether the latencies of {@code s} meet the target (all finished, both p99s within it); {@link #judge} adds the rest. */
     public boolean metBy(PointStats s) {
         return s.unfinished() == 0 && s.ttft().p99() <= ttftP99Nanos && s.tpot().p99() <= tpotP99Nanos;
+    }
+
+    /**
+     * Whether a point met the target, and if not why.
+     *
+     * @param met whether it met it
+     * @param why {@code met}, or {@code broke: } and every reason, separated by {@code ; }
+     */
+    public record Judgement(boolean met, String why) {}
+
+    /**
+     * Judges a point: cut at the cap, fewer than {@code expectedRequests} measured requests, a p99 beyond the
+     * target or a queue that grows ({@link Stability#keepsUp()}) each break it. The node's search and the
+     * report both judge points here.
+     */
+    public Judgement judge(PointStats s, Stability stability, boolean capped, int measuredRequests,
+                           int expectedRequests) {
+        List<String> why = new ArrayList<>();
+        if (capped) {
+            why.add("cut at the cap");
+        }
+        if (measuredRequests != expectedRequests) {
+            why.add(measuredRequests + " measured requests of " + expectedRequests);
+        }
+        if (s.unfinished() > 0) {
+            why.add(s.unfinished() + " unfinished");
+        }
+        if (s.ttft().p99() > ttftP99Nanos) {
+            why.add("p99 TTFT over " + formatDuration(ttftP99Nanos));
+        }
+        if (s.tpot().p99() > tpotP99Nanos) {
+            why.add("p99 TPOT over " + formatDuration(tpotP99Nanos));
+        }
+        if (stability.problem() != null) {
+            why.add(stability.problem());
+        }
+        return why.isEmpty() ? new Judgement(true, "met") : new Judgement(false, "broke: " + String.join("; ", why));
     }
 
     /**

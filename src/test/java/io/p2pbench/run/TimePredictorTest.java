@@ -30,6 +30,11 @@ import org.junit.jupiter.api.Test;
 class TimePredictorTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
     private static final Path COMMITTED = Path.of("results", "h200x1-single-r580");
+    /**
+     * Serving runs whose capacity search judged points on latency alone: today's search also stops where the queue
+     * grows ({@code serving.Stability}), so it runs other points, and its predicted time is not that run's.
+     */
+    private static final java.util.Set<String> SEARCHED_ON_LATENCY_ALONE = java.util.Set.of("2026-12-04T16-02-39Z");
 
     private static Preset.Timing timing(JsonNode t) {
         return new Preset.Timing(t.get("warmupIterations").asInt(), t.get("warmupMillis").asInt(),
@@ -67,6 +72,7 @@ class TimePredictorTest {
         List<Path> runs = new ArrayList<>();
         try (Stream<Path> s = Files.list(COMMITTED)) {
             s.filter(p -> p.getFileName().toString().startsWith("2026-"))
+                    .filter(p -> !SEARCHED_ON_LATENCY_ALONE.contains(p.getFileName().toString()))
                     .map(p -> p.resolve("manifest.json"))
                     .filter(Files::isRegularFile).sorted().forEach(runs::add);
         }

@@ -12,21 +12,34 @@ class CapacitySearchTest {
     private static final Workload W = new Workload(LengthRange.fixed(100), LengthRange.fixed(10), 1, 200, 20, 0);
 
     /**
-     * A point runner that serves nothing: it advances the clock by the point's expected time and returns
-     * requests whose TTFT is 1 s below {@code knee} req/s and 5 s above it.
+     * A point runner that serves nothing: it advances the clock by the point's expected time and returns the
+     * workload's trace at the rate with a TTFT of 1 s below {@code knee} req/s and 5 s above it, its window
+     * producing every output token that arrived in it (the server keeps up).
      */
     private static CapacitySearch.PointRunner synthetic(double knee, VirtualClock clock, List<Double> rates) {
         return (rate, cap) -> {
             rates.add(rate);
             clock.advance((long) (CapacitySearch.expectedSeconds(W, rate) * 1e9));
             long ttft = rate <= knee ? 1_000_000_000L : 5_000_000_000L;
+            LoadGenerator trace = new LoadGenerator(W, rate);
+            List<Request> all = new ArrayList<>();
             List<RequestRecord> rs = new ArrayList<>();
-            for (int i = 0; i < W.measured(); i++) {
-                long a = i * 1_000_000L;
-                rs.add(new RequestRecord(i, a, 100, 10, a + ttft, a + ttft + 9 * 10_000_000L));
+            for (int i = 0; i < W.warmup(rate) + W.measured(); i++) {
+                Request r = trace.next();
+                all.add(r);
+                if (i >= W.warmup(rate)) {
+                    long a = r.arrivalNanos();
+                    rs.add(new RequestRecord(r.index(), a, 100, 10, a + ttft, a + ttft + 9 * 10_000_000L));
+                }
             }
-            return new ContinuousBatcher.Served(rs, 20, 0, false, 0, 1, 1, 0, rs.get(rs.size() - 1).lastTokenNanos(),
-                    2000, 1, new StepShape(1, 100, 0, 0, 0));
+            long start = rs.get(0).arrivalNanos();
+            long end = rs.get(rs.size() - 1).lastTokenNanos();
+            for (Request r = trace.next(); r.arrivalNanos() <= end; r = trace.next()) {
+                all.add(r);
+            }
+            long tokens = all.stream().filter(r -> r.arrivalNanos() >= start).mapToLong(Request::outputTokens).sum();
+            return new ContinuousBatcher.Served(rs, 20, 0, false, 0, 1, 1, start, end, tokens, 1,
+                    new StepShape(1, 100, 0, 0, 0));
         };
     }
 

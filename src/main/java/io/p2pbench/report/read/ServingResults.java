@@ -11,6 +11,7 @@ import io.p2pbench.results.RunManifest;
 import io.p2pbench.serving.PointStats;
 import io.p2pbench.serving.ServingSamples;
 import io.p2pbench.serving.ServingSweep;
+import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.Target;
 import io.p2pbench.spec.Serving;
 import io.p2pbench.spec.WorkloadSpec;
@@ -25,7 +26,8 @@ import java.util.function.ToDoubleFunction;
 /**
  * The read step of the serving sweeps: per machine, model, plan, transport and group, every run's
  * samples file ({@link ServingSamples}), each point's figures computed again from its requests and
- * judged against the sweep's own target. Runs of one sweep (same machine, same requests at the same
+ * judged against the sweep's own target ({@link Target#judge}, as the node's search judged it: latencies,
+ * and whether the server kept up with the load). Runs of one sweep (same machine, same requests at the same
  * rates, {@link ServingSweep#comparableKey()}) are kept together, one value per run; runs of two
  * machines never are. Skipped sweeps keep their reason. A samples file must lie inside its result
  * folder and hold sane values (one line otherwise).
@@ -37,14 +39,17 @@ public final class ServingResults {
      * One point of one run.
      *
      * @param ratePerSecond the rate offered
-     * @param met whether it met the sweep's target (recomputed from its requests)
+     * @param met whether it met the sweep's target (recomputed from its requests, {@link Target#judge})
      * @param stats its figures
      * @param ttftP99 distribution-free interval of the p99 TTFT ({@link ExactTests#quantileInterval})
      * @param tpotP99 the same for TPOT
      * @param e2eP99 the same for end-to-end latency
+     * @param stability whether its server kept up with the load ({@link Stability})
+     * @param judgement {@code met}, or {@code broke: } and why
      */
     public record Point(double ratePerSecond, boolean met, boolean capped, PointStats stats, ExactTests.Interval ttftP99,
-                 ExactTests.Interval tpotP99, ExactTests.Interval e2eP99, double meanStepUs) {}
+                 ExactTests.Interval tpotP99, ExactTests.Interval e2eP99, double meanStepUs, Stability stability,
+                 String judgement) {}
 
     /** One run of a sweep: its folder's label, its samples and its points in rate order. */
     public record Run(String label, ServingSamples samples, List<Point> points) {
@@ -62,14 +67,13 @@ public final class ServingResults {
 
         /** The lowest rate that broke the target above every lower rate that met it; NaN: none broke. */
         public double breakRate() {
-            double firstBreak = Double.NaN;
-            for (Point p : points) {
-                if (!p.met()) {
-                    firstBreak = p.ratePerSecond();
-                    break;
-                }
-            }
-            return firstBreak;
+            Point p = breakPoint();
+            return p == null ? Double.NaN : p.ratePerSecond();
+        }
+
+        /** The point at {@link #breakRate()}, or null. */
+        public Point breakPoint() {
+            return points.stream().filter(p -> !p.met()).findFirst().orElse(null);
         }
     }
 
@@ -144,7 +148,7 @@ public final class ServingResults {
                 if (!"ok".equals(e.status()) || e.samplesFile() == null) {
                     continue;
                 }
-                b.runs.add(run(d, e, sweep.target(), sweep.workload().measured()));
+                b.runs.add(run(d, e, sweep));
             }
         }
         List<Sweep> out = new ArrayList<>();
@@ -155,7 +159,7 @@ public final class ServingResults {
         return out;
     }
 
-    private static Run run(ResultData d, RunManifest.Entry e, Target target, int measured) throws BadInputException {
+    private static Run run(ResultData d, RunManifest.Entry e, ServingSweep sweep) throws BadInputException {
         Path folder = d.source().toAbsolutePath().normalize();
         Path file = folder.resolve(e.samplesFile()).normalize();
         if (!file.startsWith(folder)) {
@@ -171,9 +175,12 @@ public final class ServingResults {
         List<Point> points = new ArrayList<>();
         for (ServingSamples.Point p : s.points()) {
             PointStats st = p.stats();
-            boolean met = !p.capped() && p.requests().size() == measured && target.metBy(st);
-            points.add(new Point(p.ratePerSecond(), met, p.capped(), st, interval(st.ttft()), interval(st.tpot()),
-                    interval(st.e2e()), p.meanStepUs()));
+            Stability stability = Stability.of(sweep.workload(), p.ratePerSecond(), p.records(), p.windowStartNanos(),
+                    p.windowEndNanos(), p.windowTokens());
+            Target.Judgement j = sweep.target().judge(st, stability, p.capped(), p.requests().size(),
+                    sweep.workload().measured());
+            points.add(new Point(p.ratePerSecond(), j.met(), p.capped(), st, interval(st.ttft()), interval(st.tpot()),
+                    interval(st.e2e()), p.meanStepUs(), stability, j.why()));
         }
         points.sort(java.util.Comparator.comparingDouble(Point::ratePerSecond));
         return new Run(d.label(), s, List.copyOf(points));

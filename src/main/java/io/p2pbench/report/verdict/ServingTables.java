@@ -5,6 +5,7 @@ import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.render.Markdown;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.serving.PointStats;
+import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.ServingSamples;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,12 +97,13 @@ final class ServingTables {
                 for (ServingResults.Point p : run.points()) {
                     PointStats st = p.stats();
                     table.add(List.of(s.plan().name(), s.transport(), run.label(), ServingVerdict.rate(p.ratePerSecond()),
-                            ServingVerdict.rate(st.offeredPerSecond()) + " / " + ServingVerdict.rate(st.achievedPerSecond()),
+                            ServingVerdict.rate(p.stability().offeredPerSecond()) + " / "
+                                    + ServingVerdict.rate(p.stability().servedPerSecond()),
                             String.format(Locale.ROOT, "%.0f", st.outputTokensPerSecond()),
                             st.ttft().n() + (st.unfinished() > 0 ? " (" + st.unfinished() + " unfinished)" : ""),
                             latency(st.ttft(), p.ttftP99()), latency(st.tpot(), p.tpotP99()), latency(st.e2e(), p.e2eP99()),
                             String.format(Locale.ROOT, "%.2f", p.meanStepUs() / 1000),
-                            p.met() ? "met" : p.capped() ? "broke (cut at the cap)" : "broke"));
+                            p.judgement()));
                 }
             }
         }
@@ -109,9 +111,12 @@ final class ServingTables {
             return "";
         }
         return "Every point (times in ms; p99's distribution-free interval from order statistics with its coverage; "
-                + "percentiles R-7; rates in req/s: offered = measured arrivals over their span, achieved = measured "
-                + "completions over theirs):\n\n"
-                + Markdown.table(List.of("plan", "transport", "run", "rate", "offered / achieved", "output tokens/s", "n",
+                + "percentiles R-7; rates in req/s over the measured window, from the first measured arrival to the "
+                + "last measured token: offered = requests that arrived in it per second, served = output tokens produced "
+                + "in it per second over the mean output of those requests; a point whose server produced less than "
+                + String.format(Locale.ROOT, "%.0f%%", 100 * (1 - Stability.MARGIN)) + " of the output tokens that "
+                + "arrived breaks the target: its queue grows):\n\n"
+                + Markdown.table(List.of("plan", "transport", "run", "rate", "offered / served", "output tokens/s", "n",
                 "TTFT p50 / p90 / p99 [interval]", "TPOT p50 / p90 / p99 [interval]", "e2e p50 / p90 / p99 [interval]",
                 "mean step ms", "target"), table) + "\n";
     }

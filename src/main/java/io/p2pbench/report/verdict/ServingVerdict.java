@@ -208,9 +208,15 @@ public final class ServingVerdict {
         double change = kf / ks - 1;
         boolean apart = kf >= sBreak;
         why.add(String.format(Locale.ROOT, "knee %s vs %s req/s, %+.0f%% (floor %.0f%%, %s; %s)", rate(kf), rate(ks),
-                100 * change, 100 * floor, source, apart ? "met at " + rate(kf) + " where SINGLE broke at "
-                        + rate(sBreak) : "within SINGLE's bracket, which breaks at " + rate(sBreak)));
+                100 * change, 100 * floor, source, (apart ? "met at " + rate(kf) + " where SINGLE broke at "
+                        : "within SINGLE's bracket, which breaks at ") + rate(sBreak) + breakCause(s)));
         return change > floor && apart;
+    }
+
+    /** Why SINGLE's first run broke the target at its break rate: {@code  (the queue grows: ...)}. */
+    private static String breakCause(ServingResults.Sweep s) {
+        ServingResults.Point p = s.runs().get(0).breakPoint();
+        return p == null ? "" : " (" + p.judgement().replaceFirst("^broke: ", "") + ")";
     }
 
     /** A rate to three significant digits, without trailing zeros: {@code 20}, {@code 15.5}, {@code 0.125}. */

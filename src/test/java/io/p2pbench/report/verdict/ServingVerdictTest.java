@@ -13,6 +13,7 @@ import io.p2pbench.serving.RequestRecord;
 import io.p2pbench.serving.SearchPlan;
 import io.p2pbench.serving.ServingSamples;
 import io.p2pbench.serving.ServingSweep;
+import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.StepShape;
 import io.p2pbench.serving.Target;
 import io.p2pbench.serving.Workload;
@@ -44,7 +45,8 @@ class ServingVerdictTest {
         return new ServingResults.Point(rate, met, false, st,
                 ExactTests.quantileInterval(st.ttft().sorted(), 0.99, 0.95),
                 ExactTests.quantileInterval(st.tpot().sorted(), 0.99, 0.95),
-                ExactTests.quantileInterval(st.e2e().sorted(), 0.99, 0.95), 8000);
+                ExactTests.quantileInterval(st.e2e().sorted(), 0.99, 0.95), 8000, new Stability(2.0, 200, 2200, 2200, true),
+                met ? "met" : "broke: p99 TTFT over 2s");
     }
 
     static ServingResults.Run run(ServingSamples.Breakdown b, ServingResults.Point... points) {
@@ -75,7 +77,7 @@ class ServingVerdictTest {
         assertEquals("keep", r.verdict(), r.why());
         assertTrue(r.why().contains("at 20 req/s p99 TTFT -55.6%"), r.why());
         assertTrue(r.why().contains("knee 40 vs 20 req/s, +100% (floor 10%, documented; met at 40 where SINGLE broke "
-                + "at 40)"), r.why());
+                + "at 40 (p99 TTFT over 2s))"), r.why());
         assertTrue(r.why().contains("n too small: 1 run per side"), r.why());
     }
 
@@ -86,7 +88,7 @@ class ServingVerdictTest {
         assertEquals("reject", same.verdict(), same.why());
         assertTrue(same.why().contains("(floor 20%)"), same.why());
         assertTrue(same.why().contains("knee 20 vs 20 req/s, +0% (floor 10%, documented; within SINGLE's bracket, which "
-                + "breaks at 40)"), same.why());
+                + "breaks at 40 (p99 TTFT over 2s))"), same.why());
         // TTFT much better, TPOT much worse at the same rate: not a gain
         ServingVerdict.Row mixed = only(SINGLE, sweep("PP", "HOST_STAGED", "0,1", false, null,
                 run(null, point(10, 200, 80), point(20, 300, 90), point(40, 3000, 95))));
