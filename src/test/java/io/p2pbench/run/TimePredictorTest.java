@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,9 +75,21 @@ class TimePredictorTest {
             s.filter(p -> p.getFileName().toString().startsWith("2026-"))
                     .filter(p -> !SEARCHED_ON_LATENCY_ALONE.contains(p.getFileName().toString()))
                     .map(p -> p.resolve("manifest.json"))
-                    .filter(Files::isRegularFile).sorted().forEach(runs::add);
+                    .filter(Files::isRegularFile).filter(TimePredictorTest::notAJob).sorted().forEach(runs::add);
         }
         return runs;
+    }
+
+    /**
+     * A job of several processes ({@code settings.job}: docs/multiprocess.md) is planned and timed by its launcher,
+     * not by this predictor.
+     */
+    private static boolean notAJob(Path manifest) {
+        try {
+            return !MAPPER.readTree(manifest.toFile()).path("settings").has("job");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test
