@@ -1,6 +1,7 @@
 package io.p2pbench.cli;
 
 import io.p2pbench.report.Reporter;
+import io.p2pbench.report.read.ResultReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -47,7 +48,7 @@ final class ReportCommand implements Callable<Integer> {
         try {
             if (nvbandwidth != null || png) {
                 Path dir = out != null ? out : Reporter.defaultOutDir(
-                        io.p2pbench.report.read.ResultReader.read(runs.get(0)).machine());
+                        ResultReader.read(runs.get(0)).machine());
                 report = Reporter.render(runs, nvbandwidth, nvbandwidthSize.bytes, dir, png);
             } else {
                 report = new Reporter.Report(out == null ? Reporter.render(runs) : Reporter.render(runs, out), "");

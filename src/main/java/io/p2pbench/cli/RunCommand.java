@@ -1,7 +1,15 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.collective.Group;
+import io.p2pbench.collective.ResultCheck;
 import io.p2pbench.cuda.Cuda;
-import io.p2pbench.results.Combination;
+import io.p2pbench.fork.ForkSettings;
+import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.Reporter;
+import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.results.LockFile;
+import io.p2pbench.serving.Target;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.run.Preset;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
@@ -22,6 +30,7 @@ import io.p2pbench.transfer.NumaPlacement;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,6 +40,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -43,7 +53,7 @@ import picocli.CommandLine.Option;
             "The plan (benchmarks, skips with reasons, predicted time) is printed first; --dry-run stops there."})
 final class RunCommand implements Callable<Integer> {
     /** Largest --staging-chunk: one pinned chunk per staged lane is allocated whole. */
-    static final long MAX_STAGING_CHUNK = io.p2pbench.transfer.Sizes.GIB;
+    static final long MAX_STAGING_CHUNK = Sizes.GIB;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -69,7 +79,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--group", paramLabel = "GPUS", converter = GroupConverter.class,
             description = "GPUs of the collectives, e.g. 0,1,2,3 (may repeat: 0,0,0,0 runs the ring on one GPU). "
                     + "Default: every GPU; with one GPU 0,0,0,0 for the ring and exchanges, 0 for NCCL.")
-    io.p2pbench.collective.Group group;
+    Group group;
 
     @Option(names = "--model", paramLabel = "PRESET",
             description = "Model shape of the activation exchanges: DENSE_8B, DENSE_70B or MOE_8X_TOP2.")
@@ -119,7 +129,7 @@ final class RunCommand implements Callable<Integer> {
             description = "Where --report writes. Default: charts/<fingerprint>/.")
     Path charts;
 
-    private io.p2pbench.serving.Target servingTarget;
+    private Target servingTarget;
 
     /** The plans of {@code --plans}, or null for every plan; unknown names and a missing PARTITION path are bad input. */
     private Set<Plan> partitionPlans(Set<String> pathSet) {
@@ -145,7 +155,7 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        java.util.Optional<Integer> rank = LaunchedRun.ifLaunched(spec.commandLine(), preset, sizes, paths, out, dryRun,
+        Optional<Integer> rank = LaunchedRun.ifLaunched(spec.commandLine(), preset, sizes, paths, out, dryRun,
                 topologyFile); // started by srun, mpirun or torchrun with other ranks: docs/multiprocess.md
         if (rank.isPresent()) {
             return rank.get();
@@ -183,8 +193,8 @@ final class RunCommand implements Callable<Integer> {
             if (report && charts != null) {
                 OutputFolder.requireWritable("--charts", charts);
                 try {
-                    io.p2pbench.report.Reporter.requireReportFolder(charts);
-                } catch (io.p2pbench.report.BadInputException e) {
+                    Reporter.requireReportFolder(charts);
+                } catch (BadInputException e) {
                     throw new UserInputException("--charts " + e.getMessage());
                 }
             }
@@ -198,7 +208,7 @@ final class RunCommand implements Callable<Integer> {
             return planAndRun(p, pathSet);
         } catch (RunLock.Held held) {
             throw new UserInputException(held.getMessage());
-        } catch (io.p2pbench.results.LockFile.Unusable unusable) {
+        } catch (LockFile.Unusable unusable) {
             throw new UserInputException(unusable.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -253,12 +263,12 @@ final class RunCommand implements Callable<Integer> {
         settings.put("forks", forkMode.describe());
         if (forkMode == ForkGroups.Mode.GROUPED) {
             settings.put("groupContexts", ForkGroupMain.Contexts.current().word());
-            settings.put("groupWarmupMillis", io.p2pbench.run.ForkGroups.WARM_WARMUP_MILLIS);
+            settings.put("groupWarmupMillis", ForkGroups.WARM_WARMUP_MILLIS);
             settings.put("groupJitHints", "jmh");
         }
-        settings.put("crossCheckFullBytes", io.p2pbench.collective.ResultCheck.FULL_CHECK_BYTES);
-        settings.put("crossCheckPieceBytes", io.p2pbench.collective.ResultCheck.PIECE);
-        List<String> jvmArgs = new ArrayList<>(io.p2pbench.fork.ForkSettings.all());
+        settings.put("crossCheckFullBytes", ResultCheck.FULL_CHECK_BYTES);
+        settings.put("crossCheckPieceBytes", ResultCheck.PIECE);
+        List<String> jvmArgs = new ArrayList<>(ForkSettings.all());
         Settings own = Settings.current();
         if (own.corruptAll()) {
             jvmArgs.add("-D" + Settings.CORRUPT + "=true");
@@ -290,8 +300,8 @@ final class RunCommand implements Callable<Integer> {
         w.flush();
         if (report) {
             try {
-                Path summary = io.p2pbench.report.Reporter.render(List.of(folder.dir()),
-                        charts != null ? charts : io.p2pbench.report.Reporter.defaultOutDir(topology.fingerprint()));
+                Path summary = Reporter.render(List.of(folder.dir()),
+                        charts != null ? charts : Reporter.defaultOutDir(topology.fingerprint()));
                 w.println("Report: " + summary);
                 w.flush();
             } catch (IOException e) {
@@ -302,10 +312,10 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static String ioReason(IOException e) {
-        if (e instanceof io.p2pbench.results.AtomicFiles.CannotWrite w) {
+        if (e instanceof AtomicFiles.CannotWrite w) {
             return w.reason() + " (" + w.file() + ")";
         }
-        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+        if (e instanceof FileSystemException f && f.getReason() != null) {
             return f.getReason() + " (" + f.getFile() + ")";
         }
         return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
@@ -343,11 +353,11 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** Parses a group, {@code 0,1,2,3}. */
-    static final class GroupConverter implements CommandLine.ITypeConverter<io.p2pbench.collective.Group> {
+    static final class GroupConverter implements CommandLine.ITypeConverter<Group> {
         @Override
-        public io.p2pbench.collective.Group convert(String value) {
+        public Group convert(String value) {
             try {
-                return io.p2pbench.collective.Group.parse(value);
+                return Group.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }

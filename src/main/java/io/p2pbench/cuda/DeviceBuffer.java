@@ -3,6 +3,12 @@ package io.p2pbench.cuda;
 import static org.bytedeco.cuda.global.cudart.*;
 
 import io.p2pbench.settings.Settings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Locale;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.Pointer;
 
@@ -15,7 +21,7 @@ public final class DeviceBuffer extends Allocation {
      */
     static final long ROUND = Settings.current().deviceAllocRoundBytes();
     /** Experiment: with {@code -Dp2pbench.debug.pointers=FILE} each allocation appends its size and address. */
-    private static final java.nio.file.Path POINTER_LOG = Settings.current().pointerLog();
+    private static final Path POINTER_LOG = Settings.current().pointerLog();
 
     /** Allocates {@code bytes} on {@code device}. */
     public DeviceBuffer(int device, long bytes) {
@@ -31,14 +37,14 @@ public final class DeviceBuffer extends Allocation {
     }
 
     private static void logPointer(int device, long bytes, long allocated, long address) {
-        String line = String.format(java.util.Locale.ROOT, "pid %d device %d bytes %d allocated %d address 0x%x "
+        String line = String.format(Locale.ROOT, "pid %d device %d bytes %d allocated %d address 0x%x "
                         + "offset-in-2MiB %d%n", ProcessHandle.current().pid(), device, bytes, allocated, address,
                 address % (2L << 20));
         try {
-            java.nio.file.Files.writeString(POINTER_LOG, line,
-                    java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            Files.writeString(POINTER_LOG, line,
+                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

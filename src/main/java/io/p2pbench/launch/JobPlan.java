@@ -3,7 +3,7 @@ package io.p2pbench.launch;
 import io.p2pbench.collective.BusBandwidth.Operation;
 import io.p2pbench.collective.ProcessCollective;
 import io.p2pbench.cuda.Nccl.DataType;
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;

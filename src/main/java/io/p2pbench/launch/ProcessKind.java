@@ -1,7 +1,7 @@
 package io.p2pbench.launch;
 
 /**
- * The kinds of manifest entries a job of several processes writes. They are not {@link io.p2pbench.results.Kind}s:
+ * The kinds of manifest entries a job of several processes writes. They are not {@link io.p2pbench.spec.Kind}s:
  * these entries have no JMH file (the ranks time their batches themselves, without JMH, since JMH's forks would
  * leave the launcher's process), and the report reads only kinds it knows, counting the others; a test holds that
  * no label here is also a {@code Kind} label.

@@ -1,6 +1,6 @@
 package io.p2pbench.launch;
 
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.results.RunManifest;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import io.p2pbench.cuda.IpcMemHandle;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Base64;

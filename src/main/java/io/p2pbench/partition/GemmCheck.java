@@ -1,20 +1,34 @@
 package io.p2pbench.partition;
 
 import io.p2pbench.collective.ModelShape;
+import io.p2pbench.cuda.Copies;
 import io.p2pbench.cuda.Cublas;
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.cuda.CudaEvent;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.DeviceBuffer;
+import io.p2pbench.cuda.PinnedHostBuffer;
+import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.StreamGate;
 import io.p2pbench.cuda.SuiteKernels;
 import io.p2pbench.settings.Settings;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Prints the cuBLAS time of every distinct layer GEMM of the presets (SINGLE; decode at batch 8,
@@ -62,7 +76,7 @@ public final class GemmCheck {
      * checksum is the sum of the output's first 4096 bf16 values (the operands are {@link #fill}'s
      * pattern, which the driver builds too, so both sides can be seen to compute the same product).
      */
-    public static void main(String[] args) throws java.io.IOException {
+    public static void main(String[] args) throws IOException {
         Cuda.Availability a = Cuda.availability();
         if (!a.available()) {
             System.err.println(a.problem());
@@ -97,14 +111,14 @@ public final class GemmCheck {
         }
     }
 
-    private static void serve(Timer timer) throws java.io.IOException {
+    private static void serve(Timer timer) throws IOException {
         for (String[] s : shapes()) {
             System.out.println(String.join("\t", s));
         }
         System.out.println("ready");
         System.out.flush();
-        java.io.BufferedReader in = new java.io.BufferedReader(
-                new java.io.InputStreamReader(System.in, java.nio.charset.StandardCharsets.US_ASCII));
+        BufferedReader in = new BufferedReader(
+                new InputStreamReader(System.in, StandardCharsets.US_ASCII));
         for (String line; (line = in.readLine()) != null; ) {
             String[] d = line.strip().split("x");
             if (d.length != 3) {
@@ -135,21 +149,21 @@ public final class GemmCheck {
         final CudaEvent start;
         final CudaEvent stop;
         final StreamGate gate;
-        final io.p2pbench.cuda.PinnedHostBuffer head;
+        final PinnedHostBuffer head;
 
         Timer(int device) {
             this.device = device;
-            java.util.List<AutoCloseable> made = new java.util.ArrayList<>();
+            List<AutoCloseable> made = new ArrayList<>();
             try {
                 stream = add(made, new CudaStream(device));
                 blas = add(made, new Cublas(stream));
                 start = add(made, CudaEvent.timing(device));
                 stop = add(made, CudaEvent.timing(device));
                 gate = add(made, new StreamGate());
-                head = add(made, new io.p2pbench.cuda.PinnedHostBuffer(CHECKSUM_ELEMENTS * 2L));
+                head = add(made, new PinnedHostBuffer(CHECKSUM_ELEMENTS * 2L));
             } catch (RuntimeException ex) {
                 try {
-                    io.p2pbench.cuda.Resources.closeReversed(made);
+                    Resources.closeReversed(made);
                 } catch (RuntimeException closing) {
                     ex.addSuppressed(closing);
                 }
@@ -157,7 +171,7 @@ public final class GemmCheck {
             }
         }
 
-        private static <T extends AutoCloseable> T add(java.util.List<AutoCloseable> made, T handle) {
+        private static <T extends AutoCloseable> T add(List<AutoCloseable> made, T handle) {
             made.add(handle);
             return handle;
         }
@@ -195,9 +209,9 @@ public final class GemmCheck {
                 }
                 Arrays.sort(us);
                 long n = Math.min(CHECKSUM_ELEMENTS, (long) rows * cols);
-                io.p2pbench.cuda.Copies.async(head, 0, y, 0, n * 2, stream);
+                Copies.async(head, 0, y, 0, n * 2, stream);
                 stream.synchronize();
-                java.nio.ByteBuffer h = head.hostView().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+                ByteBuffer h = head.hostView().order(ByteOrder.LITTLE_ENDIAN);
                 double sum = 0;
                 for (int i = 0; i < n; i++) {
                     sum += Float.intBitsToFloat((h.getShort(2 * i) & 0xFFFF) << 16);
@@ -208,16 +222,16 @@ public final class GemmCheck {
 
         @Override
         public void close() {
-            io.p2pbench.cuda.Resources.closeEach(java.util.List.of(head, gate, stop, start, blas, stream));
+            Resources.closeEach(List.of(head, gate, stop, start, blas, stream));
         }
     }
 
     /** The mapped files of this process whose name contains {@code part}, or "?" where /proc is not readable. */
     static String loadedLibraries(String part) {
-        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(java.nio.file.Path.of("/proc/self/maps"))) {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/self/maps"))) {
             return String.join(" ", lines.map(l -> l.substring(l.lastIndexOf(' ') + 1)).filter(f -> f.contains(part))
-                    .collect(java.util.stream.Collectors.toCollection(java.util.TreeSet::new)));
-        } catch (java.io.IOException | RuntimeException e) {
+                    .collect(Collectors.toCollection(TreeSet::new)));
+        } catch (IOException | RuntimeException e) {
             return "?";
         }
     }

@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * {@code p2pbench compare}: a baseline (a result folder, nvbandwidth {@code -j} JSON, nccl-tests
@@ -113,7 +114,7 @@ public final class Compare {
                 charts++;
             }
         }
-        for (ResultData imported : java.util.stream.Stream.concat(base.stream(), cands.stream().flatMap(List::stream))
+        for (ResultData imported : Stream.concat(base.stream(), cands.stream().flatMap(List::stream))
                 .filter(d -> !d.isRun()).distinct().toList()) {
             List<String> unmapped = imported.notMeasured().stream()
                     .filter(n -> n.status().equals(NvbandwidthImport.NOT_MAPPED)).map(ResultData.NotMeasured::id).toList();
@@ -169,7 +170,7 @@ public final class Compare {
             }
         } catch (BadInputException e) {
             throw e;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new BadInputException(path + " cannot be read: " + e.getMessage());
         }
         String text = NcclTestsImport.textOf(path);

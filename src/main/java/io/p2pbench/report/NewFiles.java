@@ -1,6 +1,7 @@
 package io.p2pbench.report;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -43,7 +44,7 @@ final class NewFiles {
         try (Stream<Path> all = Files.walk(dir)) {
             added = all.filter(p -> !before.contains(p) && !(p.equals(dir) && existed))
                     .sorted(Comparator.reverseOrder()).toList(); // files before the folders that hold them
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             cause.addSuppressed(e);
             return;
         }

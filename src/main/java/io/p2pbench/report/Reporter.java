@@ -14,14 +14,17 @@ import io.p2pbench.report.render.SummaryWriter;
 import io.p2pbench.report.stats.HockneyFit;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.results.ResultFolder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code p2pbench report}: reads result folders, computes the statistics and alpha-beta fits,
@@ -29,7 +32,7 @@ import java.util.Map;
  * the charts (SVG; PNG too when asked, where the machine has fonts), github-action-benchmark files and each
  * run's JMH JSON untouched.
  * The folder is the report's ({@link ReportFolder}): a rerun replaces the previous report's files and
- * removes those it does not write again; a folder holding anything else is refused. Needs no GPU. Run: {@code p2pbench report results/h200x8-nv18-r580/2026-12-02T14-03-11Z}.
+ * removes those it does not write again; a folder holding anything else is refused. Needs no GPU. Run: {@code p2pbench report results/FINGERPRINT/UTC-TIME}.
  */
 public final class Reporter {
     /** Name of the summary file. */
@@ -176,7 +179,7 @@ public final class Reporter {
         written.addAll(List.of(outDir.resolve(STATISTICS), summary, outDir.resolve(HtmlReport.FILE)));
         String pngNote = "";
         if (png != null) {
-            java.util.Optional<String> why = png.unavailable();
+            Optional<String> why = png.unavailable();
             if (why.isPresent()) {
                 pngNote = "PNG: none written: " + why.get() + "; the charts are SVG only";
             } else {
@@ -199,7 +202,7 @@ public final class Reporter {
     /** Merges the measurements of {@code sources}, which are ordered oldest first. */
     static Merged merge(List<ResultData> sources) {
         Map<String, Measurement> newest = new LinkedHashMap<>();
-        Map<Measurement, String> runOf = new java.util.IdentityHashMap<>();
+        Map<Measurement, String> runOf = new IdentityHashMap<>();
         int superseded = 0;
         for (ResultData d : sources) {
             for (Measurement m : d.measurements()) {
@@ -246,7 +249,7 @@ public final class Reporter {
                 + "` (ns).");
         for (ResultData d : sources) {
             // Format 1 stores the merged array (jmh-results.json); format 2 keeps one gzipped file per benchmark.
-            java.util.Optional<byte[]> jmh = io.p2pbench.results.ResultFolder.open(d.source()).jmhResultsJson();
+            Optional<byte[]> jmh = ResultFolder.open(d.source()).jmhResultsJson();
             if (jmh.isEmpty()) {
                 lines.add("`" + d.label() + "` has no jmh-results.json or per-benchmark JMH file (interrupted before the "
                         + "first result?).");

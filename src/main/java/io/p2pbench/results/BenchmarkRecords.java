@@ -2,6 +2,8 @@ package io.p2pbench.results;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -35,11 +37,11 @@ public final class BenchmarkRecords {
 
     /** Reads the count of bytes a fork verified; null when the file is missing or does not hold a count. */
     public static Long readVerified(Path file) throws IOException {
-        if (!java.nio.file.Files.isRegularFile(file)) {
+        if (!Files.isRegularFile(file)) {
             return null;
         }
         try {
-            return Long.parseLong(java.nio.file.Files.readString(file).strip());
+            return Long.parseLong(Files.readString(file).strip());
         } catch (NumberFormatException e) {
             return null;
         }
@@ -47,7 +49,7 @@ public final class BenchmarkRecords {
 
     /** The bytes of a samples file before compression: compact JSON and a newline. */
     public static byte[] samplesJson(BatchSamples samples) throws IOException {
-        return (MAPPER.writeValueAsString(samples) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return (MAPPER.writeValueAsString(samples) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     /** Reads a samples file ({@code .json.gz}), or format 1's plain {@code .json}. */

@@ -1,6 +1,7 @@
 package io.p2pbench.results;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.p2pbench.spec.Combination;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

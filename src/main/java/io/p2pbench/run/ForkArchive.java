@@ -1,11 +1,13 @@
 package io.p2pbench.run;
 
 import io.p2pbench.settings.Settings;
+import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -54,7 +56,7 @@ public final class ForkArchive {
 
     /** Whether every entry of {@code classPath} is a file (a jar), which class-data sharing needs. */
     static boolean jarsOnly(String classPath) {
-        return java.util.Arrays.stream(classPath.split(java.io.File.pathSeparator))
+        return Arrays.stream(classPath.split(File.pathSeparator))
                 .allMatch(e -> !e.isEmpty() && Files.isRegularFile(Path.of(e)));
     }
 

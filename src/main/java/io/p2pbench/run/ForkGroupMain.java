@@ -6,13 +6,13 @@ import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Nccl;
 import io.p2pbench.fork.ForkPhases;
 import io.p2pbench.fork.ForkChannel;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.results.ResultFolder;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -119,10 +119,7 @@ public final class ForkGroupMain {
      * One combination, as the executor hands it over.
      *
      * @param index its index in the plan
-     * @param id the combination's id (names its records)
-     * @param benchmark the JMH benchmark method
-     * @param kind its kind's label ({@link Kind#label()})
-     * @param params JMH parameters
+     * @param combination the plan row: its benchmark, kind and JMH parameters
      * @param stagingChunkBytes host-staged copies' chunk ({@link ForkChannel#STAGING_CHUNK_PARAM})
      * @param warmupIterations warm-up iterations
      * @param warmupMillis milliseconds per warm-up iteration
@@ -131,7 +128,7 @@ public final class ForkGroupMain {
      * @param logFile where JMH writes its output
      * @param phaseFile where {@link ForkPhases} marks go
      */
-    public record Task(int index, String id, String benchmark, String kind, Map<String, String> params,
+    public record Task(int index, Combination combination,
                        long stagingChunkBytes, int warmupIterations, int warmupMillis, int measurementMillis,
                        String resultFile, String logFile, String phaseFile) {}
 
@@ -150,17 +147,17 @@ public final class ForkGroupMain {
         }
         boolean first = true;
         for (Task t : tasks) {
-            ForkChannel.switchTo(t.id(), t.phaseFile());
+            ForkChannel.switchTo(t.combination().id(), t.phaseFile());
             protocol.println(ForkChannel.startLine(t.index(), ForkPhases.nowMicros()));
             protocol.flush();
             String error = null;
             try {
-                if (!first && gpu && contexts.resetsBefore(Kind.of(t.kind()))) {
+                if (!first && gpu && contexts.resetsBefore(Kind.of(t.combination().kind()))) {
                     Cuda.resetDevices();
                 }
                 first = false;
                 ChainedOptionsBuilder o = new OptionsBuilder()
-                        .include("^" + Pattern.quote(t.benchmark()) + "$")
+                        .include("^" + Pattern.quote(t.combination().benchmark()) + "$")
                         .forks(0)
                         .warmupIterations(t.warmupIterations())
                         .warmupTime(TimeValue.milliseconds(t.warmupMillis()))
@@ -170,7 +167,7 @@ public final class ForkGroupMain {
                         .resultFormat(ResultFormatType.JSON)
                         .output(t.logFile())
                         .shouldFailOnError(false);
-                t.params().forEach(o::param);
+                t.combination().params().forEach(o::param);
                 o.param(ForkChannel.STAGING_CHUNK_PARAM, Long.toString(t.stagingChunkBytes()));
                 Collection<RunResult> results = new Runner(o.build()).run();
                 if (results.isEmpty()) {

@@ -1,8 +1,9 @@
 package io.p2pbench.run;
 
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.WorkloadSpec;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,7 +19,7 @@ import java.util.function.Function;
  * {@link #warm(Preset.Timing)}: the JIT and the GPU's clocks are already warm, the new buffers were
  * touched by their fills.
  *
- * <p>{@link Mode#GROUPED} is the default since 2026-12-04; {@link Mode#PER_BENCHMARK} ({@code
+ * <p>{@link Mode#GROUPED} is the default; {@link Mode#PER_BENCHMARK} ({@code
  * --fork-per-benchmark}) keeps one JVM per combination. A shared JVM alone is not isolation: on the H200
  * node a device-local 0-&gt;0 copy of 1 MiB measured 283-302 GB/s when it followed another size in the
  * same JVM and 473-511 GB/s alone, because the later combination's new streams landed on other hardware
@@ -68,7 +69,7 @@ public final class ForkGroups {
      * @param numaNode a combination's NUMA binding, or null
      */
     public static List<List<Integer>> of(List<Combination> plan, Mode mode, Function<Combination, Integer> numaNode) {
-        Map<String, List<Integer>> byKey = new java.util.LinkedHashMap<>();
+        Map<String, List<Integer>> byKey = new LinkedHashMap<>();
         List<List<Integer>> out = new ArrayList<>();
         for (int i = 0; i < plan.size(); i++) {
             Combination c = plan.get(i);

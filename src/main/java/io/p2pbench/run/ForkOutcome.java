@@ -1,8 +1,8 @@
 package io.p2pbench.run;
 
 import io.p2pbench.results.BenchmarkRecords;
-import io.p2pbench.results.Combination;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import java.io.IOException;

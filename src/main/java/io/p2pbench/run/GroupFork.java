@@ -2,8 +2,8 @@ package io.p2pbench.run;
 
 import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.fork.ForkPhases;
-import io.p2pbench.results.Combination;
-import io.p2pbench.results.Metric;
+import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Metric;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import java.io.BufferedReader;
@@ -60,7 +60,7 @@ final class GroupFork {
                 // The first combination of a JVM warms it up; later ones find the JIT and the GPU warm.
                 Preset.Timing timing = k == 0 ? full : ForkGroups.warm(full);
                 slots.put(i, new Slot(f, run.forkLimitSeconds().applyAsDouble(c), new StringBuilder()));
-                tasks.add(new ForkGroupMain.Task(i, c.id(), c.benchmark(), c.kind(), c.params(), run.stagingChunkBytes(),
+                tasks.add(new ForkGroupMain.Task(i, c, run.stagingChunkBytes(),
                         timing.warmupIterations(), timing.warmupMillis(), timing.measurementMillis(), f.tmpJson().toString(),
                         run.folder().resolve(f.logRel()).toString(), f.phaseFile().toString()));
             }

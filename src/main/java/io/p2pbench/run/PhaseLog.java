@@ -3,7 +3,7 @@ package io.p2pbench.run;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.p2pbench.fork.ForkPhases;
 import io.p2pbench.results.AtomicFiles;
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.ResultMigration;
 import java.io.IOException;

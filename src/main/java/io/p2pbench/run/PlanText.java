@@ -1,6 +1,6 @@
 package io.p2pbench.run;
 
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Exchange;
 import io.p2pbench.spec.HostCopy;
 import io.p2pbench.spec.HostCopyBidirectional;

@@ -1,7 +1,7 @@
 package io.p2pbench.run;
 
 import io.p2pbench.cuda.Nccl.DataType;
-import io.p2pbench.results.Metric;
+import io.p2pbench.spec.Metric;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.Sizes;
 import java.util.EnumSet;

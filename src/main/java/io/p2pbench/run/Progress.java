@@ -1,6 +1,6 @@
 package io.p2pbench.run;
 
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.transfer.Sizes;
 import java.io.PrintWriter;

@@ -9,6 +9,7 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
@@ -136,7 +137,7 @@ public final class RunLock implements AutoCloseable {
     private static String jmhLockHolder() throws LockFile.Unusable {
         Path set = Settings.current().jmhLockFile();
         Path jmhLock = set != null ? set : Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock");
-        if (!Files.exists(jmhLock, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(jmhLock, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
         if (!Files.isRegularFile(jmhLock) || !Files.isWritable(jmhLock)) {

@@ -6,7 +6,7 @@ import io.p2pbench.collective.ModelPreset;
 import io.p2pbench.collective.RingAllReduce;
 import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.partition.Plan;
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.serving.Target;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.GpuPair;

@@ -2,8 +2,8 @@ package io.p2pbench.run;
 
 import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.fork.ForkPhases;
-import io.p2pbench.results.Combination;
-import io.p2pbench.results.Metric;
+import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Metric;
 import io.p2pbench.results.RunManifest;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package io.p2pbench.run;
 
 import io.p2pbench.cuda.Binding;
-import io.p2pbench.results.Combination;
-import io.p2pbench.results.Kind;
-import io.p2pbench.results.Metric;
+import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Kind;
+import io.p2pbench.spec.Metric;
 import io.p2pbench.spec.HostCopy;
 import io.p2pbench.spec.HostCopyBidirectional;
 import io.p2pbench.spec.PeerCopy;

@@ -1,7 +1,5 @@
 package io.p2pbench.spec;
 
-import io.p2pbench.results.Kind;
-import io.p2pbench.results.Metric;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;

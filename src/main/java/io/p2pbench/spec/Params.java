@@ -1,6 +1,5 @@
 package io.p2pbench.spec;
 
-import io.p2pbench.results.Kind;
 import java.util.Arrays;
 import java.util.Map;
 

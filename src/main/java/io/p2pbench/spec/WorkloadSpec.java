@@ -1,8 +1,5 @@
 package io.p2pbench.spec;
 
-import io.p2pbench.results.Combination;
-import io.p2pbench.results.Kind;
-import io.p2pbench.results.Metric;
 import java.util.Map;
 
 /**

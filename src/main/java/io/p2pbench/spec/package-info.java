@@ -8,9 +8,12 @@
  * rules (ranks, the GPUs it uses). {@link io.p2pbench.spec.SecondaryMetric} names the figures the benchmarks
  * report.
  *
- * <p>Layering: {@code run}, {@code report} and {@code bench} use this package; it uses {@code results} (the
- * manifest's {@link io.p2pbench.results.Combination}, whose string form it writes and reads, and the
- * {@link io.p2pbench.results.Kind} and {@link io.p2pbench.results.Metric} enums) and the workload packages
- * ({@code transfer}, {@code collective}, {@code partition}, {@code serving}).
+ * <p>The plan row itself ({@link io.p2pbench.spec.Combination}: kind, metric and parameters in the string
+ * form a manifest stores) and the {@link io.p2pbench.spec.Kind} and {@link io.p2pbench.spec.Metric} enums live
+ * here too, so that no benchmark parameters travel as strings outside this package.
+ *
+ * <p>Layering: {@code run}, {@code report}, {@code results} (the manifest holds plan rows) and {@code bench} use
+ * this package; it uses the workload packages ({@code transfer}, {@code collective}, {@code partition},
+ * {@code serving}) and nothing above them.
  */
 package io.p2pbench.spec;

@@ -5,7 +5,7 @@ import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.stats.Statistics;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -6,7 +6,7 @@ import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.stats.Statistics;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Kind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

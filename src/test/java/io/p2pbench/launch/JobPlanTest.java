@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.collective.BusBandwidth.Operation;
 import io.p2pbench.cuda.Nccl.DataType;
-import io.p2pbench.results.Combination;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.nio.file.Path;
 import java.util.ArrayList;

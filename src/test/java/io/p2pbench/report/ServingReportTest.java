@@ -12,7 +12,7 @@ import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.report.verdict.ServingVerdict;
 import io.p2pbench.results.AtomicFiles;
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.run.Preset;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.cuda.Binding;
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.JmhBenchmark;
 import io.p2pbench.topology.SyntheticTopologies;
 import io.p2pbench.topology.Topology;

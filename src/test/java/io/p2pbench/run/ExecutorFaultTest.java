@@ -191,7 +191,7 @@ class ExecutorFaultTest {
      */
     @Test
     void aForkGroupRunsInOneJvmAndAfterAKillTheRestRunInANewOne() throws Exception {
-        List<io.p2pbench.results.Combination> curve = ExecutorFaultHarness.oneCurve();
+        List<io.p2pbench.spec.Combination> curve = ExecutorFaultHarness.oneCurve();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path starts = work.resolve("starts");
         Path script = work.resolve("java-count");

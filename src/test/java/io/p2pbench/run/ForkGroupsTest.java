@@ -3,7 +3,7 @@ package io.p2pbench.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.topology.SyntheticTopologies;
 import io.p2pbench.topology.Topology;
 import java.util.HashSet;
@@ -86,8 +86,8 @@ class ForkGroupsTest {
                 () -> ForkGroupMain.Contexts.of("sometimes"));
         assertTrue(e.getMessage().contains("sometimes") && e.getMessage().contains("streams, reset or keep"),
                 e.getMessage());
-        for (io.p2pbench.results.Kind k : io.p2pbench.results.Kind.values()) {
-            boolean own = k != io.p2pbench.results.Kind.PARTITION && k != io.p2pbench.results.Kind.SERVING;
+        for (io.p2pbench.spec.Kind k : io.p2pbench.spec.Kind.values()) {
+            boolean own = k != io.p2pbench.spec.Kind.PARTITION && k != io.p2pbench.spec.Kind.SERVING;
             assertEquals(!own, ForkGroupMain.Contexts.REUSE_STREAMS.resetsBefore(k), k.label());
             assertTrue(ForkGroupMain.Contexts.RESET.resetsBefore(k), k.label());
             assertTrue(!ForkGroupMain.Contexts.KEEP.resetsBefore(k), k.label());

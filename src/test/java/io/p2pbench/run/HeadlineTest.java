@@ -2,7 +2,7 @@ package io.p2pbench.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

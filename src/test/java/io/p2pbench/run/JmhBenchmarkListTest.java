@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.fork.ForkSettings;
-import io.p2pbench.results.Combination;
-import io.p2pbench.results.Kind;
-import io.p2pbench.results.Metric;
+import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Kind;
+import io.p2pbench.spec.Metric;
 import io.p2pbench.spec.JmhBenchmark;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;

@@ -3,7 +3,7 @@ package io.p2pbench.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.SyntheticTopologies;
 import io.p2pbench.topology.Topology;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.collective.Group;
 import io.p2pbench.partition.Plan;
-import io.p2pbench.results.Combination;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.StepCostModel;
 import io.p2pbench.serving.Target;

@@ -61,7 +61,7 @@ class TimePredictorTest {
                         contexts(s), s.has("groupWarmupMillis") ? s.get("groupWarmupMillis").asInt()
                                 : ForkGroups.WARM_WARMUP_MILLIS_BEFORE)
                 : TimePredictor.RunShape.BEFORE_FORK_GROUPS;
-        List<io.p2pbench.results.Combination> plan = io.p2pbench.results.ResultFolder.open(manifest.getParent())
+        List<io.p2pbench.spec.Combination> plan = io.p2pbench.results.ResultFolder.open(manifest.getParent())
                 .readManifest().entries().stream().map(io.p2pbench.results.RunManifest.Entry::combination).toList();
         double predicted = TimePredictor.run(plan, Preset.QUICK.withTimings(bandwidth, latency), shape, c -> null)[0];
         double wall = Duration.between(Instant.parse(m.get("startedAt").asText()),
@@ -129,10 +129,10 @@ class TimePredictorTest {
         assertEquals(2 * (large - small), eight - small, 0.05);
         assertEquals(TimePredictor.NCCL_INIT_SECONDS,
                 TimePredictor.collective(t, 1L << 20, io.p2pbench.cuda.Nccl.DataType.FLOAT32, 4, true) - small, 1e-12);
-        assertEquals(TimePredictor.transfer(io.p2pbench.results.Kind.PEER, t, 4096, false),
-                TimePredictor.transfer(io.p2pbench.results.Kind.PEER, t, 1L << 30, false), 1e-12);
-        assertTrue(TimePredictor.transfer(io.p2pbench.results.Kind.HOST, t, 1L << 30, true)
-                > TimePredictor.transfer(io.p2pbench.results.Kind.HOST, t, 1L << 30, false));
+        assertEquals(TimePredictor.transfer(io.p2pbench.spec.Kind.PEER, t, 4096, false),
+                TimePredictor.transfer(io.p2pbench.spec.Kind.PEER, t, 1L << 30, false), 1e-12);
+        assertTrue(TimePredictor.transfer(io.p2pbench.spec.Kind.HOST, t, 1L << 30, true)
+                > TimePredictor.transfer(io.p2pbench.spec.Kind.HOST, t, 1L << 30, false));
     }
 
     /**

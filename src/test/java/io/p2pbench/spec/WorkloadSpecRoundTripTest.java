@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.p2pbench.results.Combination;
-import io.p2pbench.results.Kind;
-import io.p2pbench.results.Metric;
+import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Kind;
+import io.p2pbench.spec.Metric;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.run.Preset;

@@ -6,19 +6,22 @@ import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.render.TextMatrices;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -124,7 +127,7 @@ public final class Charts {
                     drawn.add(l);
                     continue;
                 }
-                Set<String> keys = new java.util.HashSet<>();
+                Set<String> keys = new HashSet<>();
                 l.points().forEach(m -> keys.add(m.key().path() + "|" + m.key().pair() + "|" + m.key().sizeBytes()));
                 List<Measurement> algPoints = e.getValue().stream().filter(m -> m.key().direction().equals("alg")
                         && keys.contains(m.key().path() + "|" + m.key().pair() + "|" + m.key().sizeBytes())).toList();
@@ -287,7 +290,7 @@ public final class Charts {
         double[] ys = series.stream().flatMap(s -> s.points().stream()).mapToDouble(SvgChart.Point::y)
                 .filter(v -> v > 0).toArray();
         boolean spread = bandwidth && !sweeps(lines) && ys.length > 1
-                && java.util.Arrays.stream(ys).max().orElse(1) / java.util.Arrays.stream(ys).min().orElse(1) > 30;
+                && Arrays.stream(ys).max().orElse(1) / Arrays.stream(ys).min().orElse(1) > 30;
         List<String> allNotes = new ArrayList<>(notes);
         if (spread) {
             allNotes.add("Log scale: the figures differ by more than 30x.");
@@ -341,7 +344,7 @@ public final class Charts {
     }
 
     /** Groups measurements into lines by their legend name, in first-seen order. */
-    static List<Line> lines(List<Measurement> ms, java.util.function.Function<Measurement, String> name) {
+    static List<Line> lines(List<Measurement> ms, Function<Measurement, String> name) {
         Map<String, List<Measurement>> byName = new LinkedHashMap<>();
         for (Measurement m : ms) {
             byName.computeIfAbsent(name.apply(m), k -> new ArrayList<>()).add(m);

@@ -15,11 +15,15 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -29,6 +33,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.AxesChartStyler;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
@@ -165,7 +170,7 @@ public final class PngCharts {
         boolean errorBars = c.series().stream().flatMap(s -> s.points().stream()).anyMatch(p -> p.halfWidth() > 0);
         for (int i = 0; i < c.series().size(); i++) {
             List<SvgChart.Point> pts = c.series().get(i).points().stream().filter(p -> usable(p, c.logY()))
-                    .sorted(java.util.Comparator.comparingLong(SvgChart.Point::sizeBytes)).toList();
+                    .sorted(Comparator.comparingLong(SvgChart.Point::sizeBytes)).toList();
             if (pts.isEmpty()) {
                 continue;
             }
@@ -212,7 +217,7 @@ public final class PngCharts {
             }
         }
         List<String> rows = new ArrayList<>(h.labels());
-        java.util.Collections.reverse(rows);
+        Collections.reverse(rows);
         chart.addSeries("GB/s", h.labels(), rows, cells);
         return chart;
     }
@@ -224,7 +229,7 @@ public final class PngCharts {
                 .setLegendLayout(Styler.LegendLayout.Horizontal);
         chart.getStyler().setLabelsVisible(true).setYAxisMin(0.0).setErrorBarsColorSeriesColor(false);
         // The bar labels (and the axis) with the SVG's decimals: "%.1f" -> "#,##0.0".
-        java.util.regex.Matcher decimals = java.util.regex.Pattern.compile("%\\.(\\d)f").matcher(b.valueFormat());
+        Matcher decimals = Pattern.compile("%\\.(\\d)f").matcher(b.valueFormat());
         int places = decimals.find() ? Integer.parseInt(decimals.group(1)) : 0;
         chart.getStyler().setYAxisDecimalPattern("#,##0" + (places > 0 ? "." + "0".repeat(places) : ""));
         boolean errorBars = Arrays.stream(b.halfWidths()).flatMapToDouble(Arrays::stream)
@@ -243,7 +248,7 @@ public final class PngCharts {
     private static void style(Styler s) {
         s.setChartBackgroundColor(Color.WHITE).setPlotBackgroundColor(Color.WHITE).setChartFontColor(new Color(34, 34, 34));
         s.setBaseFont(new Font(FONT, Font.PLAIN, 12)).setAntiAlias(true);
-        if (s instanceof org.knowm.xchart.style.AxesChartStyler a) {
+        if (s instanceof AxesChartStyler a) {
             a.setAxisTitleFont(new Font(FONT, Font.PLAIN, 13)).setAxisTickLabelsFont(new Font(FONT, Font.PLAIN, 12));
             a.setPlotGridLinesColor(new Color(221, 221, 221)).setPlotBorderColor(new Color(68, 68, 68));
         }

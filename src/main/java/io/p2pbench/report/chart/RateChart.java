@@ -1,6 +1,7 @@
 package io.p2pbench.report.chart;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -92,7 +93,7 @@ final class RateChart {
             String color = SeriesStyles.COLORS[i % SeriesStyles.COLORS.length];
             String dash = SeriesStyles.DASHES[i % SeriesStyles.DASHES.length];
             List<Point> pts = new ArrayList<>(series.get(i).points());
-            pts.sort(java.util.Comparator.comparingDouble(Point::ratePerSecond));
+            pts.sort(Comparator.comparingDouble(Point::ratePerSecond));
             StringBuilder path = new StringBuilder();
             for (Point p : pts) {
                 double px = SvgChart.LEFT + x.fraction(p.ratePerSecond()) * width;

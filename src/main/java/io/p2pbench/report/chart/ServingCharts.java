@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -145,7 +146,7 @@ public final class ServingCharts {
     }
 
     private static List<ServingResults.Sweep> ordered(List<ServingResults.Sweep> sweeps) {
-        return sweeps.stream().sorted(java.util.Comparator.comparing((ServingResults.Sweep s) ->
+        return sweeps.stream().sorted(Comparator.comparing((ServingResults.Sweep s) ->
                 s.plan()).thenComparingInt(s -> TRANSPORT_ORDER.indexOf(s.transport()))).toList();
     }
 }

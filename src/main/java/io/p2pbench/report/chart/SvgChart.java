@@ -2,6 +2,7 @@ package io.p2pbench.report.chart;
 
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
@@ -123,7 +124,7 @@ public final class SvgChart {
             String color = styles.get(i).color();
             String dash = styles.get(i).dash();
             List<Point> pts = s.points().stream().filter(p -> Double.isFinite(p.y()) && !(c.logY() && p.y() <= 0))
-                    .sorted(java.util.Comparator.comparingLong(Point::sizeBytes)).toList();
+                    .sorted(Comparator.comparingLong(Point::sizeBytes)).toList();
             StringBuilder path = new StringBuilder();
             for (int k = 0; k < pts.size(); k++) {
                 double px = xPixel(pts.get(k).sizeBytes(), xLo, xHi, plotWidth);

@@ -1,16 +1,19 @@
 package io.p2pbench.report.imports;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.p2pbench.collective.Group;
 import io.p2pbench.report.BadInputException;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Kind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -48,7 +51,7 @@ public final class NcclTestsImport {
 
     /** The GPU names of the ranks, one per GPU: ranks that share a GPU name it once. */
     private static List<String> perGpu(List<String> devices, List<String> names) {
-        Map<String, String> byGpu = new java.util.LinkedHashMap<>();
+        Map<String, String> byGpu = new LinkedHashMap<>();
         for (int i = 0; i < devices.size(); i++) {
             byGpu.putIfAbsent(devices.get(i), names.get(i));
         }
@@ -66,7 +69,7 @@ public final class NcclTestsImport {
         String operation = OPERATIONS.get(program.replaceFirst("_mpi$", ""));
         if (operation == null) {
             throw new BadInputException(file + " is nccl-tests output of '" + program + "', which has no p2pbench "
-                    + "counterpart; use one of " + String.join(", ", new java.util.TreeSet<>(OPERATIONS.keySet()))
+                    + "counterpart; use one of " + String.join(", ", new TreeSet<>(OPERATIONS.keySet()))
                     + " (or their _mpi builds)");
         }
         refuseWrongData(file, root);
@@ -201,8 +204,8 @@ public final class NcclTestsImport {
         }
     }
 
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind
-            .ObjectMapper().enable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectMapper JSON = new com.fasterxml.jackson.databind
+            .ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     /** Whether {@code text} is nccl-tests' printed output: its column header and at least one rank line. */
     public static boolean recognisesText(String text) {

@@ -5,13 +5,16 @@ import io.p2pbench.report.BadInputException;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Reads nvbandwidth's JSON output ({@code nvbandwidth -j}, checked against v0.8) as a baseline and
@@ -79,7 +82,7 @@ public final class NvbandwidthImport {
 
     /** The testcases p2pbench maps onto its measurements. */
     public static List<String> mappedTestcases() {
-        return java.util.Arrays.stream(Mapping.values()).map(m -> m.testcase).toList();
+        return Arrays.stream(Mapping.values()).map(m -> m.testcase).toList();
     }
 
     /** Whether a parsed JSON document is nvbandwidth's. */
@@ -108,13 +111,13 @@ public final class NvbandwidthImport {
             String status = tc.path("status").asText();
             Mapping m = Mapping.of(name);
             if (!status.equals("Passed")) {
-                notMeasured.add(new ResultData.NotMeasured(name, status.toLowerCase(java.util.Locale.ROOT),
+                notMeasured.add(new ResultData.NotMeasured(name, status.toLowerCase(Locale.ROOT),
                         tc.path("error").asText("reported " + status + " by nvbandwidth"), false));
             } else if (m == null) {
                 notMeasured.add(new ResultData.NotMeasured(name, NOT_MAPPED,
                         "no p2pbench counterpart for this nvbandwidth testcase", false));
             } else {
-                Map<String, Integer> skipped = new java.util.TreeMap<>();
+                Map<String, Integer> skipped = new TreeMap<>();
                 cells(file, tc, m, size, machine, seen, skipped);
                 if (!skipped.isEmpty()) {
                     List<String> parts = new ArrayList<>();

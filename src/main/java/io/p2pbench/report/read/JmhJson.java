@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.p2pbench.report.BadInputException;
+import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,11 +50,11 @@ public final class JmhJson {
             throw new BadInputException(file + " is not a regular file (" + what + " expected)");
         }
         try {
-            return MAPPER.readTree(io.p2pbench.results.AtomicFiles.read(file));
+            return MAPPER.readTree(AtomicFiles.read(file));
         } catch (JacksonException e) {
             throw new BadInputException(file + " is not readable " + what + " (truncated?): "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
-        } catch (io.p2pbench.results.AtomicFiles.BadGzip e) {
+        } catch (AtomicFiles.BadGzip e) {
             throw new BadInputException(file + " is not readable " + what + ": it " + e.reason());
         } catch (IOException e) {
             throw new BadInputException(file + " cannot be read: " + e.getMessage());

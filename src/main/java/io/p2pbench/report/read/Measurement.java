@@ -1,5 +1,6 @@
 package io.p2pbench.report.read;
 
+import io.p2pbench.spec.Kind;
 import java.util.Locale;
 
 /**
@@ -47,9 +48,9 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
 
         /**
          * Whether the row is of {@code k}'s kind (rows of both directions at once are of the one-way kind,
-         * {@link io.p2pbench.results.Kind#PEER} or {@link io.p2pbench.results.Kind#HOST}, their direction says which).
+         * {@link io.p2pbench.spec.Kind#PEER} or {@link io.p2pbench.spec.Kind#HOST}, their direction says which).
          */
-        public boolean is(io.p2pbench.results.Kind k) {
+        public boolean is(Kind k) {
             return kind.equals(k.label());
         }
     }

@@ -13,7 +13,7 @@ import java.util.TreeMap;
  * tools (nvbandwidth, nccl-tests), which have no manifest or topology.
  *
  * @param source the folder or file read
- * @param label short name for tables and legends, e.g. {@code h200x8-nv18-r580/2026-12-02T14-03-11Z}
+ * @param label short name for tables and legends, e.g. {@code FINGERPRINT/UTC-TIME} (the run folder's last two names)
  * @param machine the machine's fingerprint (or, for imports, the GPUs the file lists)
  * @param origin what wrote it, e.g. {@code p2pbench 0.1.0}, {@code nvbandwidth v0.8}
  * @param topology the machine, or null for imports

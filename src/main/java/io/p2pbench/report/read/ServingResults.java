@@ -5,8 +5,8 @@ import io.p2pbench.report.BadInputException;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
-import io.p2pbench.results.Combination;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.serving.PointStats;
 import io.p2pbench.serving.ServingSamples;
@@ -18,6 +18,7 @@ import io.p2pbench.spec.WorkloadSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -182,7 +183,7 @@ public final class ServingResults {
             points.add(new Point(p.ratePerSecond(), j.met(), p.capped(), st, interval(st.ttft()), interval(st.tpot()),
                     interval(st.e2e()), p.meanStepUs(), stability, j.why()));
         }
-        points.sort(java.util.Comparator.comparingDouble(Point::ratePerSecond));
+        points.sort(Comparator.comparingDouble(Point::ratePerSecond));
         return new Run(d.label(), s, List.copyOf(points));
     }
 

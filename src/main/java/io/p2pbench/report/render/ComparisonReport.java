@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * A comparison as Markdown (matching used, method, one row per match) and as overlay charts: per
@@ -49,7 +50,7 @@ public final class ComparisonReport {
                         + "%d baseline-only and %d candidate-only rows not compared.%n%n", r.count(Comparison.Verdict.WORSE),
                 r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME), unjudged(r), r.rows().size(),
                 r.baselineOnly(), r.candidateOnly()));
-        for (ResultData b : java.util.stream.Stream.concat(r.baselines().stream(), r.candidates().stream()).toList()) {
+        for (ResultData b : Stream.concat(r.baselines().stream(), r.candidates().stream()).toList()) {
             if (!b.isRun() && !b.notMeasured().isEmpty()) {
                 sb.append("Not used from `").append(b.label()).append("`:\n\n");
                 b.notMeasured().forEach(n -> sb.append("- ").append(n.id()).append(" (").append(n.status())

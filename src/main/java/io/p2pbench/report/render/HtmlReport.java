@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -80,7 +81,7 @@ public final class HtmlReport {
     /** The cells of a pipe-table row, with {@code \|} kept as a bar inside a cell. */
     private static List<String> cells(String row) {
         String inner = row.substring(1, row.length() - (row.endsWith("|") ? 1 : 0));
-        return java.util.Arrays.stream(inner.split("(?<!\\\\)\\|")).map(c -> c.strip().replace("\\|", "|")).toList();
+        return Arrays.stream(inner.split("(?<!\\\\)\\|")).map(c -> c.strip().replace("\\|", "|")).toList();
     }
 
     private static String inline(String s) {

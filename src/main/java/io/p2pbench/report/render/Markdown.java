@@ -1,5 +1,6 @@
 package io.p2pbench.report.render;
 
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 
@@ -38,7 +39,7 @@ public final class Markdown {
 
     /** A threshold or other plain number without trailing zeros, e.g. {@code 5}, {@code 2.5}. */
     public static String plain(double v) {
-        return java.math.BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
     }
 
     /** A ratio as a percentage with one decimal, e.g. {@code 85.7%}. */

@@ -7,6 +7,7 @@ import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.stats.HockneyFit;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What one report shows: the sources read, their measurements (one per machine and key), the
@@ -23,18 +24,18 @@ import java.util.List;
  * @param serving the serving sweeps ({@link ServingResults#read}), read once per report
  */
 public record ReportContent(List<ResultData> sources, List<Measurement> measurements, int superseded,
-                     java.util.Map<Measurement, String> runOf,
+                     Map<Measurement, String> runOf,
                      List<HockneyFit.Fit> fits, List<Charts.ChartFile> charts, List<String> exports,
                      List<PartitionVerdict.Figure> partition, List<ServingResults.Sweep> serving) {
 
     /** A report without partition figures. */
     public ReportContent(List<ResultData> sources, List<Measurement> measurements, int superseded,
-                  java.util.Map<Measurement, String> runOf, List<HockneyFit.Fit> fits, List<Charts.ChartFile> charts,
+                  Map<Measurement, String> runOf, List<HockneyFit.Fit> fits, List<Charts.ChartFile> charts,
                   List<String> exports) {
         this(sources, measurements, superseded, runOf, fits, charts, exports, List.of(), List.of());
     }
 
-    /** The run a measurement came from, e.g. {@code h200x1-single-r580/2026-12-02T14-29-47Z}. */
+    /** The run a measurement came from, e.g. {@code FINGERPRINT/UTC-TIME}, the run folder's last two names. */
     String run(Measurement m) {
         String run = runOf.get(m);
         return run == null ? "?" : run;

@@ -1,6 +1,8 @@
 package io.p2pbench.report.stats;
 
 import java.util.Arrays;
+import java.util.stream.IntStream;
+import org.apache.commons.math3.distribution.BinomialDistribution;
 
 /**
  * Exact small-sample statistics for comparing a few runs with a few runs, where normal
@@ -185,8 +187,8 @@ public final class ExactTests {
         }
         double[] s = x.clone();
         Arrays.sort(s);
-        org.apache.commons.math3.distribution.BinomialDistribution b =
-                new org.apache.commons.math3.distribution.BinomialDistribution(null, n, q);
+        BinomialDistribution b =
+                new BinomialDistribution(null, n, q);
         double tail = (1 - level) / 2;
         int lower = 1;
         for (int l = 1; l <= n; l++) {
@@ -217,7 +219,7 @@ public final class ExactTests {
      * (rows without a test) are left out of the family and stay NaN.
      */
     public static double[] benjaminiHochberg(double[] p) {
-        Integer[] order = java.util.stream.IntStream.range(0, p.length).filter(i -> !Double.isNaN(p[i]))
+        Integer[] order = IntStream.range(0, p.length).filter(i -> !Double.isNaN(p[i]))
                 .boxed().sorted((a, b) -> Double.compare(p[a], p[b])).toArray(Integer[]::new);
         double[] q = new double[p.length];
         Arrays.fill(q, Double.NaN);

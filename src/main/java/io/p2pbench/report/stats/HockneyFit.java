@@ -2,7 +2,7 @@ package io.p2pbench.report.stats;
 
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultReader;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Kind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

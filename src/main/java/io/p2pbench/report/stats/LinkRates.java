@@ -1,7 +1,7 @@
 package io.p2pbench.report.stats;
 
 import io.p2pbench.report.read.Measurement;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.LinkClass;
 import io.p2pbench.topology.LinkSpeeds;

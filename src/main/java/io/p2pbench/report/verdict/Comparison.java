@@ -7,14 +7,18 @@ import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.render.Markdown;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.stats.Statistics;
+import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.stream.DoubleStream;
 
 /**
  * Matches the measurements of a baseline and a candidate and judges each measurement
@@ -256,8 +260,8 @@ public final class Comparison {
         double cv = Statistics.percentile(cRuns, 50);
         double ratio = cv / bv;
         ExactTests.Interval interval = new ExactTests.Interval(Double.NaN, Double.NaN, Double.NaN);
-        boolean positive = java.util.stream.DoubleStream.concat(java.util.Arrays.stream(bRuns),
-                java.util.Arrays.stream(cRuns)).allMatch(v -> v > 0);
+        boolean positive = DoubleStream.concat(Arrays.stream(bRuns),
+                Arrays.stream(cRuns)).allMatch(v -> v > 0);
         if (positive) {
             ExactTests.Interval log = ExactTests.shiftInterval(logs(bRuns), logs(cRuns), LEVEL);
             interval = log.exists() ? new ExactTests.Interval(Math.exp(log.low()), Math.exp(log.high()),
@@ -309,7 +313,7 @@ public final class Comparison {
 
     /** Three significant digits, without trailing zeros: 0.1, 0.0286. */
     static String significant(double v) {
-        return new java.math.BigDecimal(String.format(Locale.ROOT, "%.3g", v)).stripTrailingZeros().toPlainString();
+        return new BigDecimal(String.format(Locale.ROOT, "%.3g", v)).stripTrailingZeros().toPlainString();
     }
 
     /**
@@ -363,7 +367,7 @@ public final class Comparison {
     }
 
     private static double[] logs(double[] x) {
-        return java.util.Arrays.stream(x).map(Math::log).toArray();
+        return Arrays.stream(x).map(Math::log).toArray();
     }
 
     private static Set<String> keys(List<Map<String, Measurement>> runs) {
@@ -373,11 +377,11 @@ public final class Comparison {
     }
 
     private static Measurement first(List<Map<String, Measurement>> runs, String key) {
-        return runs.stream().map(r -> r.get(key)).filter(java.util.Objects::nonNull).findFirst().orElseThrow();
+        return runs.stream().map(r -> r.get(key)).filter(Objects::nonNull).findFirst().orElseThrow();
     }
 
     private static double[] figures(List<Map<String, Measurement>> runs, String key) {
-        return runs.stream().map(r -> r.get(key)).filter(java.util.Objects::nonNull)
+        return runs.stream().map(r -> r.get(key)).filter(Objects::nonNull)
                 .mapToDouble(Comparison::runFigure).toArray();
     }
 

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,13 +3,15 @@ package io.p2pbench.report.verdict;
 import io.p2pbench.report.imports.NvbandwidthImport;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Why a baseline and a candidate have no measurement in common, as the one line {@code compare} exits
@@ -98,7 +100,7 @@ final class NothingInCommon {
 
     /** The size an nvbandwidth import was read at, from its origin ({@code nvbandwidth v0.8 (-b 512 MiB)}). */
     private static String assumedSize(ResultData nvb) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("-b ([^)]+)\\)").matcher(nvb.origin());
+        Matcher m = Pattern.compile("-b ([^)]+)\\)").matcher(nvb.origin());
         return m.find() ? m.group(1) : "?";
     }
 }

@@ -1,5 +1,6 @@
 package io.p2pbench.report.verdict;
 
+import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
 import io.p2pbench.partition.PartitionSpec;
 import io.p2pbench.partition.Phase;
@@ -9,7 +10,10 @@ import io.p2pbench.report.chart.ServingCharts;
 import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.serving.BatchPolicy;
+import io.p2pbench.serving.SearchPlan;
 import io.p2pbench.serving.ServingSamples;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -137,7 +141,7 @@ public final class ServingVerdict {
 
     /** Whether {@code rate} is on the sweep's geometric grid (start x growth^k), which every plan of it shares. */
     private static boolean geometric(ServingResults.Sweep s, double rate) {
-        io.p2pbench.serving.SearchPlan p = s.sweep().search();
+        SearchPlan p = s.sweep().search();
         long k = Math.round(Math.log(rate / p.startRatePerSecond()) / Math.log(p.growth()));
         return Math.abs(p.geometricRate((int) k) / rate - 1) < 1e-9;
     }
@@ -224,7 +228,7 @@ public final class ServingVerdict {
         if (!Double.isFinite(r)) {
             return String.valueOf(r);
         }
-        return new java.math.BigDecimal(r).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+        return new BigDecimal(r).round(new MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     /** The exchanges' bus bandwidth in the instrumented step: bytes crossing over the exposed communication time. */
@@ -251,7 +255,7 @@ public final class ServingVerdict {
 
     private static PartitionSpec spec(ServingResults.Sweep f, int tokens) {
         Plan plan = f.plan();
-        int ranks = plan == Plan.SINGLE ? 1 : io.p2pbench.collective.Group.parse(f.group()).size();
+        int ranks = plan == Plan.SINGLE ? 1 : Group.parse(f.group()).size();
         return new PartitionSpec(ModelShape.named(f.model()), plan, ranks, Phase.DECODE, tokens, 1, 1);
     }
 

@@ -4,8 +4,9 @@ import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.render.ReportContent;
 import io.p2pbench.report.render.SummaryWriter;
-import io.p2pbench.results.Kind;
+import io.p2pbench.spec.Kind;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
@@ -25,7 +26,7 @@ public final class VerdictSections {
             double fastestPeer = r.measurementsOf(d.machine()).stream()
                     .filter(m -> !m.singleGpu() && m.key().is(Kind.PEER)
                             && m.key().metric().equals(Measurement.BANDWIDTH) && m.samples().length > 0)
-                    .mapToDouble(m -> PartitionVerdict.median(java.util.Arrays.stream(m.samples()).boxed().toList()))
+                    .mapToDouble(m -> PartitionVerdict.median(Arrays.stream(m.samples()).boxed().toList()))
                     .max().orElse(Double.NaN);
             String best = r.sources().stream().filter(s -> s.machine().equals(d.machine()) && s.topology() != null)
                     .map(s -> PartitionVerdict.bestPairs(s.topology())).filter(b -> !b.isEmpty()).findFirst().orElse("");

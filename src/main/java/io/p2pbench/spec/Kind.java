@@ -1,4 +1,4 @@
-package io.p2pbench.results;
+package io.p2pbench.spec;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;

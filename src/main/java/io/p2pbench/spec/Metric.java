@@ -1,4 +1,4 @@
-package io.p2pbench.results;
+package io.p2pbench.spec;
 
 /**
  * How a planned benchmark is measured. The {@link #label()} is what the manifest stores and the name

@@ -1,11 +1,11 @@
-package io.p2pbench.results;
+package io.p2pbench.spec;
 
 import java.util.Map;
 
 /**
  * One benchmark run of a plan as the manifest records it: a JMH benchmark method with fixed parameters, in
  * their string form. The typed form of {@code kind} and {@code params} is the workload's spec
- * ({@code io.p2pbench.spec.WorkloadSpec}), which writes these strings ({@code spec.combination(...)}) and is the
+ * ({@link WorkloadSpec}), which writes these strings ({@code spec.combination(...)}) and is the
  * only reader of them ({@code WorkloadSpec.of(combination)}); kinds of other tools (a launched job's rows)
  * stay strings.
  *
