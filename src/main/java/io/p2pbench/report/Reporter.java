@@ -174,7 +174,7 @@ public final class Reporter {
         AtomicFiles.write(outDir.resolve(STATISTICS), docs.statistics());
         Path summary = outDir.resolve(SUMMARY);
         AtomicFiles.write(summary, docs.summary());
-        AtomicFiles.write(outDir.resolve(HtmlReport.FILE), HtmlReport.render(docs.summary(), outDir));
+        AtomicFiles.write(outDir.resolve(HtmlReport.FILE), HtmlReport.render(docs.page(), outDir));
         charts.forEach(c -> written.add(c.svg()));
         written.addAll(List.of(outDir.resolve(STATISTICS), summary, outDir.resolve(HtmlReport.FILE)));
         String pngNote = "";

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -42,35 +43,43 @@ public final class SummaryWriter {
     private SummaryWriter() {}
 
     /**
-     * The two documents.
+     * The documents.
      *
      * @param summary summary.md
      * @param statistics statistics.md
+     * @param page the blocks summary.md was written from, for report.html ({@link HtmlReport})
      */
-    public record Documents(String summary, String statistics) {}
+    public record Documents(String summary, String statistics, List<Block> page) {}
 
     /** Renders both documents; chart and export paths are written relative to {@code outDir}. */
     public static Documents render(ReportContent r, Path outDir) {
-        StringBuilder head = new StringBuilder();
-        head.append("# p2pbench report: ").append(r.sources().stream().map(ResultData::machine).distinct()
-                .collect(Collectors.joining(", "))).append("\n\n");
-        head.append(headline(r)).append("The same as one page with the charts inline: `" + HtmlReport.FILE + "`.\n\n");
-        head.append("# Details\n\n").append(runs(r)).append('\n');
+        List<Block> page = new ArrayList<>();
+        page.add(new Block.Heading(1, "p2pbench report: " + r.sources().stream().map(ResultData::machine).distinct()
+                .collect(Collectors.joining(", "))));
+        page.add(new Block.MarkdownText(headline(r)));
+        page.add(new Block.Paragraph("The same as one page with the charts inline: `" + HtmlReport.FILE + "`."));
+        page.add(new Block.Heading(1, "Details"));
+        page.addAll(runs(r));
         for (ResultData machine : machines(r)) {
-            head.append(machine(machine, r.measurementsOf(machine.machine()), r));
+            page.addAll(machine(machine, r.measurementsOf(machine.machine()), r));
         }
-        head.append(fits(r)).append(VerdictSections.render(r, outDir, svg -> relative(outDir, svg)))
-                .append(charts(r.charts().stream().filter(c -> !PartitionVerdict.isChart(c) && !ServingCharts.isChart(c))
-                        .toList(), outDir)).append(notMeasured(r)).append(method(r));
-        head.append("Per-size statistics (median, mean, interval, CV, n, efficiency; latency percentiles) of every "
-                + "figure: see `" + Reporter.STATISTICS + "` next to this file.\n");
-        String statistics = "# p2pbench statistics per size\n\n" + method(r) + statistics(r);
-        String summary = head.toString();
+        page.addAll(fits(r));
+        page.add(new Block.MarkdownText(VerdictSections.render(r, outDir, svg -> relative(outDir, svg))));
+        page.addAll(charts(r.charts().stream().filter(c -> !PartitionVerdict.isChart(c) && !ServingCharts.isChart(c))
+                .toList(), outDir));
+        page.addAll(notMeasured(r));
+        page.addAll(method(r));
+        page.add(new Block.Paragraph("Per-size statistics (median, mean, interval, CV, n, efficiency; latency "
+                + "percentiles) of every figure: see `" + Reporter.STATISTICS + "` next to this file."));
+        String statistics = "# p2pbench statistics per size\n\n" + Block.markdown(method(r)) + statistics(r);
+        String markdown = Block.markdown(page);
+        String summary = markdown.substring(0, markdown.length() - 1); // the file ends with its last line
         if (bytes(summary) > BUDGET_BYTES) {
             summary = summary.substring(0, BUDGET_BYTES / 2) + "\n\n(cut here to stay under 1 MiB, a CI job summary's "
                     + "limit: see `" + Reporter.STATISTICS + "`)\n";
+            page = List.of(new Block.MarkdownText(summary));
         }
-        return new Documents(summary, statistics);
+        return new Documents(summary, statistics, page);
     }
 
     /**
@@ -204,7 +213,7 @@ public final class SummaryWriter {
         return out;
     }
 
-    private static String runs(ReportContent r) {
+    private static List<Block> runs(ReportContent r) {
         List<List<String>> rows = new ArrayList<>();
         for (ResultData d : r.sources()) {
             long ok = d.isRun() ? d.manifest().entries().stream().filter(e -> "ok".equals(e.status())).count() : 0;
@@ -215,11 +224,14 @@ public final class SummaryWriter {
                     d.isRun() ? d.manifest().state() : "", String.valueOf(ok), String.valueOf(skipped),
                     String.valueOf(other), verified(d)));
         }
-        String table = Markdown.table(List.of("result", "written by", "preset", "started (UTC)", "state", "ok", "skipped",
-                "failed or other", "bytes verified"), rows);
-        String note = r.superseded() > 0 ? "\n" + r.superseded() + " measurement(s) appear in more than one run of the "
-                + "same machine; the figures of the run started last are used.\n" : "";
-        return "## Runs\n\n" + table + note;
+        List<Block> out = new ArrayList<>(List.of(new Block.Heading(2, "Runs"), new Block.Table(List.of("result",
+                "written by", "preset", "started (UTC)", "state", "ok", "skipped", "failed or other", "bytes verified"),
+                rows)));
+        if (r.superseded() > 0) {
+            out.add(new Block.Paragraph(r.superseded() + " measurement(s) appear in more than one run of the same "
+                    + "machine; the figures of the run started last are used."));
+        }
+        return out;
     }
 
     /** Bytes the ok benchmarks of a run verified, or why there is no figure. */
@@ -243,47 +255,47 @@ public final class SummaryWriter {
         return new ArrayList<>(out.values());
     }
 
-    private static String machine(ResultData d, List<Measurement> ms, ReportContent r) {
-        StringBuilder sb = new StringBuilder("## Machine ").append(d.machine()).append("\n\n");
+    private static List<Block> machine(ResultData d, List<Measurement> ms, ReportContent r) {
+        List<Block> out = new ArrayList<>(List.of(new Block.Heading(2, "Machine " + d.machine())));
         Topology t = d.topology();
         if (t != null) {
             HostInfo h = t.host();
-            sb.append(String.format(Locale.ROOT, "%s; driver %s (CUDA %s), CUDA runtime %s, NCCL %s. Host: %s, %d socket(s),"
-                            + " %d NUMA node(s), IOMMU %s, virtualisation %s.%n%n", d.machineDescription(),
-                    h.driverVersion(), h.cudaDriver(), h.cudaRuntime(), h.nccl(), h.cpuModel(), h.sockets(), h.numaNodes(),
-                    h.iommu(), h.virtualization()));
-            sb.append("```text\n").append(TopologyPrinter.gpuTable(t)).append('\n').append(TopologyPrinter.linkMatrix(t))
-                    .append('\n').append(TopologyPrinter.p2pMatrix(t)).append("```\n\n");
-            sb.append(MachineDoctor.section(d, ms));
+            out.add(new Block.Paragraph(String.format(Locale.ROOT, "%s; driver %s (CUDA %s), CUDA runtime %s, NCCL %s. "
+                            + "Host: %s, %d socket(s), %d NUMA node(s), IOMMU %s, virtualisation %s.",
+                    d.machineDescription(), h.driverVersion(), h.cudaDriver(), h.cudaRuntime(), h.nccl(), h.cpuModel(),
+                    h.sockets(), h.numaNodes(), h.iommu(), h.virtualization())));
+            out.add(new Block.Code(TopologyPrinter.gpuTable(t) + '\n' + TopologyPrinter.linkMatrix(t) + '\n'
+                    + TopologyPrinter.p2pMatrix(t)));
+            out.add(new Block.MarkdownText(MachineDoctor.section(d, ms)));
         }
         String peer = TextMatrices.peer(ms, t);
         if (!peer.isEmpty()) {
-            sb.append("### Bandwidth matrices (nvbandwidth style)\n\n```text\n").append(peer).append("```\n\n")
-                    .append(runsOf(r, TextMatrices.matrixCells(ms)));
+            out.addAll(List.of(new Block.Heading(3, "Bandwidth matrices (nvbandwidth style)"), new Block.Code(peer)));
+            runsOf(r, TextMatrices.matrixCells(ms)).ifPresent(out::add);
         }
         String host = TextMatrices.host(ms, t);
         if (!host.isEmpty()) {
-            sb.append("### Host-device bandwidth\n\n```text\n").append(host).append("```\n\n")
-                    .append(runsOf(r, ms.stream().filter(m -> m.key().is(Kind.HOST)).toList()));
+            out.addAll(List.of(new Block.Heading(3, "Host-device bandwidth"), new Block.Code(host)));
+            runsOf(r, ms.stream().filter(m -> m.key().is(Kind.HOST)).toList()).ifPresent(out::add);
         }
-        return sb.toString();
+        return out;
     }
 
     /** {@code Figures from run A (12), run B (3).} for the measurements a table shows. */
-    private static String runsOf(ReportContent r, List<Measurement> shown) {
+    private static Optional<Block> runsOf(ReportContent r, List<Measurement> shown) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         shown.forEach(m -> counts.merge(r.run(m), 1, Integer::sum));
         if (counts.isEmpty()) {
-            return "";
+            return Optional.empty();
         }
-        return "Figures from " + counts.entrySet().stream().map(e -> "`" + e.getKey() + "`"
-                + (counts.size() > 1 ? " (" + e.getValue() + ")" : "")).collect(Collectors.joining(", ")) + ".\n\n";
+        return Optional.of(new Block.Paragraph("Figures from " + counts.entrySet().stream().map(e -> "`" + e.getKey()
+                + "`" + (counts.size() > 1 ? " (" + e.getValue() + ")" : "")).collect(Collectors.joining(", ")) + "."));
     }
 
-    private static String fits(ReportContent r) {
+    private static List<Block> fits(ReportContent r) {
         List<HockneyFit.Fit> fits = r.fits();
         if (fits.isEmpty()) {
-            return "";
+            return List.of();
         }
         List<List<String>> rows = new ArrayList<>();
         for (HockneyFit.Fit f : fits) {
@@ -297,27 +309,25 @@ public final class SummaryWriter {
                             : "n/a (model does not fit)",
                     Markdown.percent(f.rmsRelative()), "`" + r.run(m) + "`"));
         }
-        return "## Latency-bandwidth fit (alpha-beta, Hockney): t = α + n / β\n\n"
-                + "α: startup latency; β: asymptotic bandwidth; n½ = α·β, the size reaching half of β. Least squares on "
-                + "relative residuals; ± one standard error (n½ by the delta method).\n\n"
-                + Markdown.table(List.of("machine", "kind", "pair (link)", "path", "direction", "fitted on", "sizes",
-                "α (µs)", "β (GB/s)", "n½", "rms relative residual", "run (of the smallest size)"), rows) + "\n";
+        return List.of(new Block.Heading(2, "Latency-bandwidth fit (alpha-beta, Hockney): t = α + n / β"),
+                new Block.Paragraph("α: startup latency; β: asymptotic bandwidth; n½ = α·β, the size reaching half of β. "
+                        + "Least squares on relative residuals; ± one standard error (n½ by the delta method)."),
+                new Block.Table(List.of("machine", "kind", "pair (link)", "path", "direction", "fitted on", "sizes",
+                        "α (µs)", "β (GB/s)", "n½", "rms relative residual", "run (of the smallest size)"), rows));
     }
 
-    private static String charts(List<Charts.ChartFile> charts, Path outDir) {
+    private static List<Block> charts(List<Charts.ChartFile> charts, Path outDir) {
         if (charts.isEmpty()) {
-            return "";
+            return List.of();
         }
-        StringBuilder sb = new StringBuilder("## Charts\n\nSVG, text as text, in this folder; `report.html` shows them "
-                + "inline with every table.\n\n");
-        for (Charts.ChartFile c : charts) {
-            sb.append("![").append(c.title()).append("](").append(relative(outDir, c.svg())).append(")\n\n");
-        }
-        return sb.toString();
+        List<Block> out = new ArrayList<>(List.of(new Block.Heading(2, "Charts"), new Block.Paragraph("SVG, text as "
+                + "text, in this folder; `report.html` shows them inline with every table.")));
+        charts.forEach(c -> out.add(new Block.Image(c.title(), relative(outDir, c.svg()))));
+        return out;
     }
 
-    private static String notMeasured(ReportContent r) {
-        StringBuilder sb = new StringBuilder();
+    private static List<Block> notMeasured(ReportContent r) {
+        List<Block> out = new ArrayList<>();
         Map<String, List<ResultData.NotMeasured>> groups = new LinkedHashMap<>();
         for (ResultData d : r.sources()) {
             for (ResultData.NotMeasured n : d.notMeasured()) {
@@ -339,35 +349,32 @@ public final class SummaryWriter {
                 rows.add(List.of(parts[0], parts[1], parts[2] + (allLocal ? " (" + Measurement.SINGLE_GPU + ")" : ""),
                         count, ids));
             });
-            sb.append("## Skipped and failed combinations\n\n").append(Markdown.table(List.of("machine", "status",
-                    "reason", "count", "combinations"), rows)).append('\n');
+            out.add(new Block.Heading(2, "Skipped and failed combinations"));
+            out.add(new Block.Table(List.of("machine", "status", "reason", "count", "combinations"), rows));
         }
         List<String> unknown = new ArrayList<>();
         for (ResultData d : r.sources()) {
-            d.unknownKinds().forEach((kind, count) -> unknown.add("- `" + kind + "` in `" + d.label() + "`: " + count
+            d.unknownKinds().forEach((kind, count) -> unknown.add("`" + kind + "` in `" + d.label() + "`: " + count
                     + " result(s)"));
         }
         if (!unknown.isEmpty()) {
-            sb.append("## Not reported\n\nKinds this version of the report does not know (their JMH JSON is "
-                    + "exported untouched):\n\n").append(String.join("\n", unknown)).append("\n\n");
+            out.addAll(List.of(new Block.Heading(2, "Not reported"), new Block.Paragraph("Kinds this version of the "
+                    + "report does not know (their JMH JSON is exported untouched):"), new Block.BulletList(unknown)));
         }
-        return sb.toString();
+        return out;
     }
 
-    private static String method(ReportContent r) {
-        StringBuilder sb = new StringBuilder("## Method and exports\n\n");
-        sb.append("- Bandwidth: decimal GB/s (10^9 bytes/s), device-timed per batch; the headline is the median over "
-                + "batches. Interval: ").append(Statistics.BANDWIDTH_INTERVAL)
-                .append(". CV: coefficient of variation, sample standard deviation / mean.\n");
-        sb.append("- Latency: host-observed µs per transfer; percentiles p50, p90, p99, p99.9 by ")
-                .append(Statistics.PERCENTILE_ESTIMATOR).append(" (numpy's default estimator).\n");
-        sb.append("- Efficiency: median / the link's theoretical rate per direction (twice that for both-ways sums); "
-                + "every table names the rate it assumed.\n");
-        sb.append("- Sizes are binary (KiB, MiB, GiB).\n");
-        for (String e : r.exports()) {
-            sb.append("- ").append(e).append('\n');
-        }
-        return sb.append('\n').toString();
+    private static List<Block> method(ReportContent r) {
+        List<String> items = new ArrayList<>(List.of("Bandwidth: decimal GB/s (10^9 bytes/s), device-timed per batch; "
+                        + "the headline is the median over batches. Interval: " + Statistics.BANDWIDTH_INTERVAL
+                        + ". CV: coefficient of variation, sample standard deviation / mean.",
+                "Latency: host-observed µs per transfer; percentiles p50, p90, p99, p99.9 by "
+                        + Statistics.PERCENTILE_ESTIMATOR + " (numpy's default estimator).",
+                "Efficiency: median / the link's theoretical rate per direction (twice that for both-ways sums); "
+                        + "every table names the rate it assumed.",
+                "Sizes are binary (KiB, MiB, GiB)."));
+        items.addAll(r.exports());
+        return List.of(new Block.Heading(2, "Method and exports"), new Block.BulletList(items));
     }
 
     /** Per machine and pair: bandwidth and latency per size, then collectives. */

@@ -10,6 +10,7 @@ import io.p2pbench.report.Reporter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -33,6 +34,28 @@ class HtmlReportTest {
         assertTrue(html.contains("<table>") && html.contains("<th>link</th>"), "headline table");
         assertFalse(html.contains("src=\"") || html.contains("href=\"") || html.contains("<script"),
                 "no external file, link or script");
+    }
+
+    /** The page is written from the blocks, yet reads exactly as the Markdown reader reads summary.md. */
+    @Test
+    void pageFromBlocksEqualsThePageReadFromTheMarkdown() throws Exception {
+        Reporter.render(List.of(Fixtures.X8), out);
+        String summary = Files.readString(out.resolve(Reporter.SUMMARY), StandardCharsets.UTF_8);
+        assertEquals(HtmlReport.render(summary, out), Files.readString(out.resolve(HtmlReport.FILE), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void blocksWriteTheirMarkdownAndHtmlFromTheSameValues() throws Exception {
+        List<Block> page = List.of(new Block.Heading(2, "Runs"), new Block.Table(List.of("a", "b"),
+                List.of(Arrays.asList("x | y", null))), new Block.BulletList(List.of("**one**", "`two`")),
+                new Block.Code("<1>\n"), new Block.Image("missing", "none.svg"));
+        assertEquals("## Runs\n\n| a | b |\n|---|---|\n| x \\| y |  |\n\n- **one**\n- `two`\n\n```text\n<1>\n```\n\n"
+                + "![missing](none.svg)\n\n", Block.markdown(page));
+        String html = HtmlReport.render(page, out);
+        assertTrue(html.contains("<h2>Runs</h2>\n<table>\n<tr><th>a</th><th>b</th></tr>\n<tr><td>x | y</td><td></td></tr>\n"
+                + "</table>\n<ul>\n<li><b>one</b></li>\n<li><code>two</code></li>\n</ul>\n<pre>&lt;1&gt;\n</pre>\n"
+                + "<p>![missing](none.svg)</p>\n</body>"), html);
+        assertEquals(HtmlReport.render(Block.markdown(page), out), html, "the Markdown reader reads the same page");
     }
 
     /** Loads the page in headless Chromium (Debian's chromium package) and checks what it rendered. */
