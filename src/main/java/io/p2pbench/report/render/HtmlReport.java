@@ -13,9 +13,10 @@ import java.util.regex.Pattern;
  * {@code report.html}: the summary's blocks as one self-contained page (no scripts, no external
  * files), its tables as HTML tables and its charts as inline SVG, so it works offline as a CI
  * artifact. Each {@link Block} is written from its own values; only {@link Block.MarkdownText}
- * (sections still written as Markdown by their classes) goes through the Markdown reader here, which
- * knows exactly the Markdown those sections write: headings, pipe tables, fenced code, lists,
- * paragraphs, inline code and bold, and image lines pointing at an SVG in the output folder.
+ * (MachineDoctor's and VerdictSections' sections, still written as Markdown by their classes, and a
+ * summary cut at 1 MiB) goes through the Markdown reader here, which knows exactly the Markdown
+ * those sections write: headings, pipe tables, fenced code, lists, paragraphs, inline code and
+ * bold, and image lines pointing at an SVG in the output folder.
  */
 public final class HtmlReport {
     /** Name of the page. */

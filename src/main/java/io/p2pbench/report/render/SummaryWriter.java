@@ -56,7 +56,7 @@ public final class SummaryWriter {
         List<Block> page = new ArrayList<>();
         page.add(new Block.Heading(1, "p2pbench report: " + r.sources().stream().map(ResultData::machine).distinct()
                 .collect(Collectors.joining(", "))));
-        page.add(new Block.MarkdownText(headline(r)));
+        page.addAll(headline(r));
         page.add(new Block.Paragraph("The same as one page with the charts inline: `" + HtmlReport.FILE + "`."));
         page.add(new Block.Heading(1, "Details"));
         page.addAll(runs(r));
@@ -87,20 +87,16 @@ public final class SummaryWriter {
      * the link's theoretical rate (and an imported nvbandwidth figure where one was given), the collectives at
      * their largest size, and warnings; every figure names its run.
      */
-    private static String headline(ReportContent r) {
-        StringBuilder sb = new StringBuilder("## Headline\n\n");
+    private static List<Block> headline(ReportContent r) {
+        List<Block> out = new ArrayList<>(List.of(new Block.Heading(2, "Headline")));
         for (ResultData d : machines(r)) {
             if (!d.isRun()) {
                 continue;
             }
             Topology t = d.topology();
-            sb.append("**").append(d.machineDescription()).append("**");
-            if (t != null) {
-                HostInfo h = t.host();
-                sb.append(": driver ").append(h.driverVersion()).append(" (CUDA ").append(h.cudaDriver())
-                        .append("), NCCL ").append(h.nccl()).append(", ").append(h.cpuModel());
-            }
-            sb.append(".\n\n");
+            HostInfo h = t == null ? null : t.host();
+            out.add(new Block.Paragraph("**" + d.machineDescription() + "**" + (h == null ? "" : ": driver "
+                    + h.driverVersion() + " (CUDA " + h.cudaDriver() + "), NCCL " + h.nccl() + ", " + h.cpuModel()) + "."));
             List<Measurement> ms = r.measurementsOf(d.machine());
             List<Measurement> nvbw = r.measurements().stream().filter(m -> r.sources().stream()
                     .anyMatch(s -> !s.isRun() && s.origin().startsWith("nvbandwidth") && s.machine().equals(m.machine())
@@ -134,8 +130,8 @@ public final class SummaryWriter {
                         nvbandwidth(worst, nvbw), "`" + r.run(worst) + "`"));
             });
             if (!rows.isEmpty()) {
-                sb.append(Markdown.table(List.of("link", "path, direction", "size", "median GB/s",
-                        "of theoretical rate", "nvbandwidth", "run"), rows)).append('\n');
+                out.add(new Block.Table(List.of("link", "path, direction", "size", "median GB/s",
+                        "of theoretical rate", "nvbandwidth", "run"), rows));
             }
             List<List<String>> coll = new ArrayList<>();
             Map<String, List<Measurement>> collectives = new LinkedHashMap<>();
@@ -162,17 +158,15 @@ public final class SummaryWriter {
                         "`" + r.run(any) + "`"));
             });
             if (!coll.isEmpty()) {
-                sb.append(Markdown.table(List.of("collective", "operation", "GPUs", "size", "algbw GB/s", "busbw GB/s",
-                        "run"), coll)).append('\n');
+                out.add(new Block.Table(List.of("collective", "operation", "GPUs", "size", "algbw GB/s", "busbw GB/s",
+                        "run"), coll));
             }
         }
         List<String> warnings = warnings(r);
         if (!warnings.isEmpty()) {
-            sb.append("Warnings:\n\n");
-            warnings.forEach(w -> sb.append("- ").append(w).append('\n'));
-            sb.append('\n');
+            out.addAll(List.of(new Block.Paragraph("Warnings:"), new Block.BulletList(warnings)));
         }
-        return sb.toString();
+        return out;
     }
 
     /** The GPU's PCIe link for a host row, e.g. {@code PCIe Gen5 x16}. */
