@@ -21,6 +21,12 @@ cd "$(dirname "$0")/.."
 if [ $# -eq 0 ]; then
   set -- $(cat tools/aa-runs.txt)
 fi
+for run in "$@"; do
+  if [ ! -f "$run/manifest.json" ]; then
+    echo "compare-error-rates: no result folder $run; the A/A runs of docs/compare.md are kept in git, not in the tree: git checkout 9805108 -- $run" >&2
+    exit 2
+  fi
+done
 mvn -B -o -q test-compile dependency:build-classpath -Dmdep.outputFile=target/compare-tools.classpath
 CP="target/test-classes:target/classes:$(cat target/compare-tools.classpath)"
 mkdir -p target/compare-error-rates

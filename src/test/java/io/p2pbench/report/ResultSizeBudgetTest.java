@@ -37,11 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the runs a test or document cites, not every diagnostic run ({@code results/h200x1-single-r580/README.md}).
  */
 class ResultSizeBudgetTest {
-    /**
-     * The tracked tree (every file {@code git ls-files} lists): at most 17 MiB, which with the bundle (27 MiB),
-     * the GPU tests (4 MiB) and the carried tools leaves room under the device tool's 64 MiB.
-     */
-    static final long TREE_BYTES = 17L << 20;
+    /** The tracked tree (every file {@code git ls-files} lists): at most 15 MiB. */
+    static final long TREE_BYTES = 15L << 20;
     /** The target: 6 kB (6,000 bytes) per benchmark on average over the committed runs. */
     static final long AVERAGE_BYTES = 6_000;
     /** Manifest entry, JMH JSON and share of topology.json per benchmark (committed runs: 2.0 to 3.4 kB). */
