@@ -8,7 +8,6 @@ import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.Transport;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntToLongFunction;
 
 /**
  * The partition study: steps (and requests) of a model split by {@code plan} over {@code group}.
@@ -56,21 +55,6 @@ public record PartitionRun(Group group, ModelShape model, Plan plan, Transport t
     /** The step's shape and arithmetic (FLOPs, bytes, memory fit). */
     public PartitionSpec step() {
         return new PartitionSpec(model, plan, ranks(), phase, batch, prompt, context);
-    }
-
-    /** Why the step does not fit the GPUs' memory ({@link #doesNotFit(PartitionSpec, Group, IntToLongFunction)}), or null. */
-    public String doesNotFit(IntToLongFunction memoryBytes) {
-        return doesNotFit(step(), group, memoryBytes);
-    }
-
-    /**
-     * Why {@code step} over {@code group} does not fit the GPUs' memory, naming the GPU (and the ranks sharing
-     * it: ranks on one GPU share its memory), or null when every rank fits.
-     *
-     * @param memoryBytes a GPU's memory by index
-     */
-    public static String doesNotFit(PartitionSpec step, Group group, IntToLongFunction memoryBytes) {
-        return step.doesNotFit(group, memoryBytes);
     }
 
     /** Ranks of {@code plan} over {@code group}. */

@@ -10,6 +10,7 @@ import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.results.ResultMigration;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.serving.ServingSamples;
+import io.p2pbench.spec.Kind;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -159,7 +160,7 @@ class ResultSizeBudgetTest {
                 if (e.samplesFile() != null) {
                     files++;
                     Path file = dir.resolve(e.samplesFile());
-                    if (e.combination().id().startsWith("serve-")) { // per-request records of a serving sweep
+                    if (Kind.of(e.combination().kind()) == Kind.SERVING) { // per-request records of a serving sweep
                         for (ServingSamples.Point p : ServingSamples.read(AtomicFiles.read(file)).points()) {
                             values += (long) p.requests().size() * ServingSamples.REQUEST_COLUMNS.size();
                         }
