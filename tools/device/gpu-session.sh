@@ -29,7 +29,8 @@
 #   forward   the partition step's SINGLE forward (verified, timed, per-kernel breakdown) beside the same shapes
 #             through plain PyTorch, with the memory- and compute-bound minimums (tools/forward-check; the
 #             carried tools/ when CARRY_DIR names a carry that has them)
-#   serving   the serving sweeps of DENSE_8B over group 0,0 (quick timing, single-GPU label), then their report
+#   torchpeer peer and device-local copies through PyTorch (tools/peer-check/torch_peer.py), every ordered pair
+#   serving   the serving sweeps of DENSE_8B over group 0,0 (SERVE_GROUP=0,1 over two GPUs) (quick timing, single-GPU label), then their report
 #             (predicted 6m55s by the dry run; run it alone in a device call; SERVE_ARGS adds run options)
 #   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes, paired (tools/gemm-check); gemm-again repeats it
 #   gemmdiag  why GEMM shapes differ: each side's cuBLAS library, torch's kernels, cuBLASLt traces of GEMMDIAG_ONLY shapes
@@ -165,7 +166,7 @@ for s in "$@"; do
         "$W/doctor.log" | cut -c1-220 | tee -a "$SUMMARY"
       snapshot ;;
     quick)
-      step quick 230 "$B/bin/p2pbench" run --preset quick --out "$W/results"
+      step quick "${QUICK_LIMIT:-230}" "$B/bin/p2pbench" run --preset quick --out "$W/results"
       tail -1 "$W/quick.log" | tee -a "$SUMMARY"
       grep "^Time of" "$W/quick.log" | tee -a "$SUMMARY" ;;
     quick-per-benchmark)
@@ -324,14 +325,18 @@ PY
       ft="$C/tools/forward-check/run.sh"; [ -f "$ft" ] || ft=tools/forward-check/run.sh
       P2PBENCH_HOME="$B" step forward "${FORWARD_LIMIT:-220}" bash "$ft" "$W/forward-check.tsv"
       grep -E "^failed|Exception|^# |^torch " "$W/forward.log" | head -20 | tee -a "$SUMMARY"
-      cat "$W/forward-check.tsv" | tee -a "$SUMMARY" ;;
+      cat "$W/forward-check.tsv" | tee -a "$SUMMARY"; snapshot ;;
     serving)
-      step serving "${SERVE_LIMIT:-540}" "$B/bin/p2pbench" run --preset quick --paths SERVING --group 0,0 \
+      step serving "${SERVE_LIMIT:-540}" "$B/bin/p2pbench" run --preset quick --paths SERVING --group "${SERVE_GROUP:-0,0}" \
         --model DENSE_8B ${SERVE_ARGS:-} --out "$W/results-serving"
       head -1 "$W/serving.log" | tee -a "$SUMMARY"
       grep -E "^\[|^Done|^Time of" "$W/serving.log" | tee -a "$SUMMARY"
       step serving-report 40 "$B/bin/p2pbench" report "$W"/results-serving/*/* --out "$W/report-serving"
-      grep -A14 -i "does splitting pay at a request rate" "$W/report-serving/summary.md" | head -24 | tee -a "$SUMMARY" ;;
+      grep -A14 -i "does splitting pay at a request rate" "$W/report-serving/summary.md" | head -24 | tee -a "$SUMMARY"; snapshot ;;
+    torchpeer)
+      # Peer and device-local copies through PyTorch, the outside reference for the CE_P2P rows (tools/peer-check).
+      step torchpeer "${TORCHPEER_LIMIT:-120}" python3 "$([ -f "$C/tools/peer-check/torch_peer.py" ] && echo "$C/tools" || echo tools)/peer-check/torch_peer.py" ${TORCHPEER_SIZES:-}
+      grep -vE "^#" "$W/torchpeer.log" | tee -a "$SUMMARY"; snapshot ;;
     gemm|gemm-again)
       P2PBENCH_HOME="$B" step "$s" "${GEMM_LIMIT:-240}" bash tools/gemm-check/run.sh "$W/$s-check.tsv"
       grep -E "^cublas |^# torch loaded|Error|error" "$W/$s.log" | head -5 | tee -a "$SUMMARY"

@@ -12,6 +12,18 @@ routing fixed and even as the suite's step routes), final norm and LM head (deco
 prefill: each sequence's last token). Like the suite's step it cycles through as many copies of a
 layer's weights and KV cache as make at least 256 MiB, so the weights are never found in L2.
 
+Three PyTorch forwards of each shape (column torch_variant), all in plain PyTorch ops:
+- listed: what issue 27 lists for its reference (bf16, RMSNorm, SDPA flash attention over the KV cache,
+  SiLU-gated MLP, residuals, LM head, CUDA graph): no rotary and no KV-cache write. Less work than ours.
+- hf: listed + rotary as Hugging Face's Llama writes it (rotate-half through slicing, negation and cat,
+  applied to q and k apart: five elementwise kernels each) + the KV-cache write (one copy each for k and v).
+  The same work as ours.
+- lean: the same work as hf with the rotary written for fewer kernels: q and k rotated together on the QKV
+  output, the rotate-half as one flip of the two halves with the sign folded into a precomputed sine, and
+  the sum as one addcmul (three kernels for q and k together instead of ten).
+Per-kernel breakdown of the PyTorch side (lines starting "torchkernel"): one eager forward of DENSE_8B per
+phase and variant under torch.profiler (CUPTI device times, summed per kernel class and per kernel name).
+
 Timing: decode (batch 8, context 4096, the new token written at position 4095) as one CUDA graph,
 the median over 9 rounds of 10 replays; prefill (8 x 2048, eager) the median of 5 forwards; 3
 untimed runs first. Bounds: the memory-bound minimum (every weight byte of the step and every KV byte
@@ -19,8 +31,8 @@ read once at the copy bandwidth measured here: a 2 GiB device-to-device copy, by
 written over its time) and the compute-bound minimum (the step's GEMM and attention FLOPs at the
 bf16 rate of an 8192^3 matmul measured here); the larger of the two is the lower bound.
 
-Prints: per model and phase, ours, torch, their ratio, both bounds and ours over the bound; then our
-per-kernel breakdown (from OURS.tsv).
+Prints: per model, phase and variant, ours, torch, their ratio, both bounds and ours over the bound; then
+our per-kernel breakdown (from OURS.tsv), then PyTorch's.
 """
 import math
 import statistics
@@ -83,6 +95,11 @@ class Model:
         return emb.cos().to(BF), emb.sin().to(BF)
 
     @staticmethod
+    def signed_sine(sin):
+        """sin with its first half negated: rotate_half(x) * sin == flip_halves(x) * signed_sine(sin)."""
+        return torch.cat((-sin[..., : D // 2], sin[..., D // 2:]), dim=-1)
+
+    @staticmethod
     def rotate(x, cos, sin):
         x1, x2 = x[..., : D // 2], x[..., D // 2:]
         return x * cos + torch.cat((-x2, x1), dim=-1) * sin
@@ -112,13 +129,15 @@ class Model:
             out.index_add_(0, tok, (y * gates[tok, k, None]).to(BF))
         return out
 
-    def forward(self, tokens, positions, seq, prefill, routes):
-        """tokens [BATCH * seq], positions [seq]; writes the KV cache at the positions; returns the logits."""
+    def forward(self, tokens, positions, seq, prefill, routes, variant):
+        """tokens [BATCH * seq], positions [seq]; writes the KV cache at the positions (not in variant listed);
+        returns the logits."""
         p = self.p
         h = p["hidden"]
         x = self.emb[tokens]
         res = x
         cos, sin = self.rope(positions)
+        cos_l, sin_l = cos[None, :, None], self.signed_sine(sin)[None, :, None]
         cos, sin = cos[None, None], sin[None, None]
         for layer in range(p["layers"]):
             w = self.sets[layer % len(self.sets)]
@@ -126,16 +145,27 @@ class Model:
             if layer > 0:
                 res = res + x
             hn = F.rms_norm(res, (h,), w["n1"], EPS)
-            qkv = (hn @ w["qkv"]).view(BATCH, seq, p["heads"] + 2 * p["kv"], D).transpose(1, 2)
-            q, k, v = qkv.split([p["heads"], p["kv"], p["kv"]], dim=1)
-            q, k = self.rotate(q, cos, sin), self.rotate(k, cos, sin)
+            qkv = (hn @ w["qkv"]).view(BATCH, seq, p["heads"] + 2 * p["kv"], D)
+            if variant == "lean":
+                qk = qkv[:, :, : p["heads"] + p["kv"]]
+                flipped = qk.unflatten(-1, (2, D // 2)).flip(-2).flatten(-2)
+                qk = torch.addcmul(qk * cos_l, flipped, sin_l)
+                q = qk[:, :, : p["heads"]].transpose(1, 2)
+                k = qk[:, :, p["heads"]:].transpose(1, 2)
+                v = qkv[:, :, p["heads"] + p["kv"]:].transpose(1, 2)
+            else:
+                q, k, v = qkv.transpose(1, 2).split([p["heads"], p["kv"], p["kv"]], dim=1)
+                if variant == "hf":
+                    q, k = self.rotate(q, cos, sin), self.rotate(k, cos, sin)
             if prefill:
-                kc[:, :, :seq] = k
-                vc[:, :, :seq] = v
+                if variant != "listed":
+                    kc[:, :, :seq] = k
+                    vc[:, :, :seq] = v
                 keys, values = k, v
             else:
-                kc[:, :, CONTEXT - 1:CONTEXT] = k
-                vc[:, :, CONTEXT - 1:CONTEXT] = v
+                if variant != "listed":
+                    kc[:, :, CONTEXT - 1:CONTEXT] = k
+                    vc[:, :, CONTEXT - 1:CONTEXT] = v
                 keys, values = kc[:, :, :CONTEXT], vc[:, :, :CONTEXT]
             a = F.scaled_dot_product_attention(q, keys, values, is_causal=prefill, enable_gqa=True)
             a = a.transpose(1, 2).reshape(BATCH * seq, p["heads"] * D)
@@ -215,6 +245,68 @@ def step_flops(p, prefill):
     return p["layers"] * (gemm + attn) + head
 
 
+VARIANTS = ("listed", "hf", "lean")
+
+
+def kernel_class(name):
+    n = name.lower()
+    if "flash" in n or "fmha" in n or "attention" in n:
+        return "attention"
+    if any(t in n for t in ("gemm", "nvjet", "xmma", "cutlass", "cublas", "sm90_", "splitk")):
+        return "gemm"
+    if "norm" in n:
+        return "norm"
+    if "cat" in n or "copy" in n or "index" in n or "flip" in n or "gather" in n or "scatter" in n:
+        return "copy/cat/index"
+    return "elementwise/other"
+
+
+def kernel_breakdown(name, phase, variant, fn):
+    """One eager forward under the profiler: CUPTI device time per kernel, summed per class and per name."""
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        fn()
+        torch.cuda.synchronize()
+    per_name = {}
+    for e in prof.events():
+        if getattr(e, "device_type", None) is None or str(e.device_type).split(".")[-1] != "CUDA":
+            continue
+        us = e.time_range.elapsed_us()
+        count, total = per_name.get(e.name, (0, 0.0))
+        per_name[e.name] = (count + 1, total + us)
+    per_class = {}
+    for k, (count, total) in per_name.items():
+        c = kernel_class(k)
+        cc, ct = per_class.get(c, (0, 0.0))
+        per_class[c] = (cc + count, ct + total)
+    lines = []
+    for c, (count, total) in sorted(per_class.items(), key=lambda x: -x[1][1]):
+        lines.append("torchkernel\t%s\t%s\t%s\tclass\t%s\t%d\t%.1f" % (name, phase, variant, c, count, total))
+    all_count = sum(c for c, _ in per_name.values())
+    all_total = sum(t for _, t in per_name.values())
+    lines.append("torchkernel\t%s\t%s\t%s\tclass\tsum\t%d\t%.1f" % (name, phase, variant, all_count, all_total))
+    for k, (count, total) in sorted(per_name.items(), key=lambda x: -x[1][1])[:12]:
+        lines.append("torchkernel\t%s\t%s\t%s\tname\t%s\t%d\t%.1f" % (name, phase, variant, k[:110], count, total))
+    return lines
+
+
+def check_lean_rotary():
+    """The lean rotary equals Hugging Face's rotate-half, element for element within bf16 rounding."""
+    x = torch.randn(2, 3, 40, D, device="cuda", dtype=BF)
+    m = Model.__new__(Model)
+    m.inv_freq = 1.0 / (THETA ** (torch.arange(0, D, 2, device="cuda", dtype=torch.float32) / D))
+    cos, sin = m.rope(torch.arange(3, device="cuda") + 4000)
+    ref = Model.rotate(x.transpose(1, 2), cos[None, None], sin[None, None]).transpose(1, 2)
+    flipped = x.unflatten(-1, (2, D // 2)).flip(-2).flatten(-2)
+    lean = torch.addcmul(x * cos[None, :, None], flipped, Model.signed_sine(sin)[None, :, None])
+    err = (lean.float() - ref.float()).abs().max().item()
+    if err > 0.07:
+        raise SystemExit("lean rotary differs from rotate-half by %g" % err)
+    return err
+
+
 def main(ours_path, models):
     ours, kernels = {}, []
     with open(ours_path) as f:
@@ -225,10 +317,11 @@ def main(ours_path, models):
             elif parts[0] == "kernel":
                 kernels.append(parts[1:])
     print("torch", torch.__version__, "cuda", torch.version.cuda, torch.cuda.get_device_name(0))
+    print("# lean rotary against rotate-half: largest difference %.4f (bf16)" % check_lean_rotary())
     bw = copy_bandwidth()
     peak = matmul_rate()
     print("# copy bandwidth %.0f GB/s (read + written); bf16 8192^3 matmul %.0f TFLOP/s" % (bw / 1e9, peak / 1e12))
-    rows = []
+    rows, breakdown = [], []
     for name in models:
         p = PRESETS[name]
         model = Model(p, CONTEXT)
@@ -238,48 +331,58 @@ def main(ours_path, models):
         pos_d = torch.full((1,), CONTEXT - 1, device="cuda", dtype=torch.int64)
         tok_p = torch.randint(0, p["vocab"], (BATCH * PROMPT,), device="cuda")
         pos_p = torch.arange(PROMPT, device="cuda")
+        for variant in VARIANTS:
+            def decode():
+                return model.forward(tok_d, pos_d, 1, False, routes_decode, variant)
 
-        def decode():
-            return model.forward(tok_d, pos_d, 1, False, routes_decode)
+            def prefill():
+                return model.forward(tok_p, pos_p, PROMPT, True, routes_prefill, variant)
 
-        def prefill():
-            return model.forward(tok_p, pos_p, PROMPT, True, routes_prefill)
-
-        attention_backend(model, decode)
-        backend_name, backend = model.backend
-        with sdpa_kernel([backend]):
-            side = torch.cuda.Stream()
-            side.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(side):
-                for _ in range(3):
+            if model.backend is None:
+                attention_backend(model, decode)
+            backend_name, backend = model.backend
+            with sdpa_kernel([backend]):
+                side = torch.cuda.Stream()
+                side.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(side):
+                    for _ in range(3):
+                        decode()
+                torch.cuda.current_stream().wait_stream(side)
+                graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(graph):
                     decode()
-            torch.cuda.current_stream().wait_stream(side)
-            graph = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graph):
-                decode()
-            for _ in range(3):
-                graph.replay()
-            t_decode = timed(graph.replay, 9, 10)
-            del graph
-            for _ in range(3):
-                prefill()
-            t_prefill = timed(prefill, 5, 1)
-        for phase, t, prefilling in (("DECODE", t_decode, False), ("PREFILL", t_prefill, True)):
-            mem = step_bytes(p, model, prefilling) / bw * 1e6
-            comp = step_flops(p, prefilling) / peak * 1e6
-            bound = max(mem, comp)
-            us, how, verified = ours.get((name, phase), (float("nan"), "?", 0))
-            rows.append((name, phase, us, how, t, mem, comp, bound, verified, backend_name))
+                for _ in range(3):
+                    graph.replay()
+                t_decode = timed(graph.replay, 9, 10)
+                del graph
+                for _ in range(3):
+                    prefill()
+                t_prefill = timed(prefill, 5, 1)
+                if name == "DENSE_8B":
+                    try:
+                        breakdown += kernel_breakdown(name, "DECODE", variant, decode)
+                        breakdown += kernel_breakdown(name, "PREFILL", variant, prefill)
+                    except Exception as e:  # the timings above stand without the breakdown
+                        print("# profiler failed for %s %s: %r" % (name, variant, e))
+            for phase, t, prefilling in (("DECODE", t_decode, False), ("PREFILL", t_prefill, True)):
+                mem = step_bytes(p, model, prefilling) / bw * 1e6
+                comp = step_flops(p, prefilling) / peak * 1e6
+                bound = max(mem, comp)
+                us, how, verified = ours.get((name, phase), (float("nan"), "?", 0))
+                rows.append((name, phase, variant, us, how, t, mem, comp, bound, verified, backend_name))
         del model
         torch.cuda.empty_cache()
-    print("model\tphase\tours_us\tours_mode\ttorch_us\tours_over_torch\tmemory_bound_us\tcompute_bound_us"
-          "\tours_over_bound\tours_verified_bytes\ttorch_sdpa")
-    for name, phase, us, how, t, mem, comp, bound, verified, backend in rows:
-        print("%s\t%s\t%.1f\t%s\t%.1f\t%.3f\t%.1f\t%.1f\t%.2f\t%d\t%s" % (name, phase, us, how, t, us / t, mem, comp,
-                                                                       us / bound, verified, backend))
+    print("model\tphase\ttorch_variant\tours_us\tours_mode\ttorch_us\tours_over_torch\tmemory_bound_us"
+          "\tcompute_bound_us\tours_over_bound\tours_verified_bytes\ttorch_sdpa")
+    for name, phase, variant, us, how, t, mem, comp, bound, verified, backend in rows:
+        print("%s\t%s\t%s\t%.1f\t%s\t%.1f\t%.3f\t%.1f\t%.1f\t%.2f\t%d\t%s" % (
+            name, phase, variant, us, how, t, us / t, mem, comp, us / bound, verified, backend))
     print("model\tphase\tkernel\tours_us")
     for k in kernels:
         print("\t".join(k))
+    print("torchkernel\tmodel\tphase\tvariant\tclass_or_name\tkey\tkernels\tdevice_us")
+    for line in breakdown:
+        print(line)
 
 
 if __name__ == "__main__":
