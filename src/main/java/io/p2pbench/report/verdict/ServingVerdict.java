@@ -16,6 +16,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -85,15 +86,9 @@ public final class ServingVerdict {
         if (s.skipReason() != null) {
             return new Row(f, s, Double.NaN, "no verdict", "SINGLE did not run: " + s.skipReason());
         }
-        List<String> why = new ArrayList<>();
-        double rate = referenceRate(f, s);
-        boolean better = false;
-        if (Double.isNaN(rate)) {
-            why.add("no rate measured by both");
-        } else {
-            better = latency(f, s, rate, why);
-        }
-        better |= capacity(f, s, why);
+        Figures fig = figures(f, s);
+        List<String> why = new ArrayList<>(fig.why());
+        boolean better = fig.keep();
         int n = Math.min(f.runs().size(), s.runs().size());
         if (n < 2) {
             why.add("n too small: " + n + " run per side, the floors are assumed, not measured");
@@ -104,9 +99,70 @@ public final class ServingVerdict {
                     machine.bestPairs()) + "; " + crossings(f));
         }
         if (f.singleGpu()) {
-            return new Row(f, s, rate, "cannot judge", PartitionVerdict.SINGLE_GPU + "; " + String.join("; ", why));
+            return new Row(f, s, fig.ratePerSecond(), "cannot judge", PartitionVerdict.SINGLE_GPU + "; " + String.join("; ", why));
         }
-        return new Row(f, s, rate, better ? "keep" : "reject", String.join("; ", why));
+        return new Row(f, s, fig.ratePerSecond(), better ? "keep" : "reject", String.join("; ", why));
+    }
+
+    /**
+     * What a plan's verdict against SINGLE rests on, both measured: the latency part at the reference rate
+     * (null when they measured no rate in common) and the capacity part. A plan is kept if either part keeps it.
+     *
+     * @param why the verdict's reasons for both parts, in order
+     */
+    public record Figures(double ratePerSecond, Latency latency, Capacity capacity, List<String> why) {
+        /** Whether the latency or the capacity rule keeps the plan. */
+        public boolean keep() {
+            return (latency != null && latency.keep()) || capacity.keep();
+        }
+
+        /** Whether a p99 rises by more than the latency floor or the knee falls by more than the capacity floor. */
+        public boolean worse() {
+            return (latency != null && latency.worse()) || capacity.worse();
+        }
+    }
+
+    /**
+     * The latency part at the reference rate.
+     *
+     * @param p99Changes per metric ({@link #METRICS}: TTFT, TPOT, e2e), the plan's p99 over SINGLE's minus 1 (medians
+     *     over runs); +infinity where only the plan left requests unfinished, -infinity where only SINGLE did, NaN both
+     * @param floor the latency floor used, a fraction
+     * @param keep one p99 lower by more than the floor and none higher by more
+     * @param worse one p99 higher by more than the floor
+     */
+    public record Latency(List<Double> p99Changes, double floor, boolean keep, boolean worse) {}
+
+    /**
+     * The capacity part.
+     *
+     * @param knee the plan's knee (median over runs; NaN: no rate met the target)
+     * @param singleKnee SINGLE's
+     * @param floor the capacity floor used, a fraction
+     * @param keep knee higher by more than the floor and met at a rate at which SINGLE broke the target
+     * @param worse knee lower by more than the floor, or no knee where SINGLE has one
+     */
+    public record Capacity(double knee, double singleKnee, double floor, boolean keep, boolean worse) {}
+
+    /** The p99 metrics judged, in order. */
+    public static final List<String> METRICS = List.of("TTFT", "TPOT", "e2e");
+
+    /**
+     * The latency and capacity rules of the verdict for {@code plan} against {@code single}, both with runs and
+     * neither looked at for its plan or single-GPU label: {@link #judge} applies them to a plan against its
+     * scenario's SINGLE; they also judge a sweep against another run of itself (A/A, the verdict's error rates).
+     */
+    public static Figures figures(ServingResults.Sweep plan, ServingResults.Sweep single) {
+        List<String> why = new ArrayList<>();
+        double rate = referenceRate(plan, single);
+        Latency latency = null;
+        if (Double.isNaN(rate)) {
+            why.add("no rate measured by both");
+        } else {
+            latency = latency(plan, single, rate, why);
+        }
+        Capacity capacity = capacity(plan, single, why);
+        return new Figures(rate, latency, capacity, List.copyOf(why));
     }
 
     /**
@@ -146,8 +202,6 @@ public final class ServingVerdict {
         return Math.abs(p.geometricRate((int) k) / rate - 1) < 1e-9;
     }
 
-    private static final List<String> METRICS = List.of("TTFT", "TPOT", "e2e");
-
     private static ToDoubleFunction<ServingResults.Point> p99(String metric) {
         return switch (metric) {
             case "TTFT" -> p -> p.stats().ttft().p99();
@@ -157,11 +211,12 @@ public final class ServingVerdict {
     }
 
     /** Latency at {@code rate}: whether one p99 falls by more than the floor and none rises by more. */
-    private static boolean latency(ServingResults.Sweep f, ServingResults.Sweep s, double rate, List<String> why) {
+    private static Latency latency(ServingResults.Sweep f, ServingResults.Sweep s, double rate, List<String> why) {
         boolean anyBetter = false;
         boolean anyWorse = false;
         double floor = 0;
         List<String> parts = new ArrayList<>();
+        List<Double> changes = new ArrayList<>();
         for (String m : METRICS) {
             List<Double> a = f.at(rate, p99(m));
             List<Double> b = s.at(rate, p99(m));
@@ -171,6 +226,8 @@ public final class ServingVerdict {
             if (Double.isInfinite(pa) || Double.isInfinite(pb)) {
                 anyBetter |= Double.isFinite(pa);
                 anyWorse |= Double.isFinite(pb);
+                changes.add(Double.isInfinite(pa) && Double.isInfinite(pb) ? Double.NaN
+                        : Double.isInfinite(pa) ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY);
                 parts.add(m + (Double.isInfinite(pa) && Double.isInfinite(pb) ? " unfinished on both sides"
                         : Double.isInfinite(pa) ? " unfinished (SINGLE finished)" : " finished (SINGLE did not)"));
                 continue;
@@ -178,48 +235,51 @@ public final class ServingVerdict {
             double change = pa / pb - 1;
             anyBetter |= change < -floor;
             anyWorse |= change > floor;
+            changes.add(change);
             parts.add(String.format(Locale.ROOT, "%s %+.1f%%", m, 100 * change));
         }
         why.add(String.format(Locale.ROOT, "at %s req/s p99 %s (floor %.0f%%)", rate(rate), String.join(", ", parts),
                 100 * floor));
-        return anyBetter && !anyWorse;
+        return new Latency(List.copyOf(changes), floor, anyBetter && !anyWorse, anyWorse);
     }
 
     /**
      * Capacity: whether the knee is higher by more than the floor and the plan met the target at a rate where
      * SINGLE broke it (their brackets do not overlap: a knee is only known to within its bracket).
      */
-    private static boolean capacity(ServingResults.Sweep f, ServingResults.Sweep s, List<String> why) {
+    private static Capacity capacity(ServingResults.Sweep f, ServingResults.Sweep s, List<String> why) {
         double kf = PartitionVerdict.median(f.knees());
         double ks = PartitionVerdict.median(s.knees());
         double floor = PartitionVerdict.floor(CAPACITY_FLOOR, f.knees(), s.knees());
         String source = floor > CAPACITY_FLOOR ? "the spread between runs" : "documented";
-        double sBreak = s.runs().stream().mapToDouble(ServingResults.Run::breakRate).max().orElse(Double.NaN);
+        ServingResults.Run sBroke = s.runs().stream().filter(r -> !Double.isNaN(r.breakRate()))
+                .max(Comparator.comparingDouble(ServingResults.Run::breakRate)).orElse(null);
+        double sBreak = sBroke == null ? Double.NaN : sBroke.breakRate();
         if (Double.isNaN(kf)) {
             why.add("no rate met the target");
-            return false;
+            return new Capacity(kf, ks, floor, false, !Double.isNaN(ks));
         }
         if (Double.isNaN(ks)) {
             boolean better = !Double.isNaN(sBreak) && kf >= sBreak;
             why.add("knee " + rate(kf) + " req/s where SINGLE met the target at no rate it measured");
-            return better;
+            return new Capacity(kf, ks, floor, better, false);
         }
+        double change = kf / ks - 1;
         if (Double.isNaN(sBreak)) {
             why.add("knee " + rate(kf) + " vs SINGLE's >= " + rate(ks) + " req/s (SINGLE never broke the target: "
                     + "capacity cannot be compared)");
-            return false;
+            return new Capacity(kf, ks, floor, false, change < -floor);
         }
-        double change = kf / ks - 1;
         boolean apart = kf >= sBreak;
         why.add(String.format(Locale.ROOT, "knee %s vs %s req/s, %+.0f%% (floor %.0f%%, %s; %s)", rate(kf), rate(ks),
                 100 * change, 100 * floor, source, (apart ? "met at " + rate(kf) + " where SINGLE broke at "
-                        : "within SINGLE's bracket, which breaks at ") + rate(sBreak) + breakCause(s)));
-        return change > floor && apart;
+                        : "within SINGLE's bracket, which breaks at ") + rate(sBreak) + breakCause(sBroke)));
+        return new Capacity(kf, ks, floor, change > floor && apart, change < -floor);
     }
 
-    /** Why SINGLE's first run broke the target at its break rate: {@code  (the queue grows: ...)}. */
-    private static String breakCause(ServingResults.Sweep s) {
-        ServingResults.Point p = s.runs().get(0).breakPoint();
+    /** Why {@code run} broke the target at its break rate: {@code  (the queue grows: ...)}. */
+    private static String breakCause(ServingResults.Run run) {
+        ServingResults.Point p = run.breakPoint();
         return p == null ? "" : " (" + p.judgement().replaceFirst("^broke: ", "") + ")";
     }
 

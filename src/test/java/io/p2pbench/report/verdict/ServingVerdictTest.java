@@ -110,6 +110,49 @@ class ServingVerdictTest {
         assertTrue(!r.why().contains("n too small"), r.why());
     }
 
+    /** {@code p} judged broken for {@code why}. */
+    private static ServingResults.Point broke(ServingResults.Point p, String why) {
+        return new ServingResults.Point(p.ratePerSecond(), false, p.capped(), p.stats(), p.ttftP99(), p.tpotP99(),
+                p.e2eP99(), p.meanStepUs(), p.stability(), "broke: " + why);
+    }
+
+    @Test
+    void theBreakRatePrintedIsExplainedByTheRunThatBrokeThere() {
+        // the first run breaks at 40 on TTFT, the second only at 80 because its queue grows: the text prints
+        // SINGLE's highest break rate, 80, and must give the second run's reason, not the first's
+        ServingResults.Sweep single = sweep("SINGLE", "P2P", "0", false, null,
+                run(null, point(10, 500, 50), point(20, 900, 60), point(40, 3000, 90)),
+                run(null, point(10, 500, 50), point(20, 900, 60), point(40, 1500, 70),
+                        broke(point(80, 1800, 80), "the queue grows: offered 80 req/s, served 61 req/s")));
+        ServingResults.Sweep tp = sweep("TP", "P2P", "0,1", false, null,
+                run(null, point(10, 500, 50), point(20, 900, 60), point(40, 3000, 90)),
+                run(null, point(10, 500, 50), point(20, 900, 60), point(40, 3000, 90)));
+        ServingVerdict.Row r = only(single, tp);
+        assertTrue(r.why().contains("within SINGLE's bracket, which breaks at 80 (the queue grows: offered 80 req/s, "
+                + "served 61 req/s))"), r.why());
+        assertTrue(!r.why().contains("p99 TTFT over 2s"), r.why());
+    }
+
+    @Test
+    void figuresOfASweepAgainstItselfShowNoChangeAndThoseOfAFasterOneKeep() {
+        ServingResults.Sweep tp = sweep("TP", "P2P", "0,0", true, null,
+                run(null, point(10, 500, 50), point(20, 900, 60), point(40, 3000, 90)));
+        ServingVerdict.Figures same = ServingVerdict.figures(tp, tp);
+        assertEquals(20, same.ratePerSecond(), 1e-9);
+        assertEquals(List.of(0.0, 0.0, 0.0), same.latency().p99Changes());
+        assertEquals(0.20, same.latency().floor(), 1e-12);
+        assertEquals(20, same.capacity().knee(), 1e-9);
+        assertTrue(!same.keep() && !same.worse(), same.why().toString());
+        // every latency 30% lower at every rate: a keep by latency, and the other way round a "worse"
+        ServingResults.Sweep faster = sweep("TP", "P2P", "0,0", true, null,
+                run(null, point(10, 350, 35), point(20, 630, 42), point(40, 2100, 63)));
+        ServingVerdict.Figures keep = ServingVerdict.figures(faster, tp);
+        assertEquals(-0.30, keep.latency().p99Changes().get(0), 0.01);
+        assertTrue(keep.latency().keep() && keep.keep() && !keep.worse(), keep.why().toString());
+        ServingVerdict.Figures worse = ServingVerdict.figures(tp, faster);
+        assertTrue(worse.worse() && !worse.keep(), worse.why().toString());
+    }
+
     @Test
     void oneGpuCannotJudgeAndASingleThatDoesNotFitKeepsTheSplit() {
         ServingVerdict.Row oneGpu = only(SINGLE, sweep("TP", "P2P", "0,0", true, null,
