@@ -48,7 +48,7 @@ import java.util.function.ToDoubleFunction;
  */
 public final class ServingVerdict {
     /** Capacity floor, a fraction, until serving reruns measure one. */
-    static final double CAPACITY_FLOOR = 0.10;
+    public static final double CAPACITY_FLOOR = 0.10;
 
     private ServingVerdict() {}
 
@@ -284,7 +284,7 @@ public final class ServingVerdict {
     }
 
     /** A rate to three significant digits, without trailing zeros: {@code 20}, {@code 15.5}, {@code 0.125}. */
-    static String rate(double r) {
+    public static String rate(double r) {
         if (!Double.isFinite(r)) {
             return String.valueOf(r);
         }

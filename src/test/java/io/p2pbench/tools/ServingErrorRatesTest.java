@@ -1,0 +1,125 @@
+package io.p2pbench.tools;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2pbench.partition.Plan;
+import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.read.ServingResults;
+import io.p2pbench.report.stats.ExactTests;
+import io.p2pbench.report.verdict.ServingVerdict;
+import io.p2pbench.serving.BatchPolicy;
+import io.p2pbench.serving.LengthRange;
+import io.p2pbench.serving.PointStats;
+import io.p2pbench.serving.RequestRecord;
+import io.p2pbench.serving.SearchPlan;
+import io.p2pbench.serving.ServingSamples;
+import io.p2pbench.serving.ServingSweep;
+import io.p2pbench.serving.Stability;
+import io.p2pbench.serving.Target;
+import io.p2pbench.serving.Workload;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The serving verdict's A/A error-rate tool, over a committed run and over crafted sweeps. No GPU. */
+class ServingErrorRatesTest {
+    /** A committed run with four serving sweeps of DENSE_8B over group 0,0 (SINGLE, TP x3 transports). */
+    private static final Path RUN = Path.of("results/h200x1-single-r580/2026-12-04T16-54-29Z");
+    /** The A/A rerun of {@link #RUN} that docs/serving-error-rates.md was written from. */
+    private static final Path RERUN = Path.of("results/h200x1-single-r580/2026-12-04T18-16-33Z");
+
+    @TempDir
+    Path work;
+
+    private static List<ServingResults.Sweep> read(Path run) throws Exception {
+        return ServingResults.read(List.of(ResultReader.read(run)));
+    }
+
+    @Test
+    void aRunAgainstItselfShowsNoChangeNoFalseKeepAndNoSpread() throws Exception {
+        List<ServingResults.Sweep> sweeps = read(RUN);
+        List<ServingErrorRates.Measured> measured = ServingErrorRates.matched(List.of("a", "b"), List.of(sweeps, sweeps));
+        assertEquals(4, measured.size());
+        List<ServingErrorRates.Pair> pairs = ServingErrorRates.pairs(measured);
+        assertEquals(8, pairs.size(), "two ordered pairs per sweep");
+        for (ServingErrorRates.Pair p : pairs) {
+            ServingVerdict.Figures f = p.figures();
+            assertEquals(List.of(0.0, 0.0, 0.0), f.latency().p99Changes(), p.toString());
+            assertEquals(f.capacity().knee(), f.capacity().singleKnee(), p.toString());
+            assertFalse(f.keep() || f.worse(), p.toString());
+        }
+        String md = ServingErrorRates.report(List.of("a", "b"), List.of(sweeps, sweeps));
+        assertTrue(md.contains("- overall: false keeps 0 of 8 A/A pairs; differences beyond the floor 0 of 8\n"), md);
+        assertTrue(md.contains("| DENSE_8B TP HOST_STAGED 0,0 | 22.1, 22.1 | 0.0% |"), md);
+        assertFalse(md.contains("**"), "no spread beyond a floor: " + md);
+    }
+
+    @Test
+    void aSweepInOneRunOnlyIsNotCompared() throws Exception {
+        List<ServingResults.Sweep> sweeps = read(RUN);
+        List<ServingErrorRates.Measured> measured = ServingErrorRates.matched(List.of("a", "b"),
+                List.of(sweeps, sweeps.subList(0, 1)));
+        assertEquals(1, measured.size());
+        assertEquals(Plan.SINGLE, measured.get(0).sweeps().get(0).plan());
+    }
+
+    @Test
+    void aSweepWithP99sThirtyPercentLowerIsAFalseKeepOneWayAndWorseTheOther() {
+        ServingResults.Sweep base = sweep(run(point(10, 500, 50), point(20, 900, 60), point(40, 3000, 90)));
+        ServingResults.Sweep faster = sweep(run(point(10, 350, 35), point(20, 630, 42), point(40, 2100, 63)));
+        String md = ServingErrorRates.report(List.of("base", "faster"), List.of(List.of(base), List.of(faster)));
+        assertTrue(md.contains("| DENSE_8B TP P2P 0,0 | faster | base | 20 | -30.0% |"), md);
+        assertTrue(md.contains("| DENSE_8B TP P2P 0,0 | base | faster | 20 | +42.9% |"), md);
+        assertTrue(md.contains("- DENSE_8B TP P2P 0,0: false keeps 1 of 2 A/A pairs; differences beyond the floor 1 "
+                + "of 2; largest p99 spread at rates every run met the target (10, 20 req/s): TTFT 42.9%"), md);
+        assertTrue(md.contains("| DENSE_8B TP P2P 0,0 | 20 | 2 of 2 | **42.9%** |"), md);
+    }
+
+    @Test
+    void theCommittedTableIsWhatTheToolWritesFromItsRuns() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(RERUN), "the rerun " + RERUN + " is not in the tree");
+        Path out = work.resolve("rates.md");
+        ServingErrorRates.write(out, List.of(RUN, RERUN));
+        assertEquals(Files.readString(Path.of("docs/serving-error-rates.md")), Files.readString(out),
+                "docs/serving-error-rates.md is stale: tools/serving-error-rates.sh " + RUN + " " + RERUN);
+    }
+
+    private static final long MS = 1_000_000L;
+    private static final ServingSweep SWEEP = new ServingSweep(
+            new Workload(LengthRange.fixed(512), LengthRange.fixed(11), 27, 200, 20, 2.0), BatchPolicy.DEFAULT,
+            Target.DEFAULT, new SearchPlan(10, 2, 8, 2, 2, 60), 0);
+
+    /** A point at {@code rate}: 200 requests with TTFTs rising to {@code ttftMs} and this TPOT, 11 tokens each. */
+    private static ServingResults.Point point(double rate, double ttftMs, double tpotMs) {
+        List<RequestRecord> rs = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            long a = i * 10 * MS;
+            long first = a + Math.round(ttftMs * MS * (0.5 + 0.5 * i / 199.0));
+            long last = first + Math.round(tpotMs * MS) * 10;
+            rs.add(new RequestRecord(20 + i, a, 512, 11, first, last));
+        }
+        PointStats st = PointStats.of(rs, 0, rs.get(199).lastTokenNanos(), 2200);
+        boolean met = Target.DEFAULT.metBy(st);
+        return new ServingResults.Point(rate, met, false, st,
+                ExactTests.quantileInterval(st.ttft().sorted(), 0.99, 0.95),
+                ExactTests.quantileInterval(st.tpot().sorted(), 0.99, 0.95),
+                ExactTests.quantileInterval(st.e2e().sorted(), 0.99, 0.95), 8000, new Stability(2.0, 200, 2200, 2200, true),
+                met ? "met" : "broke: p99 TTFT over 2s");
+    }
+
+    private static ServingResults.Run run(ServingResults.Point... points) {
+        ServingSamples s = new ServingSamples(ServingSamples.FORMAT, SWEEP.encode(), "fixture", 256, 8192, 900_000, 131072,
+                140L << 30, List.of(), Double.NaN, Double.NaN, "fixture", null, 1);
+        return new ServingResults.Run("h200x1/run", s, List.of(points));
+    }
+
+    private static ServingResults.Sweep sweep(ServingResults.Run run) {
+        return new ServingResults.Sweep("h200x1", "DENSE_8B", Plan.TP, "P2P", "0,0", true, SWEEP, List.of(run), null);
+    }
+}
