@@ -30,7 +30,7 @@
 #             through plain PyTorch, with the memory- and compute-bound minimums (tools/forward-check; the
 #             carried tools/ when CARRY_DIR names a carry that has them)
 #   torchpeer peer and device-local copies through PyTorch (tools/peer-check/torch_peer.py), every ordered pair
-#   serving   the serving sweeps of DENSE_8B over group 0,0 (SERVE_GROUP=0,1 over two GPUs) (quick timing, single-GPU label), then their report
+#   serving   the serving sweeps of DENSE_8B (SERVE_MODEL) over group 0,0 (SERVE_GROUP=0,1 over two GPUs) (quick timing, single-GPU label), then their report
 #             (predicted 6m55s by the dry run; run it alone in a device call; SERVE_ARGS adds run options)
 #   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes, paired (tools/gemm-check); gemm-again repeats it
 #   gemmdiag  why GEMM shapes differ: each side's cuBLAS library, torch's kernels, cuBLASLt traces of GEMMDIAG_ONLY shapes
@@ -328,7 +328,7 @@ PY
       cat "$W/forward-check.tsv" | tee -a "$SUMMARY"; snapshot ;;
     serving)
       step serving "${SERVE_LIMIT:-540}" "$B/bin/p2pbench" run --preset quick --paths SERVING --group "${SERVE_GROUP:-0,0}" \
-        --model DENSE_8B ${SERVE_ARGS:-} --out "$W/results-serving"
+        --model "${SERVE_MODEL:-DENSE_8B}" ${SERVE_ARGS:-} --out "$W/results-serving"
       head -1 "$W/serving.log" | tee -a "$SUMMARY"
       grep -E "^\[|^Done|^Time of" "$W/serving.log" | tee -a "$SUMMARY"
       step serving-report 40 "$B/bin/p2pbench" report "$W"/results-serving/*/* --out "$W/report-serving"

@@ -32,7 +32,7 @@ final class ServingTables {
             ServingResults.Sweep f = r.plan();
             ServingResults.Sweep s = r.single();
             double rate = r.ratePerSecond();
-            table.add(List.of(f.plan().name(), f.transport(), f.group() + (f.singleGpu() ? " (single GPU)" : ""),
+            table.add(List.of(planLabel(f, sweeps), f.transport(), f.group() + (f.singleGpu() ? " (single GPU)" : ""),
                     Double.isNaN(rate) ? "-" : ServingVerdict.rate(rate),
                     pair(f, s, rate, p -> p.stats().ttft().p99()), pair(f, s, rate, p -> p.stats().tpot().p99()),
                     pair(f, s, rate, p -> p.stats().e2e().p99()), knees(f, s), kv(f), comm(f),
@@ -42,6 +42,12 @@ final class ServingTables {
                 "p99 TPOT ms (SINGLE)", "p99 e2e ms (SINGLE)", "knee req/s (SINGLE)", "KV cache tokens", "exposed comm",
                 "runs", "verdict", "why"), table)).append('\n');
         return sb.toString();
+    }
+
+    /** The plan, with its model where the sweeps hold more than one model: {@code EP (MOE_8X_TOP2)}. */
+    private static String planLabel(ServingResults.Sweep s, List<ServingResults.Sweep> all) {
+        boolean models = all.stream().map(ServingResults.Sweep::model).distinct().count() > 1;
+        return models ? s.plan().name() + " (" + s.model() + ")" : s.plan().name();
     }
 
     private static String pair(ServingResults.Sweep f, ServingResults.Sweep s, double rate,
@@ -96,7 +102,7 @@ final class ServingTables {
             for (ServingResults.Run run : s.runs()) {
                 for (ServingResults.Point p : run.points()) {
                     PointStats st = p.stats();
-                    table.add(List.of(s.plan().name(), s.transport(), run.label(), ServingVerdict.rate(p.ratePerSecond()),
+                    table.add(List.of(planLabel(s, sweeps), s.transport(), run.label(), ServingVerdict.rate(p.ratePerSecond()),
                             ServingVerdict.rate(p.stability().offeredPerSecond()) + " / "
                                     + ServingVerdict.rate(p.stability().servedPerSecond()),
                             String.format(Locale.ROOT, "%.0f", st.outputTokensPerSecond()),

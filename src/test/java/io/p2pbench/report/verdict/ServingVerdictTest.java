@@ -76,7 +76,7 @@ class ServingVerdictTest {
         assertEquals(20, r.ratePerSecond(), 1e-9, "the highest common rate at which SINGLE met the target");
         assertEquals("keep", r.verdict(), r.why());
         assertTrue(r.why().contains("at 20 req/s p99 TTFT -55.6%"), r.why());
-        assertTrue(r.why().contains("knee 40 vs 20 req/s, +100% (floor 10%, documented; met at 40 where SINGLE broke "
+        assertTrue(r.why().contains("knee 40 vs 20 req/s, +100% (floor 20%, documented; met at 40 where SINGLE broke "
                 + "at 40 (p99 TTFT over 2s))"), r.why());
         assertTrue(r.why().contains("n too small: 1 run per side"), r.why());
     }
@@ -87,7 +87,7 @@ class ServingVerdictTest {
                 run(null, point(10, 520, 52), point(20, 950, 58), point(40, 3100, 95))));
         assertEquals("reject", same.verdict(), same.why());
         assertTrue(same.why().contains("(floor 20%)"), same.why());
-        assertTrue(same.why().contains("knee 20 vs 20 req/s, +0% (floor 10%, documented; within SINGLE's bracket, which "
+        assertTrue(same.why().contains("knee 20 vs 20 req/s, +0% (floor 20%, documented; within SINGLE's bracket, which "
                 + "breaks at 40 (p99 TTFT over 2s))"), same.why());
         // TTFT much better, TPOT much worse at the same rate: not a gain
         ServingVerdict.Row mixed = only(SINGLE, sweep("PP", "HOST_STAGED", "0,1", false, null,
@@ -108,6 +108,22 @@ class ServingVerdictTest {
         assertTrue(r.why().contains("(floor 67%)"), r.why());
         assertEquals("reject", r.verdict(), r.why());
         assertTrue(!r.why().contains("n too small"), r.why());
+    }
+
+    @Test
+    void oneFloorJudgesEveryP99EvenWhenALaterMetricWidensIt() {
+        // SINGLE's p99 TPOT at 20 req/s moved by 58% between its runs, its TTFT not at all; a TTFT 33% lower is
+        // inside that floor too: the floor is the widest spread of the three p99s, applied to each
+        ServingResults.Sweep single = sweep("SINGLE", "P2P", "0", false, null,
+                run(null, point(10, 500, 50), point(20, 900, 60), point(40, 3000, 90)),
+                run(null, point(10, 500, 50), point(20, 900, 95), point(40, 3000, 90)));
+        ServingResults.Sweep tp = sweep("TP", "P2P", "0,1", false, null,
+                run(null, point(10, 500, 50), point(20, 600, 78), point(40, 3000, 90)),
+                run(null, point(10, 500, 50), point(20, 600, 78), point(40, 3000, 90)));
+        ServingVerdict.Row r = only(single, tp);
+        assertTrue(r.why().contains("p99 TTFT -33.3%"), r.why());
+        assertTrue(r.why().contains("(floor 58%)"), r.why());
+        assertEquals("reject", r.verdict(), r.why());
     }
 
     /** {@code p} judged broken for {@code why}. */
