@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.read.ServingResults;
+import io.p2pbench.report.verdict.ServingFixtures;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.verdict.ServingVerdict;
 import io.p2pbench.serving.BatchPolicy;
@@ -23,7 +24,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,36 +94,15 @@ class ServingErrorRatesTest {
                         .reduce((a, b) -> a + " " + b).orElseThrow());
     }
 
-    private static final long MS = 1_000_000L;
-    private static final ServingSweep SWEEP = new ServingSweep(
-            new Workload(LengthRange.fixed(512), LengthRange.fixed(11), 27, 200, 20, 2.0), BatchPolicy.DEFAULT,
-            Target.DEFAULT, new SearchPlan(10, 2, 8, 2, 2, 60), 0);
-
-    /** A point at {@code rate}: 200 requests with TTFTs rising to {@code ttftMs} and this TPOT, 11 tokens each. */
     private static ServingResults.Point point(double rate, double ttftMs, double tpotMs) {
-        List<RequestRecord> rs = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            long a = i * 10 * MS;
-            long first = a + Math.round(ttftMs * MS * (0.5 + 0.5 * i / 199.0));
-            long last = first + Math.round(tpotMs * MS) * 10;
-            rs.add(new RequestRecord(20 + i, a, 512, 11, first, last));
-        }
-        PointStats st = PointStats.of(rs, 0, rs.get(199).lastTokenNanos(), 2200);
-        boolean met = Target.DEFAULT.metBy(st);
-        return new ServingResults.Point(rate, met, false, st,
-                ExactTests.quantileInterval(st.ttft().sorted(), 0.99, 0.95),
-                ExactTests.quantileInterval(st.tpot().sorted(), 0.99, 0.95),
-                ExactTests.quantileInterval(st.e2e().sorted(), 0.99, 0.95), 8000, new Stability(2.0, 200, 2200, 2200, true),
-                met ? "met" : "broke: p99 TTFT over 2s");
+        return ServingFixtures.point(rate, ttftMs, tpotMs);
     }
 
     private static ServingResults.Run run(ServingResults.Point... points) {
-        ServingSamples s = new ServingSamples(ServingSamples.FORMAT, SWEEP.encode(), "fixture", 256, 8192, 900_000, 131072,
-                140L << 30, List.of(), Double.NaN, Double.NaN, "fixture", null, 1);
-        return new ServingResults.Run("h200x1/run", s, List.of(points));
+        return ServingFixtures.run("h200x1/run", null, points);
     }
 
     private static ServingResults.Sweep sweep(ServingResults.Run run) {
-        return new ServingResults.Sweep("h200x1", "DENSE_8B", Plan.TP, "P2P", "0,0", true, SWEEP, List.of(run), null);
+        return new ServingResults.Sweep("h200x1", "DENSE_8B", Plan.TP, "P2P", "0,0", true, ServingFixtures.SWEEP, List.of(run), null);
     }
 }

@@ -17,42 +17,22 @@ import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.StepShape;
 import io.p2pbench.serving.Target;
 import io.p2pbench.serving.Workload;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The keep/reject logic of "Does splitting pay at a request rate?" on fixture sweeps. */
 class ServingVerdictTest {
-    private static final long MS = 1_000_000L;
-    private static final ServingSweep SWEEP = new ServingSweep(
-            new Workload(LengthRange.fixed(512), LengthRange.fixed(11), 27, 200, 20, 2.0), BatchPolicy.DEFAULT,
-            Target.DEFAULT, new SearchPlan(10, 2, 8, 2, 2, 60), 0);
+    private static final ServingSweep SWEEP = ServingFixtures.SWEEP;
     private static final PartitionVerdict.Machine MACHINE = new PartitionVerdict.Machine("h200x8 (8x NVIDIA H200)", 400,
             "0-1, 2-3 (NV18)");
 
-    /** A point at {@code rate}: 200 requests with these TTFT and TPOT, 11 tokens each. */
     static ServingResults.Point point(double rate, double ttftMs, double tpotMs) {
-        List<RequestRecord> rs = new ArrayList<>();
-        for (int i = 0; i < 200; i++) {
-            long a = i * 10 * MS;
-            long first = a + Math.round(ttftMs * MS * (0.5 + 0.5 * i / 199.0));
-            long last = first + Math.round(tpotMs * MS) * 10;
-            rs.add(new RequestRecord(20 + i, a, 512, 11, first, last));
-        }
-        PointStats st = PointStats.of(rs, 0, rs.get(199).lastTokenNanos(), 2200);
-        boolean met = Target.DEFAULT.metBy(st);
-        return new ServingResults.Point(rate, met, false, st,
-                ExactTests.quantileInterval(st.ttft().sorted(), 0.99, 0.95),
-                ExactTests.quantileInterval(st.tpot().sorted(), 0.99, 0.95),
-                ExactTests.quantileInterval(st.e2e().sorted(), 0.99, 0.95), 8000, new Stability(2.0, 200, 2200, 2200, true),
-                met ? "met" : "broke: p99 TTFT over 2s");
+        return ServingFixtures.point(rate, ttftMs, tpotMs);
     }
 
     static ServingResults.Run run(ServingSamples.Breakdown b, ServingResults.Point... points) {
-        ServingSamples s = new ServingSamples(ServingSamples.FORMAT, SWEEP.encode(), "fixture", 256, 8192, 900_000, 131072,
-                140L << 30, List.of(), Double.NaN, Double.NaN, "fixture", b, 1);
-        return new ServingResults.Run("h200x8/run", s, List.of(points));
+        return ServingFixtures.run("h200x8/run", b, points);
     }
 
     static ServingResults.Sweep sweep(String plan, String transport, String group, boolean oneGpu, String skip,
