@@ -193,4 +193,21 @@ class ServingVerdictTest {
         assertTrue(md.matches("(?s).*\\[[0-9.]+\\.\\.[0-9.]+, 8[0-9]%\\].*"), md);
         assertTrue(md.contains("Warm-up requests"), md);
     }
+
+    @Test
+    void theTablesNameTheModelWhenTheSweepsHoldSeveral() {
+        ServingResults.Sweep tp = sweep("TP", "P2P", "0,1", false, null,
+                run(null, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40)));
+        ServingResults.Sweep moeSingle = new ServingResults.Sweep("h200x8", "MOE_8X_TOP2", Plan.SINGLE, "P2P", "0", false,
+                ServingFixtures.SWEEP, List.of(run(null, point(10, 500, 50), point(20, 3000, 60))), null);
+        ServingResults.Sweep ep = new ServingResults.Sweep("h200x8", "MOE_8X_TOP2", Plan.EP, "P2P", "0,1", false,
+                ServingFixtures.SWEEP, List.of(run(null, point(10, 400, 40), point(20, 2500, 50))), null);
+        String one = ServingVerdict.section(List.of(SINGLE, tp), Map.of("h200x8", MACHINE), List.of(), p -> p.toString());
+        assertTrue(one.contains("| TP | P2P | 0,1 |"), one);
+        String two = ServingVerdict.section(List.of(SINGLE, tp, moeSingle, ep), Map.of("h200x8", MACHINE), List.of(),
+                p -> p.toString());
+        assertTrue(two.contains("| TP (DENSE_8B) | P2P | 0,1 |"), two);
+        assertTrue(two.contains("| EP (MOE_8X_TOP2) | P2P | 0,1 |"), two);
+        assertTrue(two.contains("| SINGLE (MOE_8X_TOP2) | P2P | h200x8/run |"), two);
+    }
 }
