@@ -6,8 +6,8 @@ Usage: python3 torch_peer.py [SIZE_MIB...]   (default 64 256 1024)
 For every ordered pair of distinct GPUs (and each GPU's device-local copy) and each size: dst.copy_(src) on the
 source GPU's stream, peer access as PyTorch sets it up (cudaDeviceCanAccessPeer, then enabled), 3 untimed copies,
 then the median over 7 rounds of a window of 16 back-to-back copies timed by CUDA events on that stream.
-Bandwidth in decimal GB/s of bytes copied (one direction; device-local counts the bytes once, as nvbandwidth's
-device_local_copy does not: it counts read plus written, so compare its figure with twice ours there).
+Bandwidth in decimal GB/s of the bytes copied, counted once (one direction), as p2pbench's CE_P2P rows and
+nvbandwidth count them; a device-local copy also reads and writes device memory, so HBM moves twice that.
 Not gated: at 64 MiB and above one copy takes tens of microseconds or more, far above the enqueue cost.
 """
 import statistics

@@ -207,7 +207,7 @@ public final class ServingErrorRates {
         List<String> parts = new ArrayList<>();
         List<Double> met = rates(m).stream().filter(r -> runs(m).stream().allMatch(run -> run.at(r).met())).toList();
         for (String metric : ServingVerdict.METRICS) {
-            double worst = met.stream().mapToDouble(r -> spread(values(m, r, p99(metric)))).max().orElse(Double.NaN);
+            double worst = met.stream().mapToDouble(r -> spread(values(m, r, ServingVerdict.p99(metric)))).max().orElse(Double.NaN);
             parts.add(metric + " " + percent(worst));
         }
         return String.format(Locale.ROOT, "largest p99 spread at rates every run met the target (%s req/s): %s (floor "
@@ -225,7 +225,7 @@ public final class ServingErrorRates {
                 List<String> row = new ArrayList<>(List.of(m.name(), ServingVerdict.rate(r),
                         metBy + " of " + runs(m).size()));
                 for (String metric : ServingVerdict.METRICS) {
-                    double sp = spread(values(m, r, p99(metric)));
+                    double sp = spread(values(m, r, ServingVerdict.p99(metric)));
                     row.add(flagged(sp, PartitionVerdict.P99_FLOOR));
                 }
                 rows.add(row);
@@ -263,14 +263,6 @@ public final class ServingErrorRates {
 
     private static List<Double> knees(Measured m) {
         return m.sweeps().stream().flatMap(s -> s.knees().stream()).toList();
-    }
-
-    private static ToDoubleFunction<ServingResults.Point> p99(String metric) {
-        return switch (metric) {
-            case "TTFT" -> p -> p.stats().ttft().p99();
-            case "TPOT" -> p -> p.stats().tpot().p99();
-            default -> p -> p.stats().e2e().p99();
-        };
     }
 
     /** max/min - 1; NaN when a value is NaN (no knee), infinite when some but not all are infinite (unfinished). */

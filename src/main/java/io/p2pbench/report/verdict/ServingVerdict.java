@@ -39,7 +39,7 @@ import java.util.function.ToDoubleFunction;
  * either side at that rate. Capacity floor: {@link #CAPACITY_FLOOR} (measured on reruns), raised to the spread of
  * the knees between runs; and since a knee is known only to within its bracket, a higher knee counts
  * only where the plan met the target at a rate at which SINGLE broke it. With one run per side the
- * floors are assumed, not measured, and the verdict says so. Each point's p99 also carries its distribution-free interval
+ * floors are these defaults, not the machine's own spread, and the verdict says so. Each point's p99 also carries its distribution-free interval
  * (order statistics, {@link ExactTests#quantileInterval}) with its stated coverage.
  *
  * <p>Exposed communication of at least {@link PartitionVerdict#COMM_BOUND_SHARE} of an instrumented step
@@ -105,7 +105,8 @@ public final class ServingVerdict {
                     machine.bestPairs()) + "; " + crossings(f));
         }
         if (f.singleGpu()) {
-            return new Row(f, s, fig.ratePerSecond(), "cannot judge", PartitionVerdict.SINGLE_GPU + "; " + String.join("; ", why));
+            return new Row(f, s, fig.ratePerSecond(), "cannot judge",
+                    PartitionVerdict.SINGLE_GPU + "; " + String.join("; ", why));
         }
         return new Row(f, s, fig.ratePerSecond(), better ? "keep" : "reject", String.join("; ", why));
     }
@@ -209,7 +210,8 @@ public final class ServingVerdict {
         return Math.abs(p.geometricRate((int) k) / rate - 1) < 1e-9;
     }
 
-    private static ToDoubleFunction<ServingResults.Point> p99(String metric) {
+    /** The p99 of {@code metric} ({@link #METRICS}) at a point. */
+    public static ToDoubleFunction<ServingResults.Point> p99(String metric) {
         return switch (metric) {
             case "TTFT" -> p -> p.stats().ttft().p99();
             case "TPOT" -> p -> p.stats().tpot().p99();
@@ -221,15 +223,21 @@ public final class ServingVerdict {
     private static Latency latency(ServingResults.Sweep f, ServingResults.Sweep s, double rate, List<String> why) {
         boolean anyBetter = false;
         boolean anyWorse = false;
+        List<List<Double>> planP99 = new ArrayList<>();
+        List<List<Double>> singleP99 = new ArrayList<>();
         double floor = 0; // one floor for the three p99s, the widest of their spreads, before any is judged
         for (String m : METRICS) {
-            floor = Math.max(floor, PartitionVerdict.floor(PartitionVerdict.P99_FLOOR, f.at(rate, p99(m)), s.at(rate, p99(m))));
+            planP99.add(f.at(rate, p99(m)));
+            singleP99.add(s.at(rate, p99(m)));
+            floor = Math.max(floor, PartitionVerdict.floor(PartitionVerdict.P99_FLOOR, planP99.get(planP99.size() - 1),
+                    singleP99.get(singleP99.size() - 1)));
         }
         List<String> parts = new ArrayList<>();
         List<Double> changes = new ArrayList<>();
-        for (String m : METRICS) {
-            List<Double> a = f.at(rate, p99(m));
-            List<Double> b = s.at(rate, p99(m));
+        for (int i = 0; i < METRICS.size(); i++) {
+            String m = METRICS.get(i);
+            List<Double> a = planP99.get(i);
+            List<Double> b = singleP99.get(i);
             double pa = PartitionVerdict.median(a);
             double pb = PartitionVerdict.median(b);
             if (Double.isInfinite(pa) || Double.isInfinite(pb)) {
@@ -261,8 +269,7 @@ public final class ServingVerdict {
         double ks = PartitionVerdict.median(s.knees());
         double floor = PartitionVerdict.floor(CAPACITY_FLOOR, f.knees(), s.knees());
         String source = floor > CAPACITY_FLOOR ? "the spread between runs" : "documented";
-        ServingResults.Run sBroke = s.runs().stream().filter(r -> !Double.isNaN(r.breakRate()))
-                .max(Comparator.comparingDouble(ServingResults.Run::breakRate)).orElse(null);
+        ServingResults.Run sBroke = highestBreak(s);
         double sBreak = sBroke == null ? Double.NaN : sBroke.breakRate();
         if (Double.isNaN(kf)) {
             why.add("no rate met the target");
@@ -280,13 +287,18 @@ public final class ServingVerdict {
             return new Capacity(kf, ks, floor, false, change < -floor);
         }
         boolean apart = kf >= sBreak;
-        double fBreak = f.runs().stream().mapToDouble(ServingResults.Run::breakRate).filter(r -> !Double.isNaN(r))
-                .max().orElse(Double.NaN);
-        boolean lowerApart = !Double.isNaN(fBreak) && ks >= fBreak; // SINGLE met a rate at which the plan broke
+        ServingResults.Run fBroke = highestBreak(f);
+        boolean lowerApart = fBroke != null && ks >= fBroke.breakRate(); // SINGLE met a rate at which the plan broke
         why.add(String.format(Locale.ROOT, "knee %s vs %s req/s, %+.0f%% (floor %.0f%%, %s; %s)", rate(kf), rate(ks),
                 100 * change, 100 * floor, source, (apart ? "met at " + rate(kf) + " where SINGLE broke at "
                         : "within SINGLE's bracket, which breaks at ") + rate(sBreak) + breakCause(sBroke)));
         return new Capacity(kf, ks, floor, change > floor && apart, change < -floor && lowerApart);
+    }
+
+    /** The run of {@code sweep} that broke the target at the highest rate, or null when none broke it. */
+    private static ServingResults.Run highestBreak(ServingResults.Sweep sweep) {
+        return sweep.runs().stream().filter(r -> !Double.isNaN(r.breakRate()))
+                .max(Comparator.comparingDouble(ServingResults.Run::breakRate)).orElse(null);
     }
 
     /** Why {@code run} broke the target at its break rate: {@code  (the queue grows: ...)}. */
@@ -349,8 +361,8 @@ public final class ServingVerdict {
                 + "floor above one step of the knee search's grid, by which a knee moved between reruns), raised to the "
                 + "spread between runs of either side; a higher knee counts only where the plan met the target at a rate at "
                 + "which SINGLE broke it (a knee is known to within its bracket); with one run per side the floors are "
-                + "those defaults, not this machine's own spread (n too small). Communication-bound: exposed communication >= %.0f%% of an instrumented "
-                + "step at the knee's mean shape. Warm-up requests (the first of each point) and cool-down requests (after "
+                + "those defaults, not this machine's own spread (n too small). Communication-bound: exposed "
+                + "communication >= %.0f%% of an instrumented step at the knee's mean shape. Warm-up requests (the first of each point) and cool-down requests (after "
                 + "the measured ones) are excluded from every figure.%n%n", BatchPolicy.DESCRIPTION,
                 100 * PartitionVerdict.P99_FLOOR, 100 * CAPACITY_FLOOR, 100 * PartitionVerdict.COMM_BOUND_SHARE));
         List<String> names = sweeps.stream().map(ServingResults.Sweep::machine).distinct().toList();
