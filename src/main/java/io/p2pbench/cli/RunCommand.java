@@ -17,6 +17,7 @@ import io.p2pbench.partition.Plan;
 import io.p2pbench.run.RunPlanner;
 import io.p2pbench.run.ForkGroupMain;
 import io.p2pbench.run.ForkGroups;
+import io.p2pbench.run.Round;
 import io.p2pbench.run.RunExecutor;
 import io.p2pbench.run.RunLock;
 import io.p2pbench.settings.Settings;
@@ -113,10 +114,18 @@ final class RunCommand implements Callable<Integer> {
             + "to finish instead of refusing to start.")
     boolean waitForOtherRun;
 
-    @Option(names = "--fork-groups", description = "One JVM per curve (the default; says so explicitly): up to 32 "
-            + "combinations of one benchmark differing in size, pair, dtype, phase or graph, each its own trial on the "
-            + "streams and NCCL communicators the first one made (docs/notes/run-overhead.md).")
+    @Option(names = "--fork-groups", description = "One JVM per curve: up to 32 combinations of one benchmark "
+            + "differing in size, pair, dtype, phase or graph, each its own trial on the streams and NCCL communicators "
+            + "the first one made (docs/notes/run-overhead.md). Default: one JVM per round for every transfer, "
+            + "collective and exchange (up to 32 combinations each).")
     boolean forkGroups;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "" + Round.DEFAULT_COUNT,
+            description = "Measure every transfer, collective and exchange in N rounds spread over the run, each in "
+                    + "fresh JVMs, the preset's measurement time shared out over them: compare judges a change "
+                    + "against the spread of the rounds (docs/compare.md). 1 to " + Round.MAX_COUNT
+                    + ". Default: ${DEFAULT-VALUE}.")
+    int rounds;
 
     @Option(names = "--fork-per-benchmark", description = "One JVM per benchmark: each in a fresh process, about 0.5 s "
             + "more per benchmark (the 8x H200 standard plan: 1h06m instead of 42m).")
@@ -244,8 +253,13 @@ final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--fork-groups and --fork-per-benchmark exclude each other: give one (default: one JVM per curve)");
         }
-        ForkGroups.Mode forkMode = forkPerBenchmark ? ForkGroups.Mode.PER_BENCHMARK : ForkGroups.Mode.GROUPED;
-        w.print(RunPlanner.describe(topology, p, plan, forkMode));
+        if (rounds < 1 || rounds > Round.MAX_COUNT) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds " + rounds
+                    + " is not a number of rounds; use 1 to " + Round.MAX_COUNT + " (default " + Round.DEFAULT_COUNT + ")");
+        }
+        ForkGroups.Mode forkMode = forkPerBenchmark ? ForkGroups.Mode.PER_BENCHMARK
+                : forkGroups ? ForkGroups.Mode.GROUPED : ForkGroups.Mode.SHARED;
+        w.print(RunPlanner.describe(topology, p, plan, forkMode, rounds));
         w.flush();
         if (dryRun) {
             return 0;
@@ -261,7 +275,8 @@ final class RunCommand implements Callable<Integer> {
         settings.put("forkOverheadSecondsAssumed", RunPlanner.FORK_OVERHEAD_SECONDS);
         settings.put("forkMode", forkMode.name());
         settings.put("forks", forkMode.describe());
-        if (forkMode == ForkGroups.Mode.GROUPED) {
+        settings.put("rounds", rounds);
+        if (forkMode != ForkGroups.Mode.PER_BENCHMARK) {
             settings.put("groupContexts", ForkGroupMain.Contexts.current().word());
             settings.put("groupWarmupMillis", ForkGroups.WARM_WARMUP_MILLIS);
             settings.put("groupJitHints", "jmh");
@@ -283,7 +298,7 @@ final class RunCommand implements Callable<Integer> {
             settings.put(Settings.POINTER_LOG, own.pointerLog().toString());
         }
         RunExecutor executor = new RunExecutor(folder, p, jvmArgs, w, c -> numaNode(topology, c)).mode(forkMode)
-                .stagingChunkBytes(stagingChunk);
+                .rounds(rounds).stagingChunkBytes(stagingChunk);
         RunManifest m;
         try {
             m = executor.run(commandLine(), topology.fingerprint(), settings, plan);

@@ -11,7 +11,8 @@ import java.util.List;
 /**
  * A result folder from someone else is untrusted input: the file names its manifest holds must not
  * reach outside the folder, or {@code migrate} would delete or replace, and {@code report} write, files
- * elsewhere. Every field that names a file ({@code jmhFile}, {@code samplesFile}, {@code logFile}) must
+ * elsewhere. Every field that names a file ({@code jmhFile}, {@code samplesFile}, {@code logFile}, also in an
+ * entry's {@code rounds}) must
  * be a relative path that stays inside the folder, also through symbolic links; every field that
  * becomes part of a file name ({@code fingerprint}, a combination's {@code id}) must be a plain name
  * ({@link Fingerprint#plainNameProblem}). {@link ResultFolder#readManifest()} checks them all as it
@@ -43,6 +44,17 @@ public final class ManifestPaths {
             inside(dir, real, manifestFile, at + ".jmhFile", e.jmhFile());
             inside(dir, real, manifestFile, at + ".samplesFile", e.samplesFile());
             inside(dir, real, manifestFile, at + ".logFile", e.logFile());
+            List<RunManifest.RoundResult> rounds = e.rounds() == null ? List.of() : e.rounds();
+            for (int r = 0; r < rounds.size(); r++) {
+                RunManifest.RoundResult round = rounds.get(r);
+                String in = at + ".rounds[" + r + "]";
+                if (round == null) {
+                    throw new IOException(manifestFile + ": " + in + " is null; every round is an object with a status");
+                }
+                inside(dir, real, manifestFile, in + ".jmhFile", round.jmhFile());
+                inside(dir, real, manifestFile, in + ".samplesFile", round.samplesFile());
+                inside(dir, real, manifestFile, in + ".logFile", round.logFile());
+            }
         }
     }
 

@@ -42,10 +42,21 @@ public record RunManifest(String format, String suiteVersion, String suiteBuild,
      *     iteration, warm-up included), when ok; null otherwise and in results from before it was recorded
      * @param placement host, rank and GPU of the process that measured it, in a job of several processes
      *     ({@code docs/multiprocess.md}); absent (null) in one-process runs, so their manifests are unchanged
+     * @param rounds each round's outcome, in order, for a combination measured in several rounds (the entry's own
+     *     status is ok only when every round is; its files and headline are the first round's); absent (null)
+     *     for a combination measured once, so such manifests are unchanged
      */
     public record Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
                         String logFile, Double seconds, String headline, Long bytesVerified,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) RankPlacement placement) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) RankPlacement placement,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) List<RoundResult> rounds) {
+        /** An entry measured once. */
+        public Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
+                     String logFile, Double seconds, String headline, Long bytesVerified, RankPlacement placement) {
+            this(combination, status, reason, jmhFile, samplesFile, logFile, seconds, headline, bytesVerified, placement,
+                    null);
+        }
+
         /** An entry of a one-process run. */
         public Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
                      String logFile, Double seconds, String headline, Long bytesVerified) {
@@ -58,10 +69,27 @@ public record RunManifest(String format, String suiteVersion, String suiteBuild,
             this(combination, status, reason, jmhFile, samplesFile, logFile, seconds, headline, null);
         }
 
+        /** This entry's outcome as one round's. */
+        public RoundResult asRound() {
+            return new RoundResult(status, reason, jmhFile, samplesFile, logFile, seconds, headline, bytesVerified);
+        }
+
+        /** The rounds of this entry: its own list, or the entry itself as its one round. */
+        public List<RoundResult> roundsOrSelf() {
+            return rounds != null ? rounds : List.of(asRound());
+        }
+
         /** A not-yet-run entry (or a planned skip). */
         public static Entry planned(Combination c) {
             return c.plannedSkip() ? new Entry(c, "skipped", c.skipReason(), null, null, null, 0.0, null)
                     : new Entry(c, "pending", null, null, null, null, null, null);
         }
     }
+
+    /**
+     * One round of a combination measured in several rounds: the fields of an {@link Entry} for that round alone
+     * ({@code jmh/NNN-ID.rK.json.gz}, {@code samples/ID.rK.json.gz}).
+     */
+    public record RoundResult(String status, String reason, String jmhFile, String samplesFile, String logFile,
+                              Double seconds, String headline, Long bytesVerified) {}
 }

@@ -28,7 +28,8 @@ record ForkContext(ResultFolder folder, Preset preset, List<String> extraJvmArgs
     /** Records a finished combination. */
     @FunctionalInterface
     interface Recorder {
-        /** False when the run must stop (an interruption). */
-        boolean record(int index, Combination c, RunManifest.Entry e, double tookSeconds) throws IOException;
+        /** Records one round of a combination; false when the run must stop (an interruption). */
+        boolean record(int index, Combination c, RunManifest.Entry e, double tookSeconds, Round round)
+                throws IOException;
     }
 }

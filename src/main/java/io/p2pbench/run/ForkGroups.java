@@ -1,6 +1,7 @@
 package io.p2pbench.run;
 
 import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.spec.WorkloadSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,14 +42,23 @@ public final class ForkGroups {
 
     /** How combinations are spread over JVMs. */
     public enum Mode {
-        /** One JVM per curve (the default, {@code --fork-groups}). */
+        /**
+         * One JVM per round for every transfer, collective and exchange of one NUMA node, up to {@link
+         * #MAX_PER_FORK} of them (the default); partition and serving combinations one JVM per curve, as
+         * {@link #GROUPED}. Each round of a run ({@link Round}) starts its JVMs afresh.
+         */
+        SHARED,
+        /** One JVM per curve ({@code --fork-groups}). */
         GROUPED,
         /** One JVM per combination ({@code --fork-per-benchmark}). */
         PER_BENCHMARK;
 
         /** The manifest's words for it. */
         public String describe() {
-            return this == GROUPED ? "grouped: one JVM per curve (up to " + MAX_PER_FORK + " combinations of one "
+            return this == SHARED ? "shared: one JVM per round for every transfer, collective and exchange (up to "
+                    + MAX_PER_FORK + " combinations), partition and serving one JVM per curve; each combination its own "
+                    + "trial on the first one's CUDA streams and NCCL communicators"
+                    : this == GROUPED ? "grouped: one JVM per curve (up to " + MAX_PER_FORK + " combinations of one "
                     + "benchmark differing in size, pair, dtype, phase or graph), each with its own trial"
                     + switch (ForkGroupMain.Contexts.current()) {
                         case REUSE_STREAMS -> " on the first one's CUDA streams and NCCL communicators (contexts reset "
@@ -79,7 +89,7 @@ public final class ForkGroups {
             if (mode == Mode.PER_BENCHMARK) {
                 out.add(List.of(i));
             } else {
-                byKey.computeIfAbsent(key(c, numaNode.apply(c)), k -> new ArrayList<>()).add(i);
+                byKey.computeIfAbsent(key(c, numaNode.apply(c), mode), k -> new ArrayList<>()).add(i);
             }
         }
         for (List<Integer> curve : byKey.values()) {
@@ -93,6 +103,28 @@ public final class ForkGroups {
     /** The fork identity of a combination: benchmark, NUMA node and its spec's curve. */
     static String key(Combination c, Integer numaNode) {
         return c.benchmark() + "|" + Objects.toString(numaNode) + "|" + WorkloadSpec.of(c).curve();
+    }
+
+    /**
+     * The fork identity in {@code mode}: in {@link Mode#SHARED} every combination whose streams are all kept ones
+     * ({@link ForkGroupMain.Contexts#ownStreamsOnly}) shares the JVM of its NUMA node; the rest go by curve.
+     */
+    static String key(Combination c, Integer numaNode, Mode mode) {
+        return mode == Mode.SHARED && sharesJvm(c) ? "shared|" + Objects.toString(numaNode) : key(c, numaNode);
+    }
+
+    /** Whether a combination may share a JVM with combinations of other benchmarks, and is measured in rounds. */
+    public static boolean sharesJvm(Combination c) {
+        return ForkGroupMain.Contexts.ownStreamsOnly(Kind.of(c.kind()));
+    }
+
+    /**
+     * How many rounds a combination is measured in when the run has {@code runRounds}: a transfer, collective
+     * or exchange in all of them; a partition or serving combination once (a serving sweep searches its own
+     * length; the partition study is read by its own verdict from one JMH file).
+     */
+    public static int roundsOf(Combination c, int runRounds) {
+        return sharesJvm(c) ? runRounds : 1;
     }
 
     /** The warm-up of a combination that is not the first of its fork. */

@@ -8,6 +8,7 @@ import io.p2pbench.results.RunManifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 
 /**
@@ -28,19 +29,22 @@ final class ForkOutcome {
      * @param logRel its log, relative to the result folder
      * @param tmpJson where JMH writes its JSON
      * @param phaseFile where the fork marks its phases
+     * @param suffix what the round adds to the stem and the samples file's name ({@link Round#suffix})
      */
-    record ForkFiles(int index, Combination c, String stem, String logRel, Path tmpJson, Path phaseFile) {}
+    record ForkFiles(int index, Combination c, String stem, String logRel, Path tmpJson, Path phaseFile,
+                     String suffix) {}
 
-    /** Makes room for combination {@code index}'s files: a fresh JMH JSON, a phase file. */
-    ForkFiles prepare(int index, Combination c) throws IOException {
-        String stem = String.format(Locale.ROOT, "%03d-%s", index + 1, c.id());
+    /** Makes room for combination {@code index}'s files in {@code round}: a fresh JMH JSON, a phase file. */
+    ForkFiles prepare(int index, Combination c, Round round) throws IOException {
+        String suffix = round.suffix(c);
+        String stem = String.format(Locale.ROOT, "%03d-%s", index + 1, c.id()) + suffix;
         String logRel = "logs/" + stem + ".log";
         Path tmpJson = folder.resolve("jmh/." + stem + ".json.partial");
         Files.createDirectories(tmpJson.getParent());
         Files.createDirectories(folder.resolve("logs"));
         Files.deleteIfExists(tmpJson);
         Path phaseFile = Files.createTempFile("p2pbench-phases-", ".txt");
-        return new ForkFiles(index, c, stem, logRel, tmpJson, phaseFile);
+        return new ForkFiles(index, c, stem, logRel, tmpJson, phaseFile, suffix);
     }
 
     /** The entry of a combination whose fork (or turn in a fork group) ended; keeps or drops its files. */
@@ -93,8 +97,16 @@ final class ForkOutcome {
         }
         String headline = Kind.SERVING.label().equals(c.kind()) ? Headlines.serving(target) : Headlines.of(c, tmpJson);
         String jmhRel = folder.storeJmh(tmpJson, f.stem());
-        String samplesRel = Files.isRegularFile(target.samplesFile())
-                ? folder.dir().relativize(target.samplesFile()).toString() : null;
+        String samplesRel = null;
+        if (Files.isRegularFile(target.samplesFile())) {
+            Path samples = target.samplesFile();
+            if (!f.suffix().isEmpty()) {
+                // The fork writes samples/ID.json.gz in every round: each round's moves to its own name at once.
+                samples = samples.resolveSibling(c.id() + f.suffix() + ".json.gz");
+                Files.move(samples.resolveSibling(c.id() + ".json.gz"), samples, StandardCopyOption.REPLACE_EXISTING);
+            }
+            samplesRel = folder.dir().relativize(samples).toString();
+        }
         return new RunManifest.Entry(c, "ok", null, jmhRel, samplesRel, logRel, seconds, headline, verified);
     }
 }

@@ -45,8 +45,8 @@ final class GroupFork {
         }
     }
 
-    /** Runs the combinations {@code group} of {@code plan}; false when the run must stop. */
-    boolean run(List<Integer> group, List<Combination> plan) throws IOException {
+    /** Runs the combinations {@code group} of {@code plan} in {@code round}; false when the run must stop. */
+    boolean run(List<Integer> group, List<Combination> plan, Round round) throws IOException {
         List<Integer> remaining = new ArrayList<>(group);
         while (!remaining.isEmpty()) {
             Map<Integer, Slot> slots = new LinkedHashMap<>();
@@ -54,9 +54,9 @@ final class GroupFork {
             for (int k = 0; k < remaining.size(); k++) {
                 int i = remaining.get(k);
                 Combination c = plan.get(i);
-                ForkOutcome.ForkFiles f = run.outcome().prepare(i, c);
+                ForkOutcome.ForkFiles f = run.outcome().prepare(i, c, round);
                 Files.deleteIfExists(run.folder().resolve(f.logRel()));
-                Preset.Timing full = run.preset().timing(Metric.of(c.metric()));
+                Preset.Timing full = round.timing(run.preset().timing(Metric.of(c.metric())), c);
                 // The first combination of a JVM warms it up; later ones find the JIT and the GPU warm.
                 Preset.Timing timing = k == 0 ? full : ForkGroups.warm(full);
                 slots.put(i, new Slot(f, run.forkLimitSeconds().applyAsDouble(c), new StringBuilder()));
@@ -75,13 +75,13 @@ final class GroupFork {
                         RunManifest.Entry e = new RunManifest.Entry(sl.c(), "skipped", NumaLauncher.NO_NUMACTL, null,
                                 null, null, 0.0, null);
                         remaining.remove(Integer.valueOf(i));
-                        if (!run.recorder().record(i, sl.c(), e, 0)) {
+                        if (!run.recorder().record(i, sl.c(), e, 0, round)) {
                             return false;
                         }
                     }
                     return true;
                 }
-                if (!runJvm(command(launcher, first.c(), taskFile), remaining, slots)) {
+                if (!runJvm(command(launcher, first.c(), taskFile), remaining, slots, round)) {
                     return false;
                 }
             } finally {
@@ -128,7 +128,8 @@ final class GroupFork {
     }
 
     /** One JVM of a fork group: reads its progress lines, records each combination as it ends. */
-    private boolean runJvm(List<String> cmd, List<Integer> remaining, Map<Integer, Slot> slots) throws IOException {
+    private boolean runJvm(List<String> cmd, List<Integer> remaining, Map<Integer, Slot> slots, Round round)
+            throws IOException {
         AtomicBoolean timedOut = new AtomicBoolean();
         Slot cur = slots.get(remaining.get(0));
         long curStart = ForkPhases.nowMicros();
@@ -160,7 +161,7 @@ final class GroupFork {
                 RunManifest.Entry e = run.outcome().conclude(cur.files(), done.error() == null, done.error(), false,
                         cur.limit(), seconds);
                 remaining.remove(Integer.valueOf(cur.index()));
-                if (!run.recorder().record(cur.index(), cur.c(), e, seconds)) {
+                if (!run.recorder().record(cur.index(), cur.c(), e, seconds, round)) {
                     ForkWatchdog.killForks();
                     return false;
                 }
@@ -203,7 +204,7 @@ final class GroupFork {
                 exit == 0 ? "the fork ended before it reported a result" : ForkLog.forkDeath(exit), timedOut.get(),
                 cur.limit(), seconds);
         remaining.remove(Integer.valueOf(cur.index()));
-        return run.recorder().record(cur.index(), cur.c(), e, seconds);
+        return run.recorder().record(cur.index(), cur.c(), e, seconds, round);
     }
 
     /** What the fork JVM printed outside JMH during this combination, appended to its log. */

@@ -30,7 +30,9 @@ final class PhaseLog {
         try {
             List<String> lines = Files.isRegularFile(phaseFile) ? Files.readAllLines(phaseFile) : List.of();
             Files.deleteIfExists(phaseFile);
-            phases.put(c.id(), ForkPhases.breakdown(lines, runnerStartMicros, runnerEndMicros));
+            // A combination measured in rounds adds up its rounds.
+            phases.merge(c.id(), ForkPhases.breakdown(lines, runnerStartMicros, runnerEndMicros),
+                    ForkPhases.Breakdown::plus);
             ForkPhases.Breakdown all = total();
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("about", "wall seconds per benchmark by phase; measured = the measurement iterations' timed part");

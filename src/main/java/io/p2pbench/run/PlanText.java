@@ -25,17 +25,26 @@ import java.util.TreeSet;
 final class PlanText {
     private PlanText() {}
 
-    static String describe(Topology t, Preset preset, List<Combination> plan, ForkGroups.Mode mode) {
+    static String describe(Topology t, Preset preset, List<Combination> plan, ForkGroups.Mode mode, int rounds) {
         StringBuilder sb = new StringBuilder();
         long runs = plan.stream().filter(c -> !c.plannedSkip()).count();
-        double[] predicted = TimePredictor.run(plan, preset, TimePredictor.RunShape.current().with(mode), c -> null);
-        int jvms = ForkGroups.of(plan, mode, c -> null).size();
+        double[] predicted = TimePredictor.run(plan, preset,
+                TimePredictor.RunShape.current().with(mode).withRounds(rounds), c -> null);
+        int jvms = 0;
+        for (List<Integer> fork : ForkGroups.of(plan, mode, c -> null)) {
+            jvms += ForkGroups.roundsOf(plan.get(fork.get(0)), rounds);
+        }
         sb.append(String.format(Locale.ROOT, "Plan for %s (%d GPU%s), preset %s: %d benchmarks to run, %d skipped, "
                         + "predicted %s%n", t.fingerprint(), t.gpuCount(), t.gpuCount() == 1 ? "" : "s", preset.name(),
                 runs, plan.size() - runs, formatDuration(predicted[0])));
         if (runs > 0) {
-            sb.append(String.format(Locale.ROOT, "  in %d JVM%s (%s); measurement iterations %s of it, overhead %.0f%%%n",
-                    jvms, jvms == 1 ? "" : "s", mode == ForkGroups.Mode.GROUPED ? "one per curve" : "one per benchmark",
+            sb.append(String.format(Locale.ROOT, "  in %d round%s, %d JVM%s (%s); measurement iterations %s of it, "
+                            + "overhead %.0f%%%n", rounds, rounds == 1 ? "" : "s",
+                    jvms, jvms == 1 ? "" : "s", switch (mode) {
+                        case SHARED -> "transfers and collectives share one per round";
+                        case GROUPED -> "one per curve and round";
+                        case PER_BENCHMARK -> "one per benchmark and round";
+                    },
                     formatDuration(predicted[1]), 100 * (1 - predicted[1] / Math.max(predicted[0], 1e-9))));
         }
         Map<String, int[]> groups = new LinkedHashMap<>();

@@ -18,8 +18,8 @@ final class Progress {
     private int done;
 
     /**
-     * @param predictedOf predicted seconds of each combination of the plan
-     * @param toRun how many combinations will run (not planned skips)
+     * @param predictedOf predicted seconds of each combination of the plan (of one of its rounds)
+     * @param toRun how many combinations (rounds of combinations) will run (not planned skips)
      */
     Progress(PrintWriter out, double[] predictedOf, int toRun) {
         this.out = out;
@@ -28,14 +28,17 @@ final class Progress {
         this.predictedLeft = Arrays.stream(predictedOf).sum();
     }
 
-    /** Counts combination {@code index} done after {@code tookSeconds} and prints its line. */
-    void done(int index, Combination c, RunManifest.Entry e, double tookSeconds) {
+    /**
+     * Counts combination {@code index} (or one round of it, {@code round} naming which, else empty) done after
+     * {@code tookSeconds} and prints its line.
+     */
+    void done(int index, Combination c, RunManifest.Entry e, double tookSeconds, String round) {
         done++;
         predictedDone += predictedOf[index];
         predictedLeft -= predictedOf[index];
         actualDone += tookSeconds;
         double eta = predictedLeft * (actualDone / Math.max(predictedDone, 1e-9));
-        out.printf(Locale.ROOT, "[%3d/%d] %-7s %-48s %s  (%.1fs, ETA %s)%n", done, toRun, e.status(), c.id(),
+        out.printf(Locale.ROOT, "[%3d/%d] %-7s %-48s %s  (%.1fs, ETA %s)%n", done, toRun, e.status(), c.id() + round,
                 e.headline() != null ? e.headline() + verifiedNote(e) : e.reason() == null ? "" : e.reason(), tookSeconds,
                 RunPlanner.formatDuration(eta));
         out.flush();

@@ -36,6 +36,7 @@ public final class RunExecutor {
     private Path forkJvm;
     private ToDoubleFunction<Combination> forkLimitSeconds = RunExecutor::forkLimitSeconds;
     private ForkGroups.Mode mode = ForkGroups.Mode.PER_BENCHMARK;
+    private int rounds = 1;
     private long stagingChunkBytes = TransferFixture.DEFAULT_STAGING_CHUNK;
     private Progress progress;
 
@@ -65,6 +66,12 @@ public final class RunExecutor {
         return this;
     }
 
+    /** Rounds of the run ({@link Round}; 1 unless told). */
+    public RunExecutor rounds(int rounds) {
+        this.rounds = new Round(0, rounds).count();
+        return this;
+    }
+
     /** Bytes per chunk of host-staged copies ({@link TransferFixture#DEFAULT_STAGING_CHUNK} unless told). */
     public RunExecutor stagingChunkBytes(long bytes) {
         this.stagingChunkBytes = bytes;
@@ -91,9 +98,16 @@ public final class RunExecutor {
         state.start(command, preset.name(), fingerprint, settings, plan);
         Thread hook = new Thread(state::onInterrupt, "p2pbench-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
-        progress = new Progress(out, TimePredictor.perCombination(plan, preset,
-                TimePredictor.RunShape.current().with(mode), numaNode),
-                (int) plan.stream().filter(c -> !c.plannedSkip()).count());
+        double[] predicted = TimePredictor.perCombination(plan, preset,
+                TimePredictor.RunShape.current().with(mode).withRounds(rounds), numaNode);
+        double[] perRound = new double[plan.size()];
+        int toRun = 0;
+        for (int i = 0; i < plan.size(); i++) {
+            int n = ForkGroups.roundsOf(plan.get(i), rounds);
+            perRound[i] = predicted[i] / n;
+            toRun += plan.get(i).plannedSkip() ? 0 : n;
+        }
+        progress = new Progress(out, perRound, toRun);
         PhaseLog phases = new PhaseLog(folder, out);
         try (ForkWatchdog watchdog = new ForkWatchdog()) {
             ForkContext context = new ForkContext(folder, preset, extraJvmArgs, numaNode, forkJvm, forkLimitSeconds,
@@ -101,22 +115,34 @@ public final class RunExecutor {
                     this::record);
             SingleFork single = new SingleFork(context);
             GroupFork grouped = new GroupFork(context);
-            for (List<Integer> fork : ForkGroups.of(plan, mode, numaNode)) {
-                if (state.interrupted()) {
-                    break;
-                }
-                if (mode == ForkGroups.Mode.PER_BENCHMARK) {
-                    int i = fork.get(0);
-                    if (!state.begin(i)) {
-                        break;
+            List<List<Integer>> forks = ForkGroups.of(plan, mode, numaNode);
+            // Round by round over the whole plan: a drift of the machine reaches every row's rounds alike.
+            rounds:
+            for (int r = 0; r < rounds; r++) {
+                Round round = new Round(r, rounds);
+                for (List<Integer> fork : forks) {
+                    // A later round measures what is still ok: a combination that failed or was skipped is done.
+                    List<Integer> todo = fork.stream().filter(i -> round.measures(plan.get(i))
+                            && (round.index() == 0 || state.ok(i))).toList();
+                    if (todo.isEmpty()) {
+                        continue;
                     }
-                    long t0 = System.nanoTime();
-                    RunManifest.Entry e = single.run(i, plan.get(i));
-                    if (!record(i, plan.get(i), e, (System.nanoTime() - t0) / 1e9)) {
-                        break;
+                    if (state.interrupted()) {
+                        break rounds;
                     }
-                } else if (!grouped.run(fork, plan)) {
-                    break;
+                    if (mode == ForkGroups.Mode.PER_BENCHMARK) {
+                        int i = todo.get(0);
+                        if (!state.begin(i)) {
+                            break rounds;
+                        }
+                        long t0 = System.nanoTime();
+                        RunManifest.Entry e = single.run(i, plan.get(i), round);
+                        if (!record(i, plan.get(i), e, (System.nanoTime() - t0) / 1e9, round)) {
+                            break rounds;
+                        }
+                    } else if (!grouped.run(todo, plan, round)) {
+                        break rounds;
+                    }
                 }
             }
             state.complete();
@@ -137,7 +163,7 @@ public final class RunExecutor {
      * Records one finished combination, prints its progress line; false when the run must stop (an
      * interruption). Throws {@link RunLock.Held} when another JMH run took JMH's lock.
      */
-    private boolean record(int i, Combination c, RunManifest.Entry e, double took) throws IOException {
+    private boolean record(int i, Combination c, RunManifest.Entry e, double took, Round round) throws IOException {
         if (e.reason() != null && e.reason().contains(JMH_LOCK_TAKEN)) {
             // Another JMH run took the machine between two benchmarks: every later one would fail
             // the same way and measure nothing. Stop, so the folder never fills with such failures.
@@ -147,10 +173,10 @@ public final class RunExecutor {
                     System.getProperty("java.io.tmpdir"), "jmh.lock") + ") during this run, which stopped "
                     + "rather than measure beside it; what finished before is in " + folder.dir());
         }
-        if (!state.finish(i, e)) {
+        if (!state.finish(i, e, round, ForkGroups.roundsOf(c, round.count()))) {
             return false;
         }
-        progress.done(i, c, e, took);
+        progress.done(i, c, e, took, round.label(c));
         return true;
     }
 }

@@ -250,12 +250,13 @@ public final class RunPlanner {
 
     /** The plan as printed before a run starts (and by --dry-run), one JVM per curve (the default). */
     public static String describe(Topology t, Preset preset, List<Combination> plan) {
-        return describe(t, preset, plan, ForkGroups.Mode.GROUPED);
+        return describe(t, preset, plan, ForkGroups.Mode.SHARED, Round.DEFAULT_COUNT);
     }
 
     /** The plan as printed before a run starts (and by --dry-run). */
-    public static String describe(Topology t, Preset preset, List<Combination> plan, ForkGroups.Mode mode) {
-        return PlanText.describe(t, preset, plan, mode);
+    public static String describe(Topology t, Preset preset, List<Combination> plan, ForkGroups.Mode mode,
+                                  int rounds) {
+        return PlanText.describe(t, preset, plan, mode, rounds);
     }
 
     /** The same latency row with its copies and waits through JCuda's driver API (only {@code binding} differs). */

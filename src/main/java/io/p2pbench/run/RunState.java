@@ -77,15 +77,49 @@ final class RunState {
      * this late result must not replace it.
      */
     boolean finish(int index, RunManifest.Entry e) throws IOException {
+        return finish(index, e, Round.ONLY, 1);
+    }
+
+    /**
+     * Records round {@code round} of combination {@code index}, which is measured in {@code rounds} rounds: the
+     * entry of a combination measured once, or the round joined to the entry's earlier rounds ({@link #joined}).
+     */
+    boolean finish(int index, RunManifest.Entry e, Round round, int rounds) throws IOException {
         synchronized (lock) {
             if (interrupted) {
                 return false;
             }
-            entries.set(index, e);
+            entries.set(index, rounds == 1 ? e : joined(entries.get(index), e, round.index(), rounds));
             current = -1;
             write("running");
             return true;
         }
+    }
+
+    /** Whether combination {@code index} is ok so far (every round measured until now ok). */
+    boolean ok(int index) {
+        synchronized (lock) {
+            return "ok".equals(entries.get(index).status());
+        }
+    }
+
+    /**
+     * The entry of a combination after round {@code r} (0-based) of {@code rounds}: every round so far in {@code
+     * rounds}; ok while every round is, else the status of the round that was not, its reason naming the round; the
+     * files and headline of the first round, the seconds and verified bytes of all.
+     */
+    static RunManifest.Entry joined(RunManifest.Entry before, RunManifest.Entry e, int r, int rounds) {
+        List<RunManifest.RoundResult> all = new ArrayList<>(r == 0 || before.rounds() == null ? List.of() : before.rounds());
+        all.add(e.asRound());
+        RunManifest.RoundResult first = all.get(0);
+        boolean ok = all.stream().allMatch(x -> "ok".equals(x.status()));
+        String status = ok ? "ok" : e.status();
+        String reason = ok ? null : "round " + (r + 1) + " of " + rounds + ": " + e.reason();
+        double seconds = all.stream().mapToDouble(x -> x.seconds() == null ? 0 : x.seconds()).sum();
+        Long verified = ok ? all.stream().mapToLong(x -> x.bytesVerified() == null ? 0 : x.bytesVerified()).sum() : null;
+        return new RunManifest.Entry(e.combination(), status, reason, ok ? first.jmhFile() : null,
+                ok ? first.samplesFile() : null, ok ? first.logFile() : e.logFile(), seconds,
+                ok ? first.headline() : null, verified, null, List.copyOf(all));
     }
 
     /** Ends the run at combination {@code index} because another JMH run took JMH's lock. */
@@ -117,7 +151,8 @@ final class RunState {
             }
             interrupted = true;
             ForkWatchdog.killForks();
-            if (current >= 0) {
+            // A combination whose earlier rounds finished ok keeps them: only its running round is lost.
+            if (current >= 0 && !"ok".equals(entries.get(current).status())) {
                 RunManifest.Entry e = entries.get(current);
                 entries.set(current, new RunManifest.Entry(e.combination(), "interrupted", "the run was interrupted",
                         null, null, e.logFile(), null, null));

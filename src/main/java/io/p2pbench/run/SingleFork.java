@@ -33,10 +33,10 @@ final class SingleFork {
         this.run = run;
     }
 
-    /** Runs combination {@code index} of the plan; its entry. */
-    RunManifest.Entry run(int index, Combination c) throws IOException {
-        ForkOutcome.ForkFiles f = run.outcome().prepare(index, c);
-        Preset.Timing timing = run.preset().timing(Metric.of(c.metric()));
+    /** Runs combination {@code index} of the plan in {@code round}; its entry for that round. */
+    RunManifest.Entry run(int index, Combination c, Round round) throws IOException {
+        ForkOutcome.ForkFiles f = run.outcome().prepare(index, c, round);
+        Preset.Timing timing = round.timing(run.preset().timing(Metric.of(c.metric())), c);
         List<String> jvmArgs = new ArrayList<>(run.extraJvmArgs());
         jvmArgs.addAll(ForkChannel.jvmArgs(run.folder().dir(), c.id(), f.phaseFile()));
         jvmArgs.addAll(run.archive().jvmArgs());

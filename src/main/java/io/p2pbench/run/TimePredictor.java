@@ -97,10 +97,19 @@ public final class TimePredictor {
      * @param contexts how the group JVMs kept combinations apart ({@link ForkGroupMain.Contexts#KEEP} in runs
      *     before context resets): a later combination that starts after a context reset adds {@link #CONTEXT_RESET_SECONDS}
      * @param groupWarmupMillis the warm-up iteration of a later combination of a fork group, at most
+     * @param rounds the rounds of the run ({@link Round}; 1 in runs before rounds)
      */
     public record RunShape(ForkGroups.Mode mode, long crossCheckFullBytes, long crossCheckPieceBytes,
                            double forkSeconds, double runStartSeconds, ForkGroupMain.Contexts contexts,
-                           int groupWarmupMillis) {
+                           int groupWarmupMillis, int rounds) {
+        /** A shape of a run of one round. */
+        public RunShape(ForkGroups.Mode mode, long crossCheckFullBytes, long crossCheckPieceBytes,
+                        double forkSeconds, double runStartSeconds, ForkGroupMain.Contexts contexts,
+                        int groupWarmupMillis) {
+            this(mode, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, contexts,
+                    groupWarmupMillis, 1);
+        }
+
         /**
          * This version's runs: grouped by default. A JVM per benchmark ({@code --fork-per-benchmark}) costs
          * about 0.55 s beyond its iterations (quick preset with --fork-per-benchmark on the H200 node: 80 s for
@@ -108,9 +117,9 @@ public final class TimePredictor {
          * the fills ran in parallel).
          */
         public static RunShape current() {
-            return new RunShape(ForkGroups.Mode.GROUPED, ResultCheck.FULL_CHECK_BYTES,
+            return new RunShape(ForkGroups.Mode.SHARED, ResultCheck.FULL_CHECK_BYTES,
                     ResultCheck.PIECE, 0.55, 2.0, ForkGroupMain.Contexts.current(),
-                    ForkGroups.WARM_WARMUP_MILLIS);
+                    ForkGroups.WARM_WARMUP_MILLIS, Round.DEFAULT_COUNT);
         }
 
         /**
@@ -124,7 +133,13 @@ public final class TimePredictor {
         /** This shape in another fork mode. */
         public RunShape with(ForkGroups.Mode m) {
             return new RunShape(m, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, contexts,
-                    groupWarmupMillis);
+                    groupWarmupMillis, rounds);
+        }
+
+        /** This shape with {@code n} rounds. */
+        public RunShape withRounds(int n) {
+            return new RunShape(mode, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, contexts,
+                    groupWarmupMillis, n);
         }
     }
 
@@ -159,8 +174,10 @@ public final class TimePredictor {
             for (int k = 0; k < fork.size(); k++) {
                 Combination c = plan.get(fork.get(k));
                 boolean latency = Metric.of(c.metric()) == Metric.LATENCY;
-                out[fork.get(k)] = forEntry(WorkloadSpec.of(c), c.sizeBytes(), preset.timing(Metric.of(c.metric())),
-                        latency, k > 0, shape);
+                // Each round starts the fork's JVM afresh and measures its share of the preset's time.
+                int n = ForkGroups.roundsOf(c, shape.rounds());
+                out[fork.get(k)] = n * forEntry(WorkloadSpec.of(c), c.sizeBytes(),
+                        Round.timing(preset.timing(Metric.of(c.metric())), n), latency, k > 0, shape);
             }
         }
         return out;
@@ -314,7 +331,7 @@ public final class TimePredictor {
                 : warmJvm ? WARM_COMBINATION_SECONDS + (shape.contexts().resetsBefore(k) ? CONTEXT_RESET_SECONDS : 0)
                 : GROUPED_FORK_SECONDS;
         // A later NCCL combination of a group that keeps its communicators does not initialise them again.
-        boolean keptComms = warmJvm && k == Kind.NCCL && shape.mode() == ForkGroups.Mode.GROUPED
+        boolean keptComms = warmJvm && k == Kind.NCCL && shape.mode() != ForkGroups.Mode.PER_BENCHMARK
                 && shape.contexts().keepsHandles();
         return isolated - fixed + own - (keptComms ? NCCL_INIT_SECONDS : 0);
     }

@@ -111,17 +111,18 @@ class CliTest {
         Result r = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "standard");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().startsWith("Plan for h200x1-single-r580 (1 GPU), preset standard:"), r.out());
-        assertTrue(r.out().contains("JVMs (one per curve)"), r.out());
+        assertTrue(r.out().contains("in 4 rounds, "), r.out());
+        assertTrue(r.out().contains("JVMs (transfers and collectives share one per round)"), r.out());
     }
 
     @Test
     void forkPerBenchmarkIsOptInAndExcludesTheExplicitDefault() {
         Result grouped = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "standard", "--fork-groups");
         assertEquals(0, grouped.code(), grouped.err());
-        assertTrue(grouped.out().contains("JVMs (one per curve)"), grouped.out());
+        assertTrue(grouped.out().contains("JVMs (one per curve and round)"), grouped.out());
         Result explicit = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "standard", "--fork-per-benchmark");
         assertEquals(0, explicit.code(), explicit.err());
-        assertTrue(explicit.out().contains("JVMs (one per benchmark)"), explicit.out());
+        assertTrue(explicit.out().contains("JVMs (one per benchmark and round)"), explicit.out());
         assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--fork-groups", "--fork-per-benchmark"),
                 "--fork-groups and --fork-per-benchmark exclude each other");
     }

@@ -63,6 +63,11 @@ public final class ExecutorFaultHarness {
 
     static ResultFolder run(Path root, Path launcher, double firstLimitSeconds, PrintWriter out, boolean honourJmhLock,
                             ForkGroups.Mode mode, List<Combination> plan) throws Exception {
+        return run(root, launcher, firstLimitSeconds, out, honourJmhLock, mode, plan, 1);
+    }
+
+    static ResultFolder run(Path root, Path launcher, double firstLimitSeconds, PrintWriter out, boolean honourJmhLock,
+                            ForkGroups.Mode mode, List<Combination> plan, int rounds) throws Exception {
         if (!honourJmhLock) {
             System.setProperty("jmh.ignoreLock", "true"); // no measurement here; other JMH runs on the build machine
         }
@@ -72,7 +77,7 @@ public final class ExecutorFaultHarness {
         out.flush();
         RunExecutor e = new RunExecutor(folder, Preset.QUICK, List.of(), out, c -> null)
                 .forkLimitSeconds(c -> c.id().equals(plan.get(0).id()) ? firstLimitSeconds : MUST_FINISH_SECONDS)
-                .mode(mode);
+                .mode(mode).rounds(rounds);
         if (launcher != null) {
             e.forkJvm(launcher);
         }

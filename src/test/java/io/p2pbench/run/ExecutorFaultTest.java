@@ -179,7 +179,8 @@ class ExecutorFaultTest {
         ExecutorFaultHarness.run(work.resolve("results"), recordingLauncher(log), MUST_FINISH, new PrintWriter(new StringWriter()),
                 mode);
         List<String> commands = benchmarkJvms(log);
-        assertEquals(2, commands.size(), "two benchmarks, one JVM each: " + commands);
+        // Two host-copy benchmarks of two curves: one JVM each, or one JVM for both where transfers share it.
+        assertEquals(mode == ForkGroups.Mode.SHARED ? 1 : 2, commands.size(), mode + ": " + commands);
         for (String c : commands) {
             assertTrue(c.contains("-XX:CompileCommandFile="), mode + " JVM without JMH's compiler hints: " + c);
         }
@@ -224,6 +225,33 @@ class ExecutorFaultTest {
         assertEquals("failed", m.entries().get(0).status(), out.toString());
         assertEquals(ForkLog.forkDeath(137), m.entries().get(0).reason());
         assertTrue(RAN.contains(m.entries().get(1).status()), out.toString());
+        assertEquals("complete", m.state());
+    }
+
+    /**
+     * In rounds, every transfer shares one JVM per round, and a combination that did not finish ok in a round is
+     * not measured again: here neither can run (no GPU), so round 1 is the only JVM and each entry names its round.
+     */
+    @Test
+    void roundsShareOneJvmAndALaterRoundMeasuresOnlyWhatIsOk() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path starts = work.resolve("starts");
+        Path script = work.resolve("java-count");
+        Files.writeString(script, "#!/bin/sh\n"
+                + "echo \"$*\" | grep -o 'p2pbench.combination=[^ ]*' >> " + starts + "\n"
+                + "exec " + java + " \"$@\"\n");
+        assertTrue(script.toFile().setExecutable(true));
+        StringWriter out = new StringWriter();
+        ResultFolder folder = ExecutorFaultHarness.run(work.resolve("rounds"), script, MUST_FINISH, new PrintWriter(out),
+                false, ForkGroups.Mode.SHARED, ExecutorFaultHarness.twoCombinations(), 3);
+        RunManifest m = manifestOnDisk(folder.dir());
+        assertEquals(1, Files.readAllLines(starts).size(), "one JVM, in round 1: " + Files.readAllLines(starts));
+        for (RunManifest.Entry e : m.entries()) {
+            assertTrue(RAN.contains(e.status()) && !e.status().equals("ok"), out.toString());
+            assertTrue(e.reason().startsWith("round 1 of 3: "), e.reason());
+            assertEquals(1, e.rounds().size());
+        }
+        assertTrue(out.toString().contains(" r1/3 "), out.toString());
         assertEquals("complete", m.state());
     }
 

@@ -1,6 +1,8 @@
 package io.p2pbench.report.read;
 
 import io.p2pbench.spec.Kind;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -15,11 +17,36 @@ import java.util.Locale;
  * @param singleGpu true when nothing crossed an interconnect between GPUs
  * @param group {@code sweep} or {@code matrix} (why it was measured)
  * @param id the combination id, or the imported test's name
- * @param samples the samples, in GB/s or microseconds
+ * @param samples the samples, in GB/s or microseconds (of every round, where the run measured it in rounds)
  * @param samplesFrom where the samples come from, for tables
+ * @param rounds each round's samples apart, in order, where the run measured it in several rounds; else one
+ *     round, {@code samples}
  */
 public record Measurement(Key key, String machine, String link, boolean singleGpu, String group, String id,
-                          double[] samples, String samplesFrom) {
+                          double[] samples, String samplesFrom, List<double[]> rounds) {
+
+    /** A measurement of one round. */
+    public Measurement(Key key, String machine, String link, boolean singleGpu, String group, String id,
+                       double[] samples, String samplesFrom) {
+        this(key, machine, link, singleGpu, group, id, samples, samplesFrom, List.of(samples));
+    }
+
+    /** One measurement of several rounds of one row: the first's description, every round's samples. */
+    public static Measurement ofRounds(List<Measurement> rounds) {
+        Measurement first = rounds.get(0);
+        if (rounds.size() == 1) {
+            return first;
+        }
+        double[] all = rounds.stream().flatMapToDouble(m -> Arrays.stream(m.samples())).toArray();
+        return new Measurement(first.key(), first.machine(), first.link(), first.singleGpu(), first.group(),
+                first.id(), all, first.samplesFrom() + ", " + rounds.size() + " rounds",
+                rounds.stream().map(Measurement::samples).toList());
+    }
+
+    /** How many rounds the samples come from. */
+    public int roundCount() {
+        return rounds.size();
+    }
 
     /** Metric name of bandwidth figures. */
     public static final String BANDWIDTH = "bandwidth";

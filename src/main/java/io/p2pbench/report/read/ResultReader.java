@@ -92,7 +92,7 @@ public final class ResultReader {
                 notMeasured.add(new ResultData.NotMeasured(c.id(), e.status(), e.reason(), c.singleGpu()));
             } else if (isKnown(c.kind())) {
                 // Reads (and so checks) the entry's JMH file: a truncated jmh/*.json(.gz) is one line here.
-                measurements.addAll(new EntryReader(folder, e, machine).read());
+                measurements.addAll(readRounds(folder, e, machine));
             } else {
                 if (!Kind.PARTITION.label().equals(c.kind()) && !Kind.SERVING.label().equals(c.kind())) {
                     // Partition and serving figures are read by PartitionVerdict and ServingResults, not here.
@@ -171,22 +171,60 @@ public final class ResultReader {
         return dot > 0 ? version.substring(0, dot) : version;
     }
 
-    /** Reads the figures of one ok entry. */
+    /**
+     * The figures of one ok entry: of its one round, or of each of its rounds joined row by row ({@link
+     * Measurement#rounds()}: each round's samples apart, the samples of all rounds together).
+     */
+    private static List<Measurement> readRounds(ResultFolder folder, RunManifest.Entry e, String machine)
+            throws BadInputException {
+        if (e.rounds() == null) {
+            return new EntryReader(folder, e.combination(), e.jmhFile(), e.samplesFile(), machine).read();
+        }
+        if (e.rounds().isEmpty()) {
+            throw new BadInputException(folder.resolve("manifest.json") + ": entry " + e.combination().id()
+                    + " is ok but lists no rounds");
+        }
+        List<List<Measurement>> rounds = new ArrayList<>();
+        for (RunManifest.RoundResult r : e.rounds()) {
+            if (!"ok".equals(r.status())) {
+                throw new BadInputException(folder.resolve("manifest.json") + ": entry " + e.combination().id()
+                        + " is ok but a round of it is " + r.status());
+            }
+            rounds.add(new EntryReader(folder, e.combination(), r.jmhFile(), r.samplesFile(), machine).read());
+        }
+        List<Measurement> joined = new ArrayList<>();
+        for (int j = 0; j < rounds.get(0).size(); j++) {
+            List<Measurement> row = new ArrayList<>();
+            for (List<Measurement> round : rounds) {
+                if (round.size() != rounds.get(0).size() || !round.get(j).key().equals(rounds.get(0).get(j).key())) {
+                    throw new BadInputException(folder.resolve("manifest.json") + ": the rounds of entry "
+                            + e.combination().id() + " do not hold the same figures");
+                }
+                row.add(round.get(j));
+            }
+            joined.add(Measurement.ofRounds(row));
+        }
+        return joined;
+    }
+
+    /** Reads the figures of one ok entry (one round of it). */
     private static final class EntryReader {
         private final ResultFolder folder;
-        private final RunManifest.Entry entry;
         private final Combination c;
+        private final String jmhFile;
+        private final String samplesFile;
         private final String machine;
 
-        EntryReader(ResultFolder folder, RunManifest.Entry entry, String machine) {
+        EntryReader(ResultFolder folder, Combination c, String jmhFile, String samplesFile, String machine) {
             this.folder = folder;
-            this.entry = entry;
-            this.c = entry.combination();
+            this.c = c;
+            this.jmhFile = jmhFile;
+            this.samplesFile = samplesFile;
             this.machine = machine;
         }
 
         List<Measurement> read() throws BadInputException {
-            if (entry.jmhFile() == null) {
+            if (jmhFile == null) {
                 throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id()
                         + " is ok but names no JMH file");
             }
@@ -197,7 +235,7 @@ public final class ResultReader {
                 throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id() + " of kind "
                         + e.getMessage());
             }
-            JmhJson jmh = JmhJson.read(folder.resolve(entry.jmhFile()));
+            JmhJson jmh = JmhJson.read(folder.resolve(jmhFile));
             // Rows of both directions at once report under the one-way kind, with the direction saying which.
             String peer = Kind.PEER.label();
             String host = Kind.HOST.label();
@@ -328,10 +366,10 @@ public final class ResultReader {
         }
 
         private BatchSamples samples() throws BadInputException {
-            if (entry.samplesFile() == null) {
+            if (samplesFile == null) {
                 return null;
             }
-            Path file = folder.resolve(entry.samplesFile());
+            Path file = folder.resolve(samplesFile);
             BatchSamples s;
             try {
                 s = BenchmarkRecords.readSamples(file);

@@ -1,0 +1,83 @@
+package io.p2pbench.report.stats;
+
+import java.util.Arrays;
+import org.apache.commons.math3.distribution.TDistribution;
+
+/**
+ * The comparison of one row's rounds: baseline rounds against candidate rounds, each round one figure (its
+ * median over batches, or its p50), on the log scale, where a change is a ratio. Each round is measured in JVMs
+ * of its own spread over the run (fresh CUDA context, streams, allocations), so the spread of a row's rounds is
+ * evidence of how much that row moves between independent starts on this machine.
+ *
+ * <p>Model: the log figures of both sides are normal with one spread s, which is estimated from both sides
+ * together (pooled variance, n_b + n_c - 2 degrees of freedom), never below {@link #MIN_SPREAD}; the difference of
+ * the means is tested with Student's t (two-sided), and its interval is the t interval. Four rounds on each side
+ * give 6 degrees of freedom. The pooling keeps a side whose rounds happen to agree closely from making any change
+ * look significant; the floor on s keeps four identical figures (a latency p50 of a binned histogram) from doing
+ * the same.
+ */
+public final class RoundTest {
+    /** The least spread of a row's log figures this test assumes (0.3%): below it rounds agree by chance. */
+    public static final double MIN_SPREAD = 0.003;
+    /** Fewest degrees of freedom the test needs: with fewer, s is not known well enough to judge anything. */
+    public static final int MIN_DEGREES = 3;
+
+    private RoundTest() {}
+
+    /**
+     * One row's test.
+     *
+     * @param logRatio mean log candidate minus mean log baseline
+     * @param spread s, the pooled spread of the log figures as used (after {@link #MIN_SPREAD})
+     * @param degrees degrees of freedom of s
+     * @param p two-sided p of no change
+     * @param low lower end of the ratio's interval
+     * @param high upper end
+     * @param halfWidth half the interval's width on the log scale: the change this row could tell from none
+     */
+    public record Result(double logRatio, double spread, int degrees, double p, double low, double high,
+                         double halfWidth) {
+        /** The ratio candidate / baseline of the geometric means. */
+        public double ratio() {
+            return Math.exp(logRatio);
+        }
+    }
+
+    /** Whether {@code baseline} and {@code candidate} rounds (positive figures) are enough for the test. */
+    public static boolean applies(double[] baseline, double[] candidate) {
+        return baseline.length >= 1 && candidate.length >= 1 && baseline.length + candidate.length - 2 >= MIN_DEGREES
+                && Arrays.stream(baseline).allMatch(v -> v > 0 && Double.isFinite(v))
+                && Arrays.stream(candidate).allMatch(v -> v > 0 && Double.isFinite(v));
+    }
+
+    /**
+     * The test of {@code candidate} rounds against {@code baseline} rounds, with an interval of coverage
+     * {@code level}; {@link #applies} must hold.
+     */
+    public static Result of(double[] baseline, double[] candidate, double level) {
+        if (!applies(baseline, candidate)) {
+            throw new IllegalArgumentException("the round test needs positive figures and " + MIN_DEGREES
+                    + " degrees of freedom: " + baseline.length + " vs " + candidate.length + " rounds");
+        }
+        double[] x = Arrays.stream(baseline).map(Math::log).toArray();
+        double[] y = Arrays.stream(candidate).map(Math::log).toArray();
+        double mx = mean(x);
+        double my = mean(y);
+        int degrees = x.length + y.length - 2;
+        double s = Math.max(MIN_SPREAD, Math.sqrt((squares(x, mx) + squares(y, my)) / degrees));
+        double se = s * Math.sqrt(1.0 / x.length + 1.0 / y.length);
+        double d = my - mx;
+        TDistribution t = new TDistribution(null, degrees);
+        double p = Math.min(1, 2 * t.cumulativeProbability(-Math.abs(d) / se));
+        double half = t.inverseCumulativeProbability(0.5 + level / 2) * se;
+        return new Result(d, s, degrees, p, Math.exp(d - half), Math.exp(d + half), half);
+    }
+
+    private static double mean(double[] v) {
+        return Arrays.stream(v).average().orElse(Double.NaN);
+    }
+
+    private static double squares(double[] v, double mean) {
+        return Arrays.stream(v).map(a -> (a - mean) * (a - mean)).sum();
+    }
+}

@@ -1,0 +1,59 @@
+package io.p2pbench.run;
+
+import io.p2pbench.spec.Combination;
+
+/**
+ * One round of a run. A run measures every transfer, collective and exchange in {@code count} rounds, one after
+ * another over the whole run (round 1 of every combination, then round 2 of every combination, ...), each round
+ * in JVMs of its own: fresh CUDA contexts, streams, allocations and JIT. A drift of the machine during the run
+ * therefore reaches every row alike, and the spread of a row's rounds is evidence of the run-to-run noise of that
+ * row on this machine, from the run itself ({@code docs/compare.md}). The preset's measurement time is shared
+ * out over the rounds, so a run measures as long as a run of one round did.
+ *
+ * @param index 0-based
+ * @param count the rounds of the run (1: a run as before rounds, with unchanged file names)
+ */
+public record Round(int index, int count) {
+    /** Rounds of a run unless told ({@code --rounds}). */
+    public static final int DEFAULT_COUNT = 4;
+    /** Most rounds a run may take. */
+    public static final int MAX_COUNT = 16;
+    /** The round of a run without rounds. */
+    public static final Round ONLY = new Round(0, 1);
+
+    public Round {
+        if (count < 1 || index < 0 || index >= count) {
+            throw new IllegalArgumentException("round " + (index + 1) + " of " + count);
+        }
+    }
+
+    /** The timing of one round: the preset's warm-up, and its measurement time divided by the rounds. */
+    public static Preset.Timing timing(Preset.Timing full, int rounds) {
+        return new Preset.Timing(full.warmupIterations(), full.warmupMillis(),
+                (int) Math.max(1, Math.ceil(full.measurementMillis() / (double) rounds)));
+    }
+
+    /** This round's timing of a combination measured in {@code rounds} rounds. */
+    Preset.Timing timing(Preset.Timing full, Combination c) {
+        return timing(full, ForkGroups.roundsOf(c, count));
+    }
+
+    /** Whether the combination is measured in this round. */
+    boolean measures(Combination c) {
+        return index < ForkGroups.roundsOf(c, count);
+    }
+
+    /**
+     * What the files of a combination measured in several rounds carry after their stem ({@code .r2}); nothing in a
+     * run of one round, or for a combination measured once.
+     */
+    String suffix(Combination c) {
+        return ForkGroups.roundsOf(c, count) > 1 ? ".r" + (index + 1) : "";
+    }
+
+    /** The round as a progress line names it ({@code  r2/4}), nothing where the combination has one round. */
+    String label(Combination c) {
+        int n = ForkGroups.roundsOf(c, count);
+        return n > 1 ? " r" + (index + 1) + "/" + n : "";
+    }
+}

@@ -1,0 +1,75 @@
+package io.p2pbench.report.verdict;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.stats.RoundTest;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Rows measured in rounds are judged by the spread of their rounds, not by a table learned elsewhere. */
+class RoundComparisonTest {
+    private static final Measurement.Key BW = new Measurement.Key("bandwidth", "host", "PINNED LOCAL", "H2D", "GPU0",
+            64L << 20);
+    private static final Measurement.Key LAT = new Measurement.Key("latency", "peer", "CE_P2P_READ", "one-way", "0-0",
+            4096);
+
+    /** A measurement of rounds, each round a few batches around its figure. */
+    private static Measurement rounds(Measurement.Key key, double... figures) {
+        List<Measurement> each = Arrays.stream(figures).mapToObj(f -> new Measurement(key, "m", "host", true, "sweep",
+                "id", new double[] {f * 0.999, f, f * 1.001}, "test")).toList();
+        return Measurement.ofRounds(each);
+    }
+
+    private static Comparison.Row judged(Measurement b, Measurement c, double thresholdPct) {
+        Comparison.Row r = Comparison.measureRounds(b, c, Comparison.roundFigures(b), Comparison.roundFigures(c));
+        return Comparison.judge(r, r.p(), thresholdPct);
+    }
+
+    @Test
+    void roundsKeepEachRoundApartAndPoolTheSamples() {
+        Measurement m = rounds(BW, 50, 51, 52, 53);
+        assertEquals(4, m.roundCount());
+        assertEquals(12, m.samples().length);
+        assertEquals(List.of(50.0, 51.0, 52.0, 53.0), Arrays.stream(Comparison.roundFigures(m)).boxed().toList());
+    }
+
+    @Test
+    void tightRoundsJudgeASmallChangeAndCatchTenPercent() {
+        Measurement base = rounds(BW, 55.0, 55.2, 54.9, 55.1);
+        Comparison.Row same = judged(base, rounds(BW, 55.1, 54.8, 55.0, 55.3), 5);
+        assertEquals(Comparison.Verdict.SAME, same.verdict(), same.why());
+        Comparison.Row worse = judged(base, rounds(BW, 49.5, 49.7, 49.4, 49.6), 5);
+        assertEquals(Comparison.Verdict.WORSE, worse.verdict(), worse.why());
+        assertTrue(worse.why().contains("Student t over rounds"), worse.why());
+        Comparison.Row slower = judged(rounds(LAT, 9.7, 9.8, 9.7, 9.75), rounds(LAT, 10.8, 10.7, 10.75, 10.8), 5);
+        assertEquals(Comparison.Verdict.WORSE, slower.verdict(), slower.why());
+    }
+
+    @Test
+    void widelySpreadRoundsCannotBeJudgedAtTheThresholdButStillSeeAHugeChange() {
+        Measurement base = rounds(BW, 10, 14, 8, 12);
+        Comparison.Row small = judged(base, rounds(BW, 11, 9, 13, 10), 5);
+        assertEquals(Comparison.Verdict.UNJUDGED, small.verdict(), small.why());
+        Comparison.Row halved = judged(base, rounds(BW, 5, 6, 4.5, 5.5), 5);
+        assertEquals(Comparison.Verdict.WORSE, halved.verdict(), halved.why());
+    }
+
+    @Test
+    void identicalRoundsDoNotMakeAnyChangeSignificant() {
+        // Four equal p50s of a binned histogram: the spread's floor keeps a 5.5% change from being certain noise-free.
+        Measurement base = rounds(LAT, 9.7, 9.7, 9.7, 9.7);
+        RoundTest.Result t = RoundTest.of(Comparison.roundFigures(base), new double[] {9.7, 9.7, 9.7, 9.7}, 0.95);
+        assertEquals(RoundTest.MIN_SPREAD, t.spread(), 1e-12);
+        assertEquals(1.0, t.p(), 1e-9);
+    }
+
+    @Test
+    void theTestNeedsThreeDegreesOfFreedom() {
+        assertTrue(!RoundTest.applies(new double[] {1, 2}, new double[] {3}));
+        assertTrue(RoundTest.applies(new double[] {1}, new double[] {1, 2, 3, 4}));
+        assertTrue(!RoundTest.applies(new double[] {1, 2}, new double[] {0, 3}), "a figure that is not positive");
+    }
+}
