@@ -6,6 +6,7 @@
 #   doctor    p2pbench doctor (text: doctor.log, --json: doctor.json); host, GPU and verdict lines go to the summary
 #   quick     p2pbench run --preset quick (wall time measured); quick-per-benchmark the same with --fork-per-benchmark
 #   aa        A/A reruns for compare's error rates: AA_ROUNDS rounds of the quick preset and a standard 1 GiB subset
+#   aaq       A/A reruns of the quick preset alone (AA_ROUNDS runs, AA_ARGS options), then compare of each with the first
 #   runs      RUNS="ARGS;ARGS": one p2pbench run per ARGS (RUN_LIMIT seconds each)
 #   ringab    the 4 KiB ring latency per benchmark vs grouped (RINGAB_ROUNDS)
 #   align     0-0 CE_P2P_READ 4K..32M grouped and per benchmark, allocations exact and rounded to 2 MiB, addresses logged
@@ -267,6 +268,21 @@ for s in "$@"; do
         grep -E "^Time of|bidir.*1GiB" "$W/aa-std-$i.log" | cut -c1-160 | tee -a "$SUMMARY"
         snapshot
       done ;;
+    aaq)
+      # A/A reruns of the quick preset alone, in rounds (the default), for compare's error rates: AA_ROUNDS runs back
+      # to back (AA_ARGS adds run options), each one's wall time and verdict line against the first in the summary.
+      for i in $(seq "${AA_ROUNDS:-4}"); do
+        step "aaq-$i" "${AAQ_LIMIT:-200}" "$B/bin/p2pbench" run --preset quick ${AA_ARGS:-} --out "$W/results-aaq"
+        grep -E "^Done:|^Time of" "$W/aaq-$i.log" | cut -c1-200 | tee -a "$SUMMARY"
+        snapshot
+      done
+      runs=$(ls -d "$W"/results-aaq/*/*/ 2>/dev/null | sort)
+      first=$(echo "$runs" | head -1)
+      for r in $(echo "$runs" | tail -n +2); do
+        "$B/bin/p2pbench" compare "$first" "$r" --out "$W/compare-$(basename "$r")" > "$W/compare-$(basename "$r").log" 2>&1
+        note "compare $(basename "$first") $(basename "$r"): exit $? $(head -1 "$W/compare-$(basename "$r").log" | cut -c1-220)"
+      done
+      snapshot ;;
     runs)
       # RUNS="ARGS;ARGS;...": one p2pbench run per ARGS (with --out added), each with its own log.
       n=0
