@@ -81,7 +81,7 @@ final class GroupFork {
                     }
                     return true;
                 }
-                if (!runJvm(command(launcher, first.c(), taskFile), remaining, slots, round)) {
+                if (!runJvm(command(launcher, first.c(), taskFile, round), remaining, slots, round)) {
                     return false;
                 }
             } finally {
@@ -107,10 +107,11 @@ final class GroupFork {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private List<String> command(String launcher, Combination first, Path taskFile) {
+    private List<String> command(String launcher, Combination first, Path taskFile, Round round) {
         List<String> cmd = new ArrayList<>();
         cmd.add(launcher);
         cmd.addAll(run.extraJvmArgs());
+        cmd.addAll(round.jvmArgs());
         // The first combination's id on the command line names the JVM in process listings.
         cmd.addAll(ForkChannel.jvmArgs(run.folder().dir(), first.id(), null));
         cmd.add("-Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));

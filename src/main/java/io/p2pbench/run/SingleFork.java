@@ -38,6 +38,7 @@ final class SingleFork {
         ForkOutcome.ForkFiles f = run.outcome().prepare(index, c, round);
         Preset.Timing timing = round.timing(run.preset().timing(Metric.of(c.metric())), c);
         List<String> jvmArgs = new ArrayList<>(run.extraJvmArgs());
+        jvmArgs.addAll(round.jvmArgs());
         jvmArgs.addAll(ForkChannel.jvmArgs(run.folder().dir(), c.id(), f.phaseFile()));
         jvmArgs.addAll(run.archive().jvmArgs());
         ChainedOptionsBuilder opts = new OptionsBuilder()

@@ -29,11 +29,13 @@ import java.util.Locale;
  * @param gemmOnly the GEMM shapes {@code GemmCheck} times ({@link #GEMM_ONLY}), "" for all
  * @param gemmHoldMicros how long {@code GemmCheck}'s gate holds before each batch ({@link #GEMM_HOLD_MICROS})
  * @param forwardDevice the GPU {@code ForwardCheck} runs on ({@link #FORWARD_DEVICE})
+ * @param hostCheck whether a collective's trial ends with the CPU reference check ({@link #HOST_CHECK}; the
+ *     executor turns it off in a run's later rounds, every iteration is still checked on the GPU)
  */
 public record Settings(Path runDir, String combination, Path phaseFile, String gateMode,
                        boolean cudaDisabled, String corrupt, Path runLockFile, Path jmhLockFile, Path migrateLockFile,
                        boolean classDataSharing, long deviceAllocRoundBytes, Path pointerLog, String rankWorkload,
-                       String suiteBuild, String gemmOnly, long gemmHoldMicros, int forwardDevice) {
+                       String suiteBuild, String gemmOnly, long gemmHoldMicros, int forwardDevice, boolean hostCheck) {
     /** The run folder a benchmark fork records into (set by the executor). */
     public static final String RUN_DIR = "p2pbench.run.dir";
     /** The combination id a benchmark fork records (set by the executor). */
@@ -68,6 +70,8 @@ public record Settings(Path runDir, String combination, Path phaseFile, String g
     public static final String GEMM_HOLD_MICROS = "p2pbench.gemm.holdMicros";
     /** {@code ForwardCheck}: the GPU it runs on (default 0). */
     public static final String FORWARD_DEVICE = "p2pbench.forward.device";
+    /** Whether a collective benchmark checks its last result against the CPU reference at the trial's end. */
+    public static final String HOST_CHECK = "p2pbench.hostCheck";
 
     /** This JVM's settings, read now. */
     public static Settings current() {
@@ -92,7 +96,8 @@ public record Settings(Path runDir, String combination, Path phaseFile, String g
                 longOr(source.get(DEVICE_ALLOC_ROUND), 0L), path(source.get(POINTER_LOG)),
                 source.get(RANK_WORKLOAD), source.get(SUITE_BUILD),
                 source.get(GEMM_ONLY) == null ? "" : source.get(GEMM_ONLY),
-                longOr(source.get(GEMM_HOLD_MICROS), 2000L), longOr(source.get(FORWARD_DEVICE), 0L).intValue());
+                longOr(source.get(GEMM_HOLD_MICROS), 2000L), longOr(source.get(FORWARD_DEVICE), 0L).intValue(),
+                !"false".equalsIgnoreCase(source.get(HOST_CHECK)));
     }
 
     /** Whether the corruption test hook is on for everything ({@code true}). */
