@@ -280,7 +280,8 @@ for s in "$@"; do
       first=$(echo "$runs" | head -1)
       for r in $(echo "$runs" | tail -n +2); do
         "$B/bin/p2pbench" compare "$first" "$r" --out "$W/compare-$(basename "$r")" > "$W/compare-$(basename "$r").log" 2>&1
-        note "compare $(basename "$first") $(basename "$r"): exit $? $(head -1 "$W/compare-$(basename "$r").log" | cut -c1-220)"
+        rc=$?
+        note "compare $(basename "$first") $(basename "$r"): exit $rc $(head -1 "$W/compare-$(basename "$r").log" | cut -c1-220)"
       done
       snapshot ;;
     runs)
