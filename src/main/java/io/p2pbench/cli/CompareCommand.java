@@ -14,14 +14,19 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code p2pbench compare}: matches a baseline's results with each candidate's and prints, per
  * candidate, a verdict line and at most 20 worse/better measurements, then where compare.md and the
- * charts are; exit 1 when a measurement is worse beyond the threshold and the noise floor, 0
- * otherwise, 2 for bad input. BASELINE and each CANDIDATE may be comma lists of runs of one machine.
+ * charts are. A candidate of another machine (another fingerprint) is printed side by side instead:
+ * a line saying which machine is which, then every measurement's two figures and their ratio, with no
+ * verdict. Exit 0: compared, nothing worse on the same machine; 1: a measurement worse beyond the
+ * threshold and the noise floor on the same machine; 2: bad input. BASELINE and each CANDIDATE may be
+ * comma lists of runs of one machine.
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"Compares candidate result folders with a baseline: result folders, nvbandwidth -j JSON, "
             + "nccl-tests -J JSON or nccl-tests' printed output. A comma list (a,b,c) is several runs of one side.",
-            "Exit code 1 when a measurement is worse beyond the threshold and the noise floor of reruns, else 0; "
-                + "2 for bad input."})
+            "A candidate of another machine (another fingerprint) is shown side by side: both figures and their "
+                + "ratio per measurement, no verdicts.",
+            "Exit code 0: compared, nothing worse on the same machine; 1: a measurement worse beyond the threshold "
+                + "and the noise floor of reruns on the same machine; 2: bad input."})
 final class CompareCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

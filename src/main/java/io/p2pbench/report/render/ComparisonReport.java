@@ -10,6 +10,7 @@ import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -19,13 +20,17 @@ import java.util.stream.Stream;
 /**
  * A comparison as Markdown (matching used, method, one row per match) and as overlay charts: per
  * pair (or link class) and direction, bandwidth vs size of the candidate (solid) over the baseline
- * (dashed), for every path with two matched sizes or more.
+ * (dashed), for every path with two matched sizes or more. Runs of two different machines are
+ * written side by side instead: both figures and their ratio per measurement, no verdicts.
  */
 public final class ComparisonReport {
     private ComparisonReport() {}
 
     /** The Markdown section of one comparison. */
     public static String markdown(Comparison.Result r) {
+        if (r.matching() == Comparison.Matching.ACROSS_MACHINES) {
+            return sideBySideMarkdown(r);
+        }
         StringBuilder sb = new StringBuilder();
         sb.append("## Compare `").append(r.baselineLabel()).append("` (baseline) with `").append(r.candidateLabel())
                 .append("`\n\n");
@@ -45,7 +50,8 @@ public final class ComparisonReport {
                         + "is one measurement (the worst of its rows decides); so is a bidirectional copy, whose sum "
                         + "over the common window decides while its lanes are shown.\n");
         sb.append("- Interval: of the ratio, distribution-free (the Hodges-Lehmann/Moses shift interval of the log run "
-                + "figures), with its exact coverage stated; none with one run on each side.\n");
+                + "figures), with its coverage stated: exact for continuous figures, at least that (≥) where run figures "
+                + "tie; none with one run on each side.\n");
         sb.append(String.format(Locale.ROOT, "- Result: **%d worse**, %d better, %d same%s measurements (%d rows); "
                         + "%d baseline-only and %d candidate-only rows not compared.%n%n", r.count(Comparison.Verdict.WORSE),
                 r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME), unjudged(r), r.rows().size(),
@@ -86,9 +92,13 @@ public final class ComparisonReport {
 
     /**
      * The lines a CI log shows: one verdict line, then at most {@code maxRows} measurements that are
-     * worse or better, worst first, then how many more are in compare.md.
+     * worse or better, worst first, then how many more are in compare.md. For two different machines:
+     * one line naming which machine is which, then every measurement with both figures and its ratio.
      */
     public static List<String> summary(Comparison.Result r, int maxRows) {
+        if (r.matching() == Comparison.Matching.ACROSS_MACHINES) {
+            return sideBySideSummary(r);
+        }
         List<String> out = new ArrayList<>();
         long worse = r.count(Comparison.Verdict.WORSE);
         long better = r.count(Comparison.Verdict.BETTER);
@@ -114,6 +124,82 @@ public final class ComparisonReport {
             out.add("  ... and " + (named.size() - maxRows) + " more in compare.md");
         }
         return out;
+    }
+
+    /** The side-by-side section of two different machines: every row with both figures and the ratio. */
+    private static String sideBySideMarkdown(Comparison.Result r) {
+        ResultData base = r.baselines().get(0);
+        ResultData cand = r.candidates().get(0);
+        StringBuilder sb = new StringBuilder();
+        sb.append("## Compare `").append(r.baselineLabel()).append("` (baseline) with `").append(r.candidateLabel())
+                .append("`: two machines, side by side\n\n");
+        sb.append("- Machines: baseline ").append(base.machineDescription()).append(", candidate ")
+                .append(cand.machineDescription()).append(". Matched by ").append(r.matching().key())
+                .append("; the pairs of one link class are pooled.\n");
+        sb.append("- No verdicts: noise floors are learned per machine, so one machine's floor cannot say whether the "
+                + "other's figure is worse, and another machine is not a regression. Per measurement, both figures "
+                + "(per side, the median of its runs' figures; per run, the median over batches, latency p50, ")
+                .append(Statistics.PERCENTILE_ESTIMATOR).append(") and the ratio candidate / baseline: for bandwidth "
+                        + "below 1x, for latency above 1x, the candidate's machine is slower. This candidate does not "
+                        + "change the exit code.\n");
+        sb.append(String.format(Locale.ROOT, "- %d measurements (%d rows) side by side; %d baseline-only and %d "
+                + "candidate-only rows not compared.%n%n", r.groups().size(), r.rows().size(), r.baselineOnly(),
+                r.candidateOnly()));
+        List<List<String>> rows = new ArrayList<>();
+        for (Comparison.Row row : sortedByMeasurement(r.rows())) {
+            Measurement c = row.candidate();
+            String unit = unit(c);
+            rows.add(List.of(c.key().metric(), c.key().kind(), c.pairWithLink(), c.key().path(), c.key().direction(),
+                    Sizes.format(c.key().sizeBytes()), Markdown.number(row.baselineValue()) + unit
+                            + runs(row.baselineRuns()), Markdown.number(row.candidateValue()) + unit
+                            + runs(row.candidateRuns()), times(row.ratio()), Markdown.change(row.ratio())));
+        }
+        sb.append(Markdown.table(List.of("metric", "kind", "pair (link)", "path", "direction", "size",
+                "baseline " + base.machine(), "candidate " + cand.machine(), "ratio", "change"), rows)).append('\n');
+        return sb.toString();
+    }
+
+    /** stdout for two different machines: which is which, then every measurement's figures and ratio. */
+    private static List<String> sideBySideSummary(Comparison.Result r) {
+        List<String> out = new ArrayList<>();
+        out.add(String.format(Locale.ROOT, "ACROSS MACHINES: %s (%s) vs baseline %s (%s): %d measurements side by side "
+                        + "as ratios candidate / baseline; no worse/better verdicts (noise floors are per machine)",
+                r.candidateLabel(), gpus(r.candidates().get(0)), r.baselineLabel(), gpus(r.baselines().get(0)),
+                r.groups().size()));
+        // One line per measurement: its first row with a ratio (a collective's alg where the bus figure is 0).
+        List<Comparison.Row> lines = r.groups().stream().map(g -> g.rows().stream().filter(x -> !x.noRatio())
+                .findFirst().orElse(g.headline())).toList();
+        for (Comparison.Row h : sortedByMeasurement(lines)) {
+            Measurement c = h.candidate();
+            out.add(String.format(Locale.ROOT, "  %s %s %s %s %s: %s%s -> %s%s: %s", c.key().kind(), c.pairLabel(),
+                    c.key().path(), c.key().direction(), Sizes.format(c.key().sizeBytes()),
+                    Markdown.number(h.baselineValue()), unit(c), Markdown.number(h.candidateValue()), unit(c),
+                    times(h.ratio())));
+        }
+        return out;
+    }
+
+    private static List<Comparison.Row> sortedByMeasurement(List<Comparison.Row> rows) {
+        return rows.stream().sorted(Comparator.comparing((Comparison.Row x) -> x.candidate().key().metric())
+                .thenComparing(x -> x.candidate().key().kind()).thenComparing(x -> x.candidate().key().path())
+                .thenComparing(x -> x.candidate().key().direction()).thenComparing(x -> x.candidate().key().pair())
+                .thenComparingLong(x -> x.candidate().key().sizeBytes())).toList();
+    }
+
+    private static String gpus(ResultData d) {
+        return d.gpuDescription().isEmpty() ? d.machine() : d.gpuDescription();
+    }
+
+    private static String unit(Measurement m) {
+        return m.key().biggerIsBetter() ? " GB/s" : " µs";
+    }
+
+    /** A ratio as {@code 0.71x}: two decimals, or two significant digits below 0.1. */
+    static String times(double ratio) {
+        if (!(ratio > 0) || !Double.isFinite(ratio)) {
+            return "n/a";
+        }
+        return String.format(Locale.ROOT, ratio >= 0.1 ? "%.2fx" : "%.2gx", ratio);
     }
 
     /**
@@ -145,8 +231,8 @@ public final class ComparisonReport {
         if (!i.exists()) {
             return String.format(Locale.ROOT, "%.3f (no interval: one run each side)", row.ratio());
         }
-        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f], %.1f%%", row.ratio(), i.low(), i.high(),
-                i.coverage() * 100);
+        return String.format(Locale.ROOT, "%.3f [%.3f, %.3f], %s%.1f%%", row.ratio(), i.low(), i.high(),
+                i.atLeast() ? "≥ " : "", i.coverage() * 100);
     }
 
     /** Overlay charts of the bandwidth matches, written to {@code dir} with names starting {@code prefix}. */

@@ -55,7 +55,7 @@ public final class Comparison {
     public enum Matching {
         /** One machine: every pair is its own measurement. */
         SAME_MACHINE("(path, direction, size, pair)"),
-        /** Different machines: pairs of one link class are pooled. */
+        /** Different machines: pairs of one link class are pooled; rows are ratios, never judged. */
         ACROSS_MACHINES("(path, direction, size, link class)");
 
         private final String key;
@@ -79,8 +79,8 @@ public final class Comparison {
         /** Within the threshold, and the noise floor is not wider than the threshold; or not significant. */
         SAME,
         /**
-         * Cannot be judged at the threshold: within a noise floor wider than the threshold, no ratio, or a
-         * lane of a bidirectional copy (its sum decides).
+         * Cannot be judged at the threshold: within a noise floor wider than the threshold, no ratio, a
+         * lane of a bidirectional copy (its sum decides), or a row of two different machines.
          */
         UNJUDGED;
 
@@ -102,7 +102,7 @@ public final class Comparison {
      * @param ratio candidate / baseline
      * @param interval interval of the ratio (exact shift interval on the log scale) with its coverage
      * @param p exact two-sided Mann-Whitney p of the run figures; NaN where no test can reach α
-     * @param smallestP smallest p the test could give with these run counts
+     * @param smallestP smallest p the test could give with these run counts and ties
      * @param q Benjamini-Hochberg adjusted p (NaN without a test)
      * @param floor the noise floor (fraction) and where it comes from
      * @param verdict better, worse or same
@@ -163,7 +163,8 @@ public final class Comparison {
 
         /** Measurements that cannot be judged because their noise floor is wider than the threshold. */
         public long widerFloors() {
-            return groups.stream().filter(g -> g.verdict() == Verdict.UNJUDGED && !g.headline().noRatio()).count();
+            return matching == Matching.ACROSS_MACHINES ? 0 : groups.stream()
+                    .filter(g -> g.verdict() == Verdict.UNJUDGED && !g.headline().noRatio()).count();
         }
 
         /** Every row of every measurement. */
@@ -218,8 +219,9 @@ public final class Comparison {
         NoiseFloors floors = baselines.size() < 2 ? defaults
                 : defaults.pooledWith(NoiseFloors.learn("baseline", baselines), "the " + table + " with the baseline's "
                         + baselines.size() * (baselines.size() - 1) / 2 + " run pair(s)");
-        String noise = baselines.size() < 2 ? table : "the " + table + " pooled with the baseline's own "
-                + baselines.size() + " runs";
+        boolean across = matching == Matching.ACROSS_MACHINES;
+        String noise = across ? "none: " + OTHER_MACHINE : baselines.size() < 2 ? table
+                : "the " + table + " pooled with the baseline's own " + baselines.size() + " runs";
 
         List<Row> rows = new ArrayList<>();
         List<String> rowKeys = new ArrayList<>();
@@ -233,12 +235,13 @@ public final class Comparison {
             double[] bRounds = roundFigures(base, key);
             double[] cRounds = roundFigures(cand, key);
             // Where a side measured the row in rounds, the rounds are the evidence of its noise, not the table.
-            if ((bRounds.length > runsOf(base, key) || cRounds.length > runsOf(cand, key))
+            if (!across && (bRounds.length > runsOf(base, key) || cRounds.length > runsOf(cand, key))
                     && RoundTest.applies(bRounds, cRounds)) {
                 rows.add(measureRounds(b, c, bRounds, cRounds));
                 inRounds = true;
             } else {
-                rows.add(measure(b, c, figures(base, key), figures(cand, key), floors.floorOf(b.key())));
+                rows.add(measure(b, c, figures(base, key), figures(cand, key), across
+                        ? new NoiseFloors.Floor(Double.NaN, OTHER_MACHINE) : floors.floorOf(b.key())));
             }
             rowKeys.add(key);
         }
@@ -253,7 +256,8 @@ public final class Comparison {
         double[] q = ExactTests.benjaminiHochberg(p);
         List<Row> judged = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
-            judged.add(judge(rows.get(i), q[i], thresholdPct));
+            judged.add(across ? rows.get(i).withVerdict(Verdict.UNJUDGED, OTHER_MACHINE)
+                    : judge(rows.get(i), q[i], thresholdPct));
         }
         List<Group> groups = group(judged);
         int baselineOnly = (int) baseKeys.stream().filter(k -> !candKeys.contains(k)).count();
@@ -299,9 +303,9 @@ public final class Comparison {
         if (positive) {
             ExactTests.Interval log = ExactTests.shiftInterval(logs(bRuns), logs(cRuns), LEVEL);
             interval = log.exists() ? new ExactTests.Interval(Math.exp(log.low()), Math.exp(log.high()),
-                    log.coverage()) : log;
+                    log.coverage(), log.atLeast()) : log;
         }
-        double smallest = ExactTests.smallestP(bRuns.length, cRuns.length);
+        double smallest = ExactTests.smallestP(bRuns, cRuns);
         double p = smallest < ALPHA ? ExactTests.mannWhitneyP(bRuns, cRuns) : Double.NaN;
         return new Row(b, c, bRuns, cRuns, bv, cv, ratio, interval, p, smallest, Double.NaN, floor, Verdict.SAME, "");
     }
@@ -342,6 +346,9 @@ public final class Comparison {
         return new Row(r.baseline(), r.candidate(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
                 r.candidateValue(), r.ratio(), r.interval(), r.p(), r.smallestP(), q, r.floor(), verdict, why);
     }
+
+    /** Why a row of two different machines has no verdict. */
+    public static final String OTHER_MACHINE = "different machines: a ratio, not judged (noise floors are per machine)";
 
     /** Why a lane of a bidirectional copy does not decide its measurement's verdict. */
     static final String LANE_NOT_JUDGED = "a lane of a bidirectional copy: shown, not judged (how the directions "

@@ -15,12 +15,10 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.apache.commons.math3.distribution.ChiSquaredDistribution;
 import org.apache.commons.math3.distribution.NormalDistribution;
@@ -32,23 +30,26 @@ import org.apache.commons.math3.distribution.NormalDistribution;
  *
  * <p>Model: between two runs, the log ratio of a row's run-level figure (median over batches;
  * latency: p50) is taken as normal with mean 0 and a class-wide spread s, estimated as the root mean
- * square of the log ratios of every row of the class over every pair of runs. Because few run pairs
- * give an uncertain s, the floor uses its one-sided 95% upper confidence bound
- * s_up = s sqrt(k / chi2_{0.05}(k)), k = run pairs of the class; and because one comparison judges
- * about {@value #FAMILY_ROWS} rows (the quick preset on one GPU), the floor is
- * exp(z s_up) - 1 with z = Phi^-1(1 - 0.05 / (2 x {@value #FAMILY_ROWS})) = 3.52, so that, where the
- * model holds, a whole A/A comparison raises a false alarm with probability at most about 5%
- * (Bonferroni). Drift has heavier tails than that model, so a floor is never below the largest
+ * square of the log ratios of every row of the class over every pair of runs. Because few runs give
+ * an uncertain s, the floor uses its one-sided 95% upper confidence bound
+ * s_up = s sqrt(k / chi2_{0.05}(k)) with k the degrees of freedom: k independent log differences,
+ * which n runs of one machine give n - 1 of (the n(n - 1)/2 run pairs are not independent: with
+ * three runs, a/c is a/b times b/c), whatever the number of rows (rows of one run share its drift,
+ * so they count as one); 7 runs: k = 6 and s_up = 1.92 s, not the 1.35 s of k = 21 pairs. And
+ * because one comparison judges about {@value #FAMILY_ROWS} rows (the quick preset on one GPU), the
+ * floor is exp(z s_up) - 1 with z = Phi^-1(1 - 0.05 / (2 x {@value #FAMILY_ROWS})) = 3.52, so that,
+ * where the model holds, a whole A/A comparison raises a false alarm with probability at most about
+ * 5% (Bonferroni). Drift has heavier tails than that model, so a floor is never below the largest
  * change actually seen in its class ({@code maxSeen}, kept beside it).
  *
  * <p>Evidence adds up: the committed default table {@code noise-floors-h200x1.json} (learned from
  * older committed reruns of the H200 node; regenerate with {@code tools/learn-noise-floors.sh}) is
- * the floor of a one-run baseline, and a baseline of several runs adds its own run pairs to the
- * table's ({@link #pooledWith}): their squared log ratios join the table's in s, their run pairs
- * join k, their largest change joins maxSeen. More baseline runs therefore narrow the chi-square
- * bound instead of replacing the table's many run pairs by their own few (two runs alone are one
- * pair, whose bound is 16 times s). Classes the table lacks fall back to the largest floor of the
- * same metric.
+ * the floor of a one-run baseline, and a baseline of several runs adds its own evidence to the
+ * table's ({@link #pooledWith}): its runs are independent of the table's, so their degrees of
+ * freedom add up, and the pooled mean square is the two weighted by their degrees of freedom; the
+ * largest change joins maxSeen. More baseline runs therefore narrow the chi-square bound instead of
+ * replacing the table's evidence by their own few (two runs alone are k = 1, whose bound is 16
+ * times s). Classes the table lacks fall back to the largest floor of the same metric.
  *
  * @param name what the floors were learned from, for the output
  * @param machine the machine they were learned on
@@ -66,15 +67,16 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
     /**
      * What is known of one class.
      *
-     * @param sumSquares sum of the squared log ratios seen
-     * @param ratios how many log ratios (rows x run pairs)
-     * @param runPairs run pairs that had a row of the class
+     * @param meanSquare mean of the squared log ratios: s squared
+     * @param ratios how many log ratios (rows x run pairs) went into it
+     * @param degreesOfFreedom independent log differences behind it: runs minus one (per group of runs
+     *     that share a row of the class), summed over independent sources
      * @param maxLog the largest |log ratio| seen
      */
-    public record ClassNoise(double sumSquares, long ratios, int runPairs, double maxLog) {
+    public record ClassNoise(double meanSquare, long ratios, int degreesOfFreedom, double maxLog) {
         /** The class spread s: RMS of the log ratios. */
         public double spread() {
-            return Math.sqrt(sumSquares / ratios);
+            return Math.sqrt(meanSquare);
         }
 
         /** The largest change seen, as a fraction. */
@@ -84,12 +86,14 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
 
         /** exp(z s_up) - 1, never below the largest change seen. */
         public double floor() {
-            return Math.max(NoiseFloors.floor(spread(), runPairs), maxSeen());
+            return Math.max(NoiseFloors.floor(spread(), degreesOfFreedom), maxSeen());
         }
 
+        /** The evidence of independent runs together: mean squares weighted by degrees of freedom, which add. */
         ClassNoise plus(ClassNoise o) {
-            return new ClassNoise(sumSquares + o.sumSquares, ratios + o.ratios, runPairs + o.runPairs,
-                    Math.max(maxLog, o.maxLog));
+            int df = degreesOfFreedom + o.degreesOfFreedom;
+            return new ClassNoise((meanSquare * degreesOfFreedom + o.meanSquare * o.degreesOfFreedom) / df,
+                    ratios + o.ratios, df, Math.max(maxLog, o.maxLog));
         }
     }
 
@@ -134,7 +138,8 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
         String c = classOf(k);
         ClassNoise known = classes.get(c);
         if (known != null) {
-            return new Floor(known.floor(), name + ", class " + c + " (" + known.runPairs() + " run pairs)");
+            return new Floor(known.floor(), name + ", class " + c + " (" + known.degreesOfFreedom()
+                    + " degrees of freedom)");
         }
         double widest = classes.entrySet().stream().filter(e -> e.getKey().startsWith(k.metric() + " |"))
                 .mapToDouble(e -> e.getValue().floor()).max().orElse(Double.NaN);
@@ -159,7 +164,7 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
     /** Floors learned from reruns: every pair of runs, every row they share ({@link NoiseFloors} gives the model). */
     public static NoiseFloors learn(String name, List<ResultData> runs) {
         Map<String, double[]> sums = new TreeMap<>(); // class -> {sum of squared log ratios, count, max |log ratio|}
-        Map<String, Integer> pairs = new TreeMap<>();
+        Map<String, int[]> linked = new TreeMap<>(); // class -> union-find parents of the runs that share a row of it
         List<Map<String, Measurement>> indexed = new ArrayList<>();
         for (ResultData r : runs) {
             Map<String, Measurement> byKey = new LinkedHashMap<>();
@@ -168,7 +173,6 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
         }
         for (int a = 0; a < runs.size(); a++) {
             for (int b = a + 1; b < runs.size(); b++) {
-                Set<String> classes = new HashSet<>();
                 for (Map.Entry<String, Measurement> e : indexed.get(a).entrySet()) {
                     Measurement other = indexed.get(b).get(e.getKey());
                     if (other == null) {
@@ -185,20 +189,56 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
                     acc[0] += log * log;
                     acc[1]++;
                     acc[2] = Math.max(acc[2], Math.abs(log));
-                    classes.add(c);
+                    union(linked.computeIfAbsent(c, k -> unlinked(runs.size())), a, b);
                 }
-                classes.forEach(c -> pairs.merge(c, 1, Integer::sum));
             }
         }
         Map<String, ClassNoise> classes = new TreeMap<>();
-        sums.forEach((c, acc) -> classes.put(c, new ClassNoise(acc[0], (long) acc[1], pairs.get(c), acc[2])));
+        sums.forEach((c, acc) -> classes.put(c, new ClassNoise(acc[0] / acc[1], (long) acc[1],
+                degreesOfFreedom(linked.get(c)), acc[2])));
         return new NoiseFloors(name, runs.isEmpty() ? "?" : runs.get(0).machine(), classes);
     }
 
-    /** exp(z s_up) - 1 for a class spread {@code s} seen over {@code runPairs} run pairs. */
-    static double floor(double s, int runPairs) {
-        double chi2 = new ChiSquaredDistribution(null, runPairs).inverseCumulativeProbability(0.05);
-        return Math.exp(Z * s * Math.sqrt(runPairs / chi2)) - 1;
+    private static int[] unlinked(int runs) {
+        int[] parent = new int[runs];
+        for (int i = 0; i < runs; i++) {
+            parent[i] = i;
+        }
+        return parent;
+    }
+
+    private static int root(int[] parent, int i) {
+        while (parent[i] != i) {
+            i = parent[i];
+        }
+        return i;
+    }
+
+    private static void union(int[] parent, int a, int b) {
+        parent[root(parent, a)] = root(parent, b);
+    }
+
+    /**
+     * Independent log differences among runs linked by shared rows: each group of g linked runs gives
+     * g - 1 (a spanning tree of its pairs); the other pairs' ratios follow from those.
+     */
+    static int degreesOfFreedom(int[] parent) {
+        int df = 0;
+        for (int i = 0; i < parent.length; i++) {
+            df += root(parent, i) != i ? 1 : 0;
+        }
+        return df;
+    }
+
+    /** exp(z s_up) - 1 for a class spread {@code s} with {@code degreesOfFreedom} independent log differences. */
+    static double floor(double s, int degreesOfFreedom) {
+        return Math.exp(Z * s * widening(degreesOfFreedom)) - 1;
+    }
+
+    /** s_up / s = sqrt(k / chi2_0.05(k)): 1.92 for k = 6 (7 runs), 16.0 for k = 1. */
+    static double widening(int degreesOfFreedom) {
+        double chi2 = new ChiSquaredDistribution(null, degreesOfFreedom).inverseCumulativeProbability(0.05);
+        return Math.sqrt(degreesOfFreedom / chi2);
     }
 
     /** As JSON, for the committed table. */
@@ -209,22 +249,23 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
         root.put("machine", machine);
         root.put("method", "per row class (metric | kind | size band): s = RMS of log(a/b) of run-level figures "
                 + "(median over batches; latency p50, R-7) over every row and pair of runs; floor = exp(z s_up) - 1, "
-                + "s_up = s sqrt(k / chi2_0.05(k)) with k run pairs, z = " + String.format(Locale.ROOT,
+                + "s_up = s sqrt(k / chi2_0.05(k)) with k degrees of freedom (runs - 1: the run pairs are not "
+                + "independent), z = " + String.format(Locale.ROOT,
                 "%.3f", Z) + " (Bonferroni over " + FAMILY_ROWS + " rows at 5%), never below the largest change seen");
         ArrayNode from = root.putArray("learnedFrom");
         learnedFrom.forEach(from::add);
         ArrayNode out = root.putArray("classes");
         classes.forEach((c, n) -> out.addObject().put("class", c).put("floor", Math.ceil(n.floor() * 1e4) / 1e4)
-                .put("runPairs", n.runPairs()).put("maxSeen", Math.round(n.maxSeen() * 1e4) / 1e4)
-                .put("sumSquares", n.sumSquares()).put("ratios", n.ratios()).put("maxLog", n.maxLog()));
+                .put("degreesOfFreedom", n.degreesOfFreedom()).put("maxSeen", Math.round(n.maxSeen() * 1e4) / 1e4)
+                .put("meanSquare", n.meanSquare()).put("ratios", n.ratios()).put("maxLog", n.maxLog()));
         return root;
     }
 
     static NoiseFloors fromJson(JsonNode root) {
         Map<String, ClassNoise> classes = new TreeMap<>();
         for (JsonNode c : root.path("classes")) {
-            classes.put(c.path("class").asText(), new ClassNoise(c.path("sumSquares").asDouble(),
-                    c.path("ratios").asLong(), c.path("runPairs").asInt(), c.path("maxLog").asDouble()));
+            classes.put(c.path("class").asText(), new ClassNoise(c.path("meanSquare").asDouble(),
+                    c.path("ratios").asLong(), c.path("degreesOfFreedom").asInt(), c.path("maxLog").asDouble()));
         }
         return new NoiseFloors(root.path("name").asText("?"), root.path("machine").asText("?"), classes);
     }

@@ -3,8 +3,10 @@ package io.p2pbench.report.stats;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class ExactTestsTest {
@@ -55,5 +57,181 @@ class ExactTestsTest {
         assertEquals(Double.NaN, q[1]);
         assertEquals(0.03, q[2], 1e-12);
         assertEquals(0.03, q[3], 1e-12);
+    }
+
+    @Test
+    void aTieBetweenTheSidesIsCountedInTheExactDistribution() {
+        double[] x = {1, 2, 3, 4};
+        double[] y = {4, 5, 6, 7};
+        // Midranks 1, 2, 3, 4.5, 4.5, 6, 7, 8: y's sum 25.5 is the largest any split can have, and two of
+        // the 70 splits have it (either 4 may go to y): two-sided 4/70, not the 2/70 of the no-ties table.
+        assertEquals(4.0 / 70, ExactTests.mannWhitneyP(x, y), 1e-12);
+        assertEquals(4.0 / 70, ExactTests.mannWhitneyP(y, x), 1e-12);
+        assertEquals(4.0 / 70, ExactTests.smallestP(x, y), 1e-12, "with this tie 4 vs 4 cannot reach 0.05");
+        assertEquals(2.0 / 70, ExactTests.smallestP(new double[] {1, 2, 3, 4}, new double[] {5, 6, 7, 8}), 1e-12);
+    }
+
+    @Test
+    void withoutTiesThePValuesAreTheTextbookOnes() {
+        assertEquals(2.0 / 70, ExactTests.mannWhitneyP(new double[] {1, 2, 3, 4}, new double[] {5, 6, 7, 8}), 1e-12);
+        // 4 vs 4 with U = 1: P(U <= 1) = 2/70, two-sided 4/70.
+        assertEquals(4.0 / 70, ExactTests.mannWhitneyP(new double[] {1, 2, 3, 5}, new double[] {4, 6, 7, 8}), 1e-12);
+        double[] a = {0.3, 1.7, 2.2, 5.1, 0.9};
+        double[] b = {2.5, 3.3, 4.0, 6.2, 7.7, 1.1};
+        double u = 0;
+        for (double ai : a) {
+            for (double bj : b) {
+                u += bj > ai ? 1 : 0;
+            }
+        }
+        double[] counts = ExactTests.uCounts(a.length, b.length);
+        double below = 0;
+        double above = 0;
+        for (int k = 0; k < counts.length; k++) {
+            below += k <= u ? counts[k] : 0;
+            above += k >= u ? counts[k] : 0;
+        }
+        double total = Arrays.stream(counts).sum();
+        assertEquals(Math.min(1, 2 * Math.min(below, above) / total), ExactTests.mannWhitneyP(a, b), 1e-12);
+    }
+
+    @Test
+    void allEqualValuesGiveOneAndCannotReachAnyLevel() {
+        double[] same = {7, 7, 7, 7};
+        assertEquals(1.0, ExactTests.mannWhitneyP(same, same.clone()), 0);
+        assertEquals(1.0, ExactTests.smallestP(same, same.clone()), 0);
+        assertEquals(1.0, ExactTests.mannWhitneyP(new double[] {3, 3, 3}, new double[] {3, 3, 3, 3, 3}), 0);
+    }
+
+    @Test
+    void theExactDistributionEqualsEnumeratingEverySplit() {
+        Random random = new Random(34);
+        for (int trial = 0; trial < 40; trial++) {
+            int m = 1 + random.nextInt(6);
+            int n = 1 + random.nextInt(6);
+            double[] pooled = new double[m + n];
+            for (int i = 0; i < pooled.length; i++) {
+                pooled[i] = random.nextInt(trial % 2 == 0 ? 4 : 1000); // heavy ties on even trials
+            }
+            double[] x = Arrays.copyOfRange(pooled, 0, m);
+            double[] y = Arrays.copyOfRange(pooled, m, m + n);
+            double[] enumerated = enumeratedPAndSmallest(x, y);
+            assertEquals(enumerated[0], ExactTests.mannWhitneyP(x, y), 1e-12, Arrays.toString(x) + " " + Arrays.toString(y));
+            assertEquals(enumerated[1], ExactTests.smallestP(x, y), 1e-12, Arrays.toString(x) + " " + Arrays.toString(y));
+        }
+    }
+
+    /** {two-sided p, smallest attainable p} by listing every split of the pooled values, midranks summed directly. */
+    private static double[] enumeratedPAndSmallest(double[] x, double[] y) {
+        int m = x.length;
+        int total = m + y.length;
+        double[] pooled = new double[total];
+        System.arraycopy(x, 0, pooled, 0, m);
+        System.arraycopy(y, 0, pooled, m, y.length);
+        double[] rank = new double[total];
+        for (int i = 0; i < total; i++) {
+            double below = 0;
+            double equal = 0;
+            for (double v : pooled) {
+                below += v < pooled[i] ? 1 : 0;
+                equal += v == pooled[i] ? 1 : 0;
+            }
+            rank[i] = below + (equal + 1) / 2;
+        }
+        double sumOfX = 0;
+        for (int i = 0; i < m; i++) {
+            sumOfX += rank[i];
+        }
+        double observed = sumOfX;
+        java.util.List<Double> sums = new java.util.ArrayList<>();
+        for (int mask = 0; mask < 1 << total; mask++) {
+            if (Integer.bitCount(mask) == m) {
+                double s = 0;
+                for (int i = 0; i < total; i++) {
+                    s += (mask >> i & 1) == 1 ? rank[i] : 0;
+                }
+                sums.add(s);
+            }
+        }
+        double lo = sums.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+        double hi = sums.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+        double all = sums.size();
+        double below = sums.stream().filter(s -> s <= observed + 1e-9).count();
+        double above = sums.stream().filter(s -> s >= observed - 1e-9).count();
+        double atLo = sums.stream().filter(s -> Math.abs(s - lo) < 1e-9).count();
+        double atHi = sums.stream().filter(s -> Math.abs(s - hi) < 1e-9).count();
+        return new double[] {Math.min(1, 2 * Math.min(below, above) / all), Math.min(1, 2 * Math.min(atLo, atHi) / all)};
+    }
+
+    @Test
+    void largeSamplesFallBackToTheTieCorrectedNormal() {
+        double[] x = new double[120];
+        double[] y = new double[120];
+        for (int i = 0; i < 120; i++) {
+            x[i] = i % 10;
+            y[i] = i % 10 + (i % 3 == 0 ? 1 : 0);
+        }
+        double p = ExactTests.mannWhitneyP(x, y);
+        assertTrue(p > 0.01 && p < 0.5, "a small shift of 120 vs 120 tied values: " + p);
+        assertEquals(1.0, ExactTests.mannWhitneyP(x, x.clone()), 1e-9);
+    }
+
+    @Test
+    void theShiftIntervalsCoverageIsWhatEnumeratingTheOrderingsGives() {
+        // Continuous figures, no shift: every split of 1..m+n is equally likely; the interval covers 0 in
+        // the fraction the code states (2 vs 2: 66.7%, 3 vs 3: 90%, 4 vs 4: 97.1%).
+        double[] stated = {1 - 2.0 / 6, 1 - 2.0 / 20, 1 - 2.0 / 70};
+        for (int side = 2; side <= 4; side++) {
+            double[] pooled = new double[2 * side];
+            for (int i = 0; i < pooled.length; i++) {
+                pooled[i] = i + 1;
+            }
+            double[] coverage = enumeratedCoverage(pooled, side);
+            assertEquals(stated[side - 2], coverage[0], 1e-12, side + " vs " + side);
+            assertEquals(stated[side - 2], coverage[1], 1e-12, side + " vs " + side + ": the stated coverage");
+            assertFalse(ExactTests.shiftInterval(Arrays.copyOfRange(pooled, 0, side),
+                    Arrays.copyOfRange(pooled, side, 2 * side), 0.95).atLeast(), "no ties: exact");
+        }
+        // Tied (binned) figures: the closed interval covers at least as often as stated, and says "at least".
+        double[] binned = {1, 1, 2, 2, 2, 3, 3, 4};
+        double[] tied = enumeratedCoverage(binned, 4);
+        assertTrue(tied[0] >= tied[1] - 1e-12, "tied: covers " + tied[0] + ", stated " + tied[1]);
+        assertTrue(ExactTests.shiftInterval(new double[] {1, 1, 2, 2}, new double[] {2, 3, 3, 4}, 0.95).atLeast());
+    }
+
+    /** {fraction of the splits of {@code pooled} into x (size m) and y whose shift interval covers 0, the coverage stated}. */
+    private static double[] enumeratedCoverage(double[] pooled, int m) {
+        int total = pooled.length;
+        int splits = 0;
+        int covered = 0;
+        double stated = Double.NaN;
+        for (int mask = 0; mask < 1 << total; mask++) {
+            if (Integer.bitCount(mask) != m) {
+                continue;
+            }
+            double[] x = new double[m];
+            double[] y = new double[total - m];
+            int xi = 0;
+            int yi = 0;
+            for (int i = 0; i < total; i++) {
+                if ((mask >> i & 1) == 1) {
+                    x[xi++] = pooled[i];
+                } else {
+                    y[yi++] = pooled[i];
+                }
+            }
+            ExactTests.Interval in = ExactTests.shiftInterval(x, y, 0.95);
+            stated = in.coverage();
+            splits++;
+            covered += in.low() <= 0 && 0 <= in.high() ? 1 : 0;
+        }
+        return new double[] {(double) covered / splits, stated};
+    }
+
+    @Test
+    void orderStatisticIntervalsSayAtLeastWithTies() {
+        assertTrue(ExactTests.medianInterval(new double[] {1, 2, 2}, 0.95).atLeast());
+        assertFalse(ExactTests.medianInterval(new double[] {1, 2, 3}, 0.95).atLeast());
+        assertTrue(ExactTests.quantileInterval(new double[] {5, 5, 6, 7}, 0.5, 0.9).atLeast());
     }
 }

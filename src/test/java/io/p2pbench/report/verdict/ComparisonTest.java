@@ -100,6 +100,27 @@ class ComparisonTest {
     }
 
     @Test
+    void tiedRunFiguresAreTestedWithTheTiesAndTheirIntervalSaysAtLeast() {
+        // Binned latency: a baseline run and a candidate run read the same bin (11.5 µs). With that tie 4 vs 4 runs
+        // cannot reach p < 0.05 (at best 4/70), so there is no test; counting the tie as half gave p = 2/70.
+        Measurement.Key latency = new Measurement.Key("latency", "peer", "CE_P2P_READ", "one-way", "0-1", 4);
+        double[] base = {10, 10.5, 11, 11.5};
+        double[] cand = {11.5, 12, 12.5, 13};
+        Comparison.Row r = judge(latency, base, cand, 0.02, 5);
+        assertTrue(Double.isNaN(r.p()), "p = " + r.p());
+        assertEquals(4.0 / 70, r.smallestP(), 1e-12);
+        assertTrue(r.why().contains("no test: n too small (4 vs 4 runs, smallest attainable p = 0.0571)"), r.why());
+        assertTrue(r.interval().atLeast(), "tied figures: the coverage is a lower bound");
+        assertEquals(1 - 2.0 / 70, r.interval().coverage(), 1e-12);
+        ResultData side = new ResultData(work, "side", "m", "test", null, null, List.of(), List.of(), Map.of(), null);
+        Comparison.Result result = new Comparison.Result(List.of(side), List.of(side), Comparison.Matching.SAME_MACHINE,
+                "", 5, "test", Comparison.group(List.of(r)), 0, 0);
+        String md = ComparisonReport.markdown(result);
+        assertTrue(md.contains(String.format(java.util.Locale.ROOT, "%.3f [%.3f, %.3f], ≥ 97.1%%", r.ratio(),
+                r.interval().low(), r.interval().high())), md);
+    }
+
+    @Test
     void intervalsStateTheirExactCoverage() {
         Comparison.Row r = judge(ONE_WAY_1M, new double[] {100, 101, 99}, new double[] {90, 91, 89}, 0.02, 5);
         // 3 vs 3: the extreme pairwise differences cover with 1 - 2/20 = 90%, which is said, not called 95%.
@@ -185,14 +206,14 @@ class ComparisonTest {
     }
 
     @Test
-    void poolingAddsTheBaselinesRunPairsToTheTablesEvidence() {
-        NoiseFloors table = new NoiseFloors("t", "m", Map.of("c", new NoiseFloors.ClassNoise(0.01, 100, 10, 0.02)));
+    void poolingAddsTheBaselinesEvidenceToTheTables() {
+        NoiseFloors table = new NoiseFloors("t", "m", Map.of("c", new NoiseFloors.ClassNoise(1e-4, 100, 10, 0.02)));
         NoiseFloors own = new NoiseFloors("o", "m", Map.of("c", new NoiseFloors.ClassNoise(0.0, 20, 1, 0.0)));
         NoiseFloors.ClassNoise pooled = table.pooledWith(own, "p").classes().get("c");
-        assertEquals(new NoiseFloors.ClassNoise(0.01, 120, 11, 0.02), pooled);
+        assertEquals(new NoiseFloors.ClassNoise(1e-4 * 10 / 11, 120, 11, 0.02), pooled);
         assertTrue(pooled.floor() < table.classes().get("c").floor());
-        // Alone, one run pair of the baseline bounds s at 16 times its estimate: the old, blinder rule.
-        NoiseFloors.ClassNoise onePair = new NoiseFloors.ClassNoise(0.0001 * 20, 20, 1, 0.01);
+        // Alone, two baseline runs (one degree of freedom) bound s at 16 times its estimate: the old, blinder rule.
+        NoiseFloors.ClassNoise onePair = new NoiseFloors.ClassNoise(0.0001, 20, 1, 0.01);
         assertTrue(onePair.floor() > 10 * NoiseFloors.floor(onePair.spread(), 1000));
     }
 
@@ -235,8 +256,14 @@ class ComparisonTest {
         assertEquals(Comparison.Matching.ACROSS_MACHINES, r.matching());
         assertTrue(r.rows().stream().allMatch(row -> row.candidate().link().equals("X")), "only the X class is shared");
         String md = ComparisonReport.markdown(r);
-        assertTrue(md.contains("across machines, by (path, direction, size, link class)"), md);
+        assertTrue(md.contains("Matched by (path, direction, size, link class); the pairs of one link class are pooled."),
+                md);
         assertTrue(r.rows().stream().anyMatch(row -> row.candidate().key().pair().equals("8 pairs")));
+        // Another machine: ratios side by side, no verdict and no other machine's noise floor.
+        assertTrue(r.rows().stream().allMatch(row -> row.verdict() == Comparison.Verdict.UNJUDGED
+                && Double.isNaN(row.floor().fraction())), md);
+        assertEquals(0, r.widerFloors());
+        assertTrue(r.noise().startsWith("none: different machines"), r.noise());
     }
 
     @Test
