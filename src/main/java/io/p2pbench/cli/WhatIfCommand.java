@@ -174,7 +174,7 @@ final class WhatIfCommand implements Callable<Integer> {
             } else {
                 StagedOutput.write(dir, "whatif output", output);
             }
-        } catch (BadInputException e) {
+        } catch (IOException e) {
             throw new UserInputException(e.getMessage());
         }
         spec.commandLine().getOut().print(shown);

@@ -65,9 +65,10 @@ public final class ReportFolder {
             }
             return new ReportFolder(dir, Set.of());
         }
-        refuseLinks(dir);
         if (Files.isRegularFile(index, LinkOption.NOFOLLOW_LINKS)) {
-            return new ReportFolder(dir, readIndex(index));
+            Set<String> previous = readIndex(index);
+            refuseLinks(dir);
+            return new ReportFolder(dir, previous);
         }
         List<String> foreign = new ArrayList<>();
         try (Stream<Path> s = Files.list(dir)) {
@@ -81,6 +82,7 @@ public final class ReportFolder {
                     + (foreign.size() > 3 ? " and " + (foreign.size() - 3) + " more" : "")
                     + "); name a new or empty folder, or one an earlier report wrote (it has " + INDEX + ")");
         }
+        refuseLinks(dir); // after the cheap look at the top: a folder full of other things is refused without a walk
         return new ReportFolder(dir, Set.of());
     }
 
@@ -194,8 +196,7 @@ public final class ReportFolder {
     private void requireFolderOrNothing(Path sub) throws BadInputException {
         if (Files.exists(sub, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(sub, LinkOption.NOFOLLOW_LINKS)) {
             throw new BadInputException(sub + " is " + (Files.isSymbolicLink(sub) ? "a symbolic link" : "a file")
-                    + ", not a folder; a report writes and deletes only inside its folder, never through a link: "
-                    + "remove it, or name another folder");
+                    + ", not a folder; nothing was replaced. Remove it, or name another folder");
         }
     }
 

@@ -4,6 +4,7 @@ import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -75,11 +76,22 @@ public final class StagedOutput implements AutoCloseable {
             staged.commit(written);
             return result;
         } catch (AtomicFiles.CannotWrite w) {
-            String file = w.file().toString();
-            throw new BadInputException("cannot write the " + what + " to " + dir + ": " + w.reason() + " ("
-                    + file.replaceFirst("/" + ReportFolder.STAGING + "[^/]*", "") + "); the files this " + what
-                    + " had added there were removed" + (Files.exists(dir) ? "" : ", and the folder made for it"));
+            throw cannotWrite(dir, what, w.reason(), w.file());
+        } catch (FileSystemException e) {
+            // In the folder: making the folders (a full disk, a read-only file system), or a move; else an input's.
+            if (e.getFile() == null || !Path.of(e.getFile()).toAbsolutePath().normalize().startsWith(
+                    dir.toAbsolutePath().normalize())) {
+                throw e;
+            }
+            throw cannotWrite(dir, what, e.getReason() != null ? e.getReason() : e.getClass().getSimpleName(),
+                    Path.of(e.getFile()));
         }
+    }
+
+    private static BadInputException cannotWrite(Path dir, String what, String reason, Path file) {
+        return new BadInputException("cannot write the " + what + " to " + dir + ": " + reason + " ("
+                + file.toString().replaceFirst("/" + ReportFolder.STAGING + "[^/]*", "") + "); the files this " + what
+                + " had added there were removed" + (Files.exists(dir) ? "" : ", and the folder made for it"));
     }
 
     /** As {@link #write}, into a default folder the user did not name, which must be reached without a link. */
