@@ -115,7 +115,14 @@ public final class StagedOutput implements AutoCloseable {
             throw e;
         }
         StagedOutput s = new StagedOutput(folder, what, staging, created);
-        Runtime.getRuntime().addShutdownHook(s.hook);
+        try {
+            Runtime.getRuntime().addShutdownHook(s.hook);
+        } catch (IllegalStateException shuttingDown) {
+            IOException e = new IOException("the " + what + " was interrupted before it began");
+            deleteTree(staging, e);
+            removeCreated(created, e);
+            throw e;
+        }
         return s;
     }
 
