@@ -76,7 +76,7 @@ final class CompareCommand implements Callable<Integer> {
                     + " is not a percentage above 0 and below 100, e.g. 5");
         }
         if (out != null) {
-            OutputFolder.requireWritable("--out", out);
+            OutputFolder.requireCanWrite("--out", out);
         }
         Compare.Outcome outcome;
         try {

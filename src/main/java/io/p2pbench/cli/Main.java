@@ -55,9 +55,16 @@ public final class Main implements Runnable {
 
     /**
      * Runs {@code cl}. The JVM's own errors that a command can run into end in one line too: running
-     * out of heap is one the user can fix (exit code 2, saying how), a stack overflow is ours (1).
+     * out of heap is one the user can fix (exit code 2, saying how), a stack overflow is ours (1); so does an
+     * argument that cannot be a file name in the locale Java runs in ({@link FileNameCharset}).
      */
     static int execute(CommandLine cl, String... args) {
+        String charset = FileNameCharset.problem(System.getProperty(FileNameCharset.PROPERTY, "UTF-8"), args);
+        if (charset != null) {
+            cl.getErr().println("p2pbench: " + charset);
+            cl.getErr().flush();
+            return EXIT_USAGE;
+        }
         try {
             return cl.execute(args);
         } catch (OutOfMemoryError e) {
@@ -86,6 +93,10 @@ public final class Main implements Runnable {
         CommandLine cl = new CommandLine(new Main());
         cl.setParameterExceptionHandler(Main::onBadParameter);
         cl.setExecutionExceptionHandler(Main::onFailure);
+        cl.setExecutionStrategy(parsed -> {
+            EmptyPaths.check(parsed);
+            return new CommandLine.RunLast().execute(parsed);
+        });
         return cl;
     }
 

@@ -15,6 +15,20 @@ final class OutputFolder {
 
     /** Makes {@code dir} if needed and proves it writable; else a {@link UserInputException}. */
     static void requireWritable(String option, Path dir) {
+        requireWritable(option, dir, true);
+    }
+
+    /**
+     * Proves that {@code dir} can be written without making it: a file can be made in it, or, where it does
+     * not exist yet, in the nearest folder above it that does (where it would be made); else a {@link
+     * UserInputException}. For outputs written whole or not at all (report, compare, whatif): one that fails
+     * or is interrupted later leaves no empty folder behind.
+     */
+    static void requireCanWrite(String option, Path dir) {
+        requireWritable(option, dir, false);
+    }
+
+    private static void requireWritable(String option, Path dir, boolean make) {
         if (dir.toString().isBlank()) {
             // Path.of("") is the working directory: an empty value is a mistake, never a request to write here.
             throw new UserInputException(option + " '" + dir + "' is empty; name a folder to write into, e.g. "
@@ -33,9 +47,15 @@ final class OutputFolder {
                 break;
             }
         }
+        Path existing = abs;
+        while (!make && existing.getParent() != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
         try {
-            Files.createDirectories(abs);
-            Path probe = Files.createTempFile(abs, ".p2pbench-write-check", ".tmp");
+            if (make) {
+                Files.createDirectories(abs);
+            }
+            Path probe = Files.createTempFile(existing, ".p2pbench-write-check", ".tmp");
             Files.delete(probe);
         } catch (AccessDeniedException e) {
             throw new UserInputException(option + " " + dir + " is not writable (permission denied on "

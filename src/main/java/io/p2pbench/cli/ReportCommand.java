@@ -1,7 +1,6 @@
 package io.p2pbench.cli;
 
 import io.p2pbench.report.Reporter;
-import io.p2pbench.report.read.ResultReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,7 +23,8 @@ final class ReportCommand implements Callable<Integer> {
     List<Path> resultDirs;
 
     @Option(names = "--out", paramLabel = "DIR",
-            description = "Output folder. Default: charts/<fingerprint>/.")
+            description = "Output folder: a new or empty folder, or one an earlier report wrote. Default: "
+                    + "reports/<fingerprint>/.")
     Path out;
 
     @Option(names = "--nvbandwidth", paramLabel = "FILE",
@@ -41,22 +41,17 @@ final class ReportCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (out != null) {
-            OutputFolder.requireWritable("--out", out);
+            OutputFolder.requireCanWrite("--out", out);
         }
         List<Path> runs = SameFolders.once(resultDirs, spec.commandLine().getOut());
         Reporter.Report report;
         try {
-            if (nvbandwidth != null || png) {
-                Path dir = out != null ? out : Reporter.defaultOutDir(
-                        ResultReader.read(runs.get(0)).machine());
-                report = Reporter.render(runs, nvbandwidth, nvbandwidthSize.bytes, dir, png);
-            } else {
-                report = new Reporter.Report(out == null ? Reporter.render(runs) : Reporter.render(runs, out), "");
-            }
+            report = Reporter.render(runs, nvbandwidth, nvbandwidthSize.bytes, out, png); // out null: the default
         } catch (IOException e) {
             throw new UserInputException(e.getMessage());
         }
-        spec.commandLine().getOut().println("Report: " + report.summary());
+        spec.commandLine().getOut().println("Report: " + report.summary() + (out == null
+                ? " (the default folder; --out DIR writes elsewhere)" : ""));
         if (!report.pngNote().isEmpty()) {
             spec.commandLine().getOut().println(report.pngNote());
         }

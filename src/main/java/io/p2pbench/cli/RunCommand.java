@@ -135,7 +135,7 @@ final class RunCommand implements Callable<Integer> {
     boolean report;
 
     @Option(names = "--charts", paramLabel = "DIR",
-            description = "Where --report writes. Default: charts/<fingerprint>/.")
+            description = "Where --report writes. Default: reports/<fingerprint>/.")
     Path charts;
 
     private Target servingTarget;
@@ -200,7 +200,7 @@ final class RunCommand implements Callable<Integer> {
             // Before CUDA and before planning: a run must never measure and then find it cannot write.
             OutputFolder.requireWritable("--out", out);
             if (report && charts != null) {
-                OutputFolder.requireWritable("--charts", charts);
+                OutputFolder.requireCanWrite("--charts", charts);
                 try {
                     Reporter.requireReportFolder(charts);
                 } catch (BadInputException e) {
@@ -315,8 +315,8 @@ final class RunCommand implements Callable<Integer> {
         w.flush();
         if (report) {
             try {
-                Path summary = Reporter.render(List.of(folder.dir()),
-                        charts != null ? charts : Reporter.defaultOutDir(topology.fingerprint()));
+                Path summary = charts != null ? Reporter.render(List.of(folder.dir()), charts)
+                        : Reporter.render(List.of(folder.dir()));
                 w.println("Report: " + summary);
                 w.flush();
             } catch (IOException e) {

@@ -2,6 +2,8 @@ package io.p2pbench.cli;
 
 import io.p2pbench.report.BadInputException;
 import io.p2pbench.report.Compare;
+import io.p2pbench.report.Reporter;
+import io.p2pbench.report.StagedOutput;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.whatif.Curve;
@@ -42,6 +44,8 @@ final class WhatIfCommand implements Callable<Integer> {
     static final String MARKDOWN = "whatif.md";
     /** Markdown file of a validation. */
     static final String VALIDATION = "whatif-validate.md";
+    /** Where the files go without --out: beside the reports, never into a checkout's committed charts/. */
+    static final Path DEFAULT_OUT = Path.of(Reporter.DEFAULT_ROOT, "whatif");
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -106,8 +110,9 @@ final class WhatIfCommand implements Callable<Integer> {
     @Option(names = "--validate", description = "Leave-one-out validation of the sources' curves instead.")
     boolean validate;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = "charts/whatif",
-            description = "Where whatif.md and the chart go. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--out", paramLabel = "DIR",
+            description = "Where whatif.md and the chart go: a new or empty folder, or one an earlier whatif or "
+                    + "report wrote. Default: reports/whatif.")
     Path out;
 
     @CommandLine.Mixin
@@ -124,14 +129,21 @@ final class WhatIfCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         String command = "p2pbench " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
         Map<Source, ResultData> read = readSources();
-        OutputFolder.requireWritable("--out", out); // one line, as report and compare give, not an internal error
-        String md;
-        Path file;
+        Path dir = out != null ? out : DEFAULT_OUT;
+        OutputFolder.requireCanWrite("--out", dir); // one line, as report and compare give, not an internal error
+        String shown;
+        String name;
+        StagedOutput.Output<Void> output;
         if (validate) {
             Map<String, Curve> curves = new LinkedHashMap<>();
             read.forEach((s, d) -> curves.putAll(LeaveOneOut.curves(s, d)));
-            md = LeaveOneOut.markdown(curves, command);
-            file = out.resolve(VALIDATION);
+            String md = LeaveOneOut.markdown(curves, command);
+            shown = md;
+            name = VALIDATION;
+            output = (staging, written) -> {
+                written.add(write(staging.resolve(VALIDATION), md));
+                return null;
+            };
         } else {
             WhatIf.Request request = request();
             List<Source> list = new ArrayList<>(read.keySet());
@@ -144,21 +156,36 @@ final class WhatIfCommand implements Callable<Integer> {
             List<String> plain = new ArrayList<>(WhatIf.headlines(request, list, rows));
             plain.addAll(leftOut);
             StringBuilder sb = new StringBuilder(WhatIf.markdown(request, list, rows, command));
-            Path svg = WhatIfChart.write(request, rows, out);
-            sb.append("\n![time per step by strategy](").append(svg.getFileName()).append(")\n");
+            sb.append("\n![time per step by strategy](").append(WhatIfChart.STEM).append(".svg)\n");
             // The plain lines come first on the terminal and in the file; a Markdown line break ends each.
             String lines = String.join("  \n", plain) + "\n\n";
-            AtomicFiles.write(out.resolve(MARKDOWN), "# p2pbench whatif\n\n" + lines + sb);
-            spec.commandLine().getOut().print(lines.replace("  \n", "\n") + sb);
-            spec.commandLine().getOut().println("Written to " + out.resolve(MARKDOWN));
-            spec.commandLine().getOut().flush();
-            return 0;
+            shown = lines.replace("  \n", "\n") + sb;
+            name = MARKDOWN;
+            output = (staging, written) -> {
+                written.add(WhatIfChart.write(request, rows, staging));
+                written.add(write(staging.resolve(MARKDOWN), "# p2pbench whatif\n\n" + lines + sb));
+                return null;
+            };
         }
-        AtomicFiles.write(file, md);
-        spec.commandLine().getOut().print(md);
-        spec.commandLine().getOut().println("Written to " + file);
+        try {
+            // The folder is owned as a report's is: a user's own whatif.md there is never replaced.
+            if (out == null) {
+                StagedOutput.writeDefault(dir, "whatif output", output);
+            } else {
+                StagedOutput.write(dir, "whatif output", output);
+            }
+        } catch (IOException e) {
+            throw new UserInputException(e.getMessage());
+        }
+        spec.commandLine().getOut().print(shown);
+        spec.commandLine().getOut().println("Written to " + dir.resolve(name));
         spec.commandLine().getOut().flush();
         return 0;
+    }
+
+    private static Path write(Path file, String text) throws IOException {
+        AtomicFiles.write(file, text);
+        return file;
     }
 
     /** The sources in the order given, then the reference machines; null data for references. */

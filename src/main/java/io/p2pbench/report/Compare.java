@@ -57,7 +57,7 @@ public final class Compare {
      * @param nvbandwidthBytes the buffer size of an nvbandwidth baseline (its JSON does not say)
      * @param ncclTestsOperation the collective of an nccl-tests text baseline that does not name its program
      *     ({@code ALL_REDUCE}, ...; null: from the text)
-     * @param outDir output folder, or null for {@code charts/<first candidate's fingerprint>/compare}
+     * @param outDir output folder, or null for {@code reports/<first candidate's fingerprint>/compare}
      */
     public static Outcome run(List<Path> baseline, List<List<Path>> candidates, double thresholdPct,
                               long nvbandwidthBytes, String ncclTestsOperation, Path outDir) throws IOException {
@@ -73,31 +73,23 @@ public final class Compare {
             }
             cands.add(runs);
         }
-        Path dir = outDir != null ? outDir
-                : Reporter.defaultOutDir(Charts.stem(cands.get(0).get(0).machine())).resolve("compare");
         NoiseFloors defaults = NoiseFloors.defaults();
         List<Comparison.Result> results = new ArrayList<>();
         for (List<ResultData> cand : cands) {
             results.add(Comparison.compare(base, cand, thresholdPct, defaults));
         }
-        ReportFolder folder = ReportFolder.claim(dir);
-        NewFiles added = NewFiles.under(dir);
-        try {
-            return write(results, base, cands, dir, folder);
-        } catch (IOException | RuntimeException e) {
-            added.removeAfter(e); // a full disk: no overlay charts without the compare.md that names them
-            if (e instanceof AtomicFiles.CannotWrite w) {
-                throw new BadInputException("cannot write the comparison to " + dir + ": " + w.reason() + " ("
-                        + w.file() + "); the files it had added there were removed");
-            }
-            throw e;
+        if (outDir == null) {
+            Path dir = Reporter.defaultOutDir(Charts.stem(cands.get(0).get(0).machine())).resolve("compare");
+            return StagedOutput.writeDefault(dir, "comparison", (staging, written) -> write(results, base, cands,
+                    staging, dir, written));
         }
+        return StagedOutput.write(outDir, "comparison", (staging, written) -> write(results, base, cands, staging,
+                outDir, written));
     }
 
+    /** Writes compare.md and the charts into {@code dir} (a staging folder); {@code target} is where they will be. */
     private static Outcome write(List<Comparison.Result> results, List<ResultData> base, List<List<ResultData>> cands,
-                                 Path dir, ReportFolder folder) throws IOException {
-        Files.createDirectories(dir);
-        List<Path> written = new ArrayList<>();
+                                 Path dir, Path target, List<Path> written) throws IOException {
         StringBuilder md = new StringBuilder("# p2pbench compare\n\n");
         List<String> summary = new ArrayList<>();
         boolean worse = false;
@@ -125,10 +117,9 @@ public final class Compare {
         }
         AtomicFiles.write(dir.resolve(MARKDOWN), md.toString());
         written.add(dir.resolve(MARKDOWN));
-        folder.finish(written);
-        summary.add("Full table: " + dir.resolve(MARKDOWN) + (charts > 0 ? "; " + charts + " overlay charts (SVG) in "
-                + dir : "; no overlay charts (no path with two sizes or more)"));
-        return new Outcome(md.toString(), worse, dir, List.copyOf(summary), charts);
+        summary.add("Full table: " + target.resolve(MARKDOWN) + (charts > 0 ? "; " + charts + " overlay charts (SVG) in "
+                + target : "; no overlay charts (no path with two sizes or more)"));
+        return new Outcome(md.toString(), worse, target, List.copyOf(summary), charts);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.p2pbench.report;
 
 import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.chart.FileNames;
 import io.p2pbench.report.chart.PngCharts;
 import io.p2pbench.report.chart.ServingCharts;
 import io.p2pbench.report.read.Measurement;
@@ -16,7 +17,6 @@ import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.ResultFolder;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,13 +32,16 @@ import java.util.Optional;
  * the charts (SVG; PNG too when asked, where the machine has fonts), github-action-benchmark files and each
  * run's JMH JSON untouched.
  * The folder is the report's ({@link ReportFolder}): a rerun replaces the previous report's files and
- * removes those it does not write again; a folder holding anything else is refused. Needs no GPU. Run: {@code p2pbench report results/FINGERPRINT/UTC-TIME}.
+ * removes those it does not write again; a folder holding anything else is refused. The report is written
+ * whole or not at all ({@link StagedOutput}). Needs no GPU. Run: {@code p2pbench report results/FINGERPRINT/UTC-TIME}.
  */
 public final class Reporter {
     /** Name of the summary file. */
     public static final String SUMMARY = "summary.md";
     /** Name of the full per-size statistics file. */
     public static final String STATISTICS = "statistics.md";
+    /** Where reports go when no folder is named: {@value #DEFAULT_ROOT}, ignored by git in a checkout. */
+    public static final String DEFAULT_ROOT = "reports";
 
     private Reporter() {}
 
@@ -56,9 +59,13 @@ public final class Reporter {
         }
     }
 
-    /** The default output folder for a machine: {@code charts/<fingerprint>}. */
+    /**
+     * The default output folder for a machine: {@code reports/<fingerprint>} (its name bounded,
+     * {@link FileNames#bounded}). Never {@code charts/}, where a checkout keeps its committed example reports:
+     * a default must never change tracked files.
+     */
     public static Path defaultOutDir(String fingerprint) {
-        return Path.of("charts", fingerprint);
+        return Path.of(DEFAULT_ROOT, FileNames.bounded(fingerprint));
     }
 
     /**
@@ -66,9 +73,7 @@ public final class Reporter {
      * joined with {@code +} when they differ); returns the path of summary.md.
      */
     public static Path render(List<Path> resultDirs) throws IOException {
-        List<ResultData> sources = readAll(resultDirs);
-        String machines = String.join("+", sources.stream().map(ResultData::machine).distinct().toList());
-        return write(sources, defaultOutDir(machines));
+        return write(readAll(resultDirs), null, null).summary();
     }
 
     /**
@@ -100,8 +105,9 @@ public final class Reporter {
     public record Report(Path summary, String pngNote) {}
 
     /**
-     * As {@link #render(List, Path, long, Path)} ({@code nvbandwidth} may be null); with {@code png}, every chart
-     * also as PNG where this machine has fonts, else one line saying why not and SVG only.
+     * As {@link #render(List, Path, long, Path)} ({@code nvbandwidth} may be null; {@code outDir} null: the
+     * default folder, {@link #defaultOutDir}); with {@code png}, every chart also as PNG where this machine has
+     * fonts, else one line saying why not and SVG only.
      */
     public static Report render(List<Path> resultDirs, Path nvbandwidth, long nvbandwidthBytes, Path outDir,
                                 boolean png) throws IOException {
@@ -123,32 +129,27 @@ public final class Reporter {
     }
 
     /**
-     * Writes the report; when that fails (a full disk), what it had added to {@code outDir} is removed
-     * and the one-line message names the file that could not be written ({@link NewFiles}).
+     * Writes the report whole into {@code outDir} (null: the default folder of the sources' machines) through
+     * a staging folder ({@link StagedOutput}): when that fails (a full disk) or is interrupted, the folder
+     * holds what it held before, and the one-line message names the file that could not be written.
      */
     private static Path write(List<ResultData> sources, Path outDir) throws IOException {
         return write(sources, outDir, null).summary();
     }
 
     private static Report write(List<ResultData> sources, Path outDir, PngCharts png) throws IOException {
-        ReportFolder folder = ReportFolder.claim(outDir);
-        NewFiles added = NewFiles.under(outDir);
-        try {
-            return writeInto(sources, outDir, png, folder);
-        } catch (IOException | RuntimeException e) {
-            added.removeAfter(e);
-            if (e instanceof AtomicFiles.CannotWrite w) {
-                throw new BadInputException("cannot write the report to " + outDir + ": " + w.reason() + " ("
-                        + w.file() + "); the files this report had added there were removed");
-            }
-            throw e;
+        if (outDir == null) {
+            Path dir = defaultOutDir(String.join("+", sources.stream().map(ResultData::machine).distinct().toList()));
+            return StagedOutput.writeDefault(dir, "report", (staging, written) -> writeInto(sources, staging, dir,
+                    png, written));
         }
+        return StagedOutput.write(outDir, "report", (staging, written) -> writeInto(sources, staging, outDir, png,
+                written));
     }
 
-    private static Report writeInto(List<ResultData> sources, Path outDir, PngCharts png, ReportFolder folder)
-            throws IOException {
-        Files.createDirectories(outDir);
-        List<Path> written = new ArrayList<>();
+    /** Writes the report into {@code outDir} (a staging folder); {@code target} is where it will be. */
+    private static Report writeInto(List<ResultData> sources, Path outDir, Path target, PngCharts png,
+                                    List<Path> written) throws IOException {
         Merged merged = merge(sources);
         List<Measurement> measurements = merged.measurements();
         List<Charts.ChartFile> charts = new ArrayList<>();
@@ -184,11 +185,10 @@ public final class Reporter {
                 pngNote = "PNG: none written: " + why.get() + "; the charts are SVG only";
             } else {
                 written.addAll(png.write(charts));
-                pngNote = "PNG: " + charts.size() + " charts beside their SVG in " + outDir;
+                pngNote = "PNG: " + charts.size() + " charts beside their SVG in " + target;
             }
         }
-        folder.finish(written);
-        return new Report(summary, pngNote);
+        return new Report(target.resolve(SUMMARY), pngNote);
     }
 
     /**
@@ -255,7 +255,7 @@ public final class Reporter {
                         + "first result?).");
                 continue;
             }
-            Path copy = outDir.resolve("jmh").resolve(Charts.stem(d.label()) + ".json");
+            Path copy = FileNames.fresh(outDir.resolve("jmh"), Charts.stem(d.label()), ".json");
             AtomicFiles.write(copy, jmh.get());
             written.add(copy);
             lines.add("`jmh/" + copy.getFileName() + "`: JMH's JSON of `" + d.label()

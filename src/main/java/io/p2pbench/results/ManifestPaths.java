@@ -58,6 +58,36 @@ public final class ManifestPaths {
         }
     }
 
+    /** The files of a result folder with names of their own, not named by its manifest. */
+    static final List<String> OWN_FILES = List.of("manifest.json", "topology.json", "phases.json", "jmh-results.json");
+
+    /**
+     * Refuses a result folder whose own files ({@link #OWN_FILES}) are symbolic links that lead out of it or
+     * nowhere, as a manifest-named file is refused: read through such a link, {@code topology.json} would
+     * bring in a file from elsewhere, and {@code migrate} would rewrite what it reads there. A link that stays
+     * inside the folder is fine; the folder itself may be reached through a link the user names.
+     */
+    static void checkOwnFiles(Path dir) throws IOException {
+        Path real = dir.toRealPath();
+        for (String name : OWN_FILES) {
+            Path at = real.resolve(name);
+            if (!Files.isSymbolicLink(at)) {
+                continue;
+            }
+            String refused = dir.resolve(name) + " is a symbolic link ";
+            String accepted = "; a result folder's own files are inside it: put the file itself there";
+            Path target;
+            try {
+                target = at.toRealPath();
+            } catch (IOException dangling) {
+                throw new IOException(refused + "that leads nowhere (to " + Files.readSymbolicLink(at) + ")" + accepted);
+            }
+            if (!target.startsWith(real)) {
+                throw new IOException(refused + "out of the result folder (to " + target + ")" + accepted);
+            }
+        }
+    }
+
     /** A plain name (see {@link Fingerprint#plainNameProblem}); else a one-line {@link IOException}. */
     static void requirePlainName(Path manifestFile, String field, String value) throws IOException {
         String problem = Fingerprint.plainNameProblem(value);

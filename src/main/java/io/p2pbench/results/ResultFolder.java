@@ -78,11 +78,14 @@ public final class ResultFolder {
 
     /**
      * Reads manifest.json; a one-line message if it is missing, truncated or of another format, or if
-     * an entry is null or a file it names or its fingerprint would lead outside the folder
-     * ({@link ManifestPaths}).
+     * an entry is null or a file it names or its fingerprint would lead outside the folder, or if one of the
+     * folder's own files is a link out of it ({@link ManifestPaths}).
      */
     public RunManifest readManifest() throws IOException {
         Path file = dir.resolve("manifest.json");
+        if (Files.isDirectory(dir)) {
+            ManifestPaths.checkOwnFiles(dir); // topology.json, phases.json too: read by every command after this
+        }
         if (!Files.isRegularFile(file)) {
             throw new IOException(dir + " is not a p2pbench result folder (no manifest.json)");
         }

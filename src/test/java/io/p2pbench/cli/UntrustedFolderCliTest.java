@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -137,6 +138,30 @@ class UntrustedFolderCliTest {
         assertTrue(r.out().contains("goes through the symbolic link " + dir.toRealPath().resolve("logs")
                 + ", which leads nowhere"), r.out());
         assertFalse(Files.exists(work.resolve("nowhere")), "nothing was created where the link points");
+    }
+
+    @Test
+    void theFoldersOwnFilesAreNotReadOrRewrittenThroughALinkOutOfIt() throws Exception {
+        // topology.json, manifest.json, phases.json have fixed names, not named by the manifest (issue 36).
+        for (String name : List.of("topology.json", "manifest.json", "phases.json")) {
+            Path dir = Fixtures.copy(Fixtures.X1, work.resolve("own-" + name).resolve("run"));
+            Path outside = Files.createDirectories(work.resolve("outside-" + name)).resolve(name);
+            if (Files.exists(dir.resolve(name))) {
+                Files.move(dir.resolve(name), outside);
+            } else {
+                Files.writeString(outside, "[\n  {\"phase\" : \"the user's own file\"}\n]\n");
+            }
+            Files.createSymbolicLink(dir.resolve(name), outside);
+            var before = contents(outside.getParent());
+            String line = dir.resolve(name) + " is a symbolic link out of the result folder (to " + outside.toRealPath()
+                    + "); a result folder's own files are inside it";
+            assertOneLine(run("report", dir.toString(), "--out", work.resolve("r-" + name).toString()), line);
+            CliTest.Result migrate = run("migrate", dir.toString());
+            assertOneLine(migrate, "could not be migrated");
+            assertTrue(migrate.out().contains(line), migrate.out());
+            assertEquals(before, contents(outside.getParent()), "the file outside is neither read into a report nor "
+                    + "rewritten by migrate");
+        }
     }
 
     @Test

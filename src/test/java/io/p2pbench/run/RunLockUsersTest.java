@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,10 +97,14 @@ class RunLockUsersTest {
         assertEquals("the user's own work\n", Files.readString(yours));
     }
 
-    /** Runs {@link LockProbe} as user nobody (65534) through setpriv; needs root. */
+    /**
+     * Runs {@link LockProbe} as user nobody (65534) through setpriv; needs root. The classes it needs are
+     * copied below this test's folder, readable by every user: the checkout's own {@code target/} may be where
+     * nobody can read it (a clone under {@code /root} or in a {@code mktemp -d} folder, mode 0700).
+     */
     private String asAnotherUser(Path lockFile, Path jmhLock) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classes = Path.of("target/classes").toAbsolutePath() + ":" + Path.of("target/test-classes").toAbsolutePath();
+        String classes = readableClasses().toString();
         List<String> cmd = new ArrayList<>(List.of("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", java,
                 "-cp", classes, "-D" + RunLock.JMH_LOCK_PROPERTY + "=" + jmhLock, LockProbe.class.getName(),
                 lockFile.toString()));
@@ -107,6 +112,35 @@ class RunLockUsersTest {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), out);
         return out;
+    }
+
+    /** The suite's classes and {@link LockProbe} in one folder below {@link #work}, readable by every user. */
+    private Path readableClasses() throws Exception {
+        Path copy = work.resolve("probe-classes");
+        if (Files.isDirectory(copy)) {
+            return copy;
+        }
+        Path main = Path.of("target/classes");
+        try (Stream<Path> all = Files.walk(main)) {
+            for (Path p : all.filter(p -> Files.isDirectory(p) || p.toString().endsWith(".class")).toList()) {
+                copyReadable(p, copy.resolve(main.relativize(p).toString()));
+            }
+        }
+        Path probe = Path.of("target/test-classes", LockProbe.class.getName().replace('.', '/') + ".class");
+        copyReadable(probe, copy.resolve(LockProbe.class.getName().replace('.', '/') + ".class"));
+        Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwx--x--x"));
+        return copy;
+    }
+
+    private static void copyReadable(Path from, Path to) throws Exception {
+        if (Files.isDirectory(from)) {
+            Files.createDirectories(to);
+            Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("rwxr-xr-x"));
+        } else {
+            Files.createDirectories(to.getParent());
+            Files.copy(from, to);
+            Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("rw-r--r--"));
+        }
     }
 
     /** A folder every user can write in, below this test's own (which only its owner could enter). */

@@ -306,7 +306,7 @@ public final class Charts {
     }
 
     private static ChartFile write(ChartData chart, String title, Path dir, String stem) throws IOException {
-        Path file = dir.resolve(stem + ".svg");
+        Path file = FileNames.fresh(dir, stem, ".svg");
         AtomicFiles.write(file, chart.svg());
         return new ChartFile(title, file, chart);
     }
@@ -328,9 +328,13 @@ public final class Charts {
                 + ")";
     }
 
-    /** A file-name-safe form of a label. */
+    /**
+     * A file-name-safe form of a label: letters, digits and {@code . _ -}, at most {@value FileNames#MAX_STEM}
+     * characters ({@link FileNames#bounded}: a longer label, such as every host name of a 16-rank job, keeps its
+     * start and a hash of the whole).
+     */
     public static String stem(String label) {
-        return label.replaceAll("[^A-Za-z0-9._-]+", "-").replaceAll("^-+|-+$", "");
+        return FileNames.bounded(label.replaceAll("[^A-Za-z0-9._-]+", "-").replaceAll("^-+|-+$", ""));
     }
 
     private static Map<String, List<Measurement>> byPair(List<Measurement> ms, Predicate<Measurement> filter) {

@@ -28,6 +28,8 @@ public final class ServingCharts {
     private static final Pattern CHART = Pattern.compile("(.+-)?serving-(ttft|tpot|capacity)-.+\\.svg");
     private static final List<String> TRANSPORT_ORDER = List.of("P2P", "P2P_OFF", "HOST_STAGED");
 
+    private static final String SVG = ".svg";
+
     private ServingCharts() {}
 
     /** Whether {@code c} is one of these charts. */
@@ -65,7 +67,7 @@ public final class ServingCharts {
                 out.add(save(dir, prefix + "tpot-" + slug + ".svg", "p99 time per output token vs offered rate per plan: "
                         + model, subtitle, scenario, "tpot", target.tpotP99Nanos() / 1e3));
                 String title = "Capacity per plan under the target, P2P on vs off: " + model;
-                Path file = dir.resolve(prefix + "capacity-" + slug + ".svg");
+                Path file = FileNames.fresh(dir, prefix + "capacity-" + slug, SVG);
                 AtomicFiles.write(file, capacity(title, subtitle, scenario, target));
                 out.add(new Charts.ChartFile(title, file, null));
             }
@@ -106,7 +108,7 @@ public final class ServingCharts {
                         ? "bars: its distribution-free interval from order statistics (coverage in the summary's table)"
                         : "median of " + runs + " runs, bars: their range"),
                 "the dashed line is the target; a triangle at the top: requests left unfinished at the point's cap");
-        Path file = dir.resolve(name);
+        Path file = FileNames.fresh(dir, name.substring(0, name.length() - SVG.length()), SVG);
         AtomicFiles.write(file, RateChart.render(title, subtitle, notes, what + " (log scale)", series, targetUs,
                 "plan and transport"));
         return new Charts.ChartFile(title, file, null);

@@ -10,6 +10,7 @@ import io.p2pbench.partition.Plan;
 import io.p2pbench.report.verdict.PartitionVerdict.Figure;
 import io.p2pbench.report.chart.ChartData;
 import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.chart.FileNames;
 import io.p2pbench.report.render.Markdown;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
@@ -121,7 +122,7 @@ final class PartitionCharts {
             throws IOException {
         List<Charts.ChartFile> out = new ArrayList<>();
         for (Chart c : charts(figures, descriptions)) {
-            Path file = dir.resolve(c.file());
+            Path file = FileNames.fresh(dir, c.file().substring(0, c.file().length() - ".svg".length()), ".svg");
             AtomicFiles.write(file, c.svg());
             out.add(new Charts.ChartFile(c.title(), file, c.data()));
         }
