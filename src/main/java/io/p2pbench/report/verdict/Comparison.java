@@ -385,7 +385,7 @@ public final class Comparison {
                 .mapToDouble(Comparison::runFigure).toArray();
     }
 
-    private static void requireOneMachine(List<ResultData> runs, String side) throws BadInputException {
+    static void requireOneMachine(List<ResultData> runs, String side) throws BadInputException {
         if (runs.isEmpty()) {
             throw new BadInputException("no " + side + " given");
         }

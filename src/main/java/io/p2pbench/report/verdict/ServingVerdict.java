@@ -287,12 +287,21 @@ public final class ServingVerdict {
             return new Capacity(kf, ks, floor, false, change < -floor);
         }
         boolean apart = kf >= sBreak;
-        ServingResults.Run fBroke = highestBreak(f);
-        boolean lowerApart = fBroke != null && ks >= fBroke.breakRate(); // SINGLE met a rate at which the plan broke
+        boolean lowerApart = metWhereBroken(ks, f); // SINGLE met a rate at which the plan broke
         why.add(String.format(Locale.ROOT, "knee %s vs %s req/s, %+.0f%% (floor %.0f%%, %s; %s)", rate(kf), rate(ks),
                 100 * change, 100 * floor, source, (apart ? "met at " + rate(kf) + " where SINGLE broke at "
                         : "within SINGLE's bracket, which breaks at ") + rate(sBreak) + breakCause(sBroke)));
         return new Capacity(kf, ks, floor, change > floor && apart, change < -floor && lowerApart);
+    }
+
+    /**
+     * Whether a knee of {@code knee} req/s lies at or above the rate by which every run of {@code other} had broken
+     * the target (the highest of their lowest broken rates): the two are apart beyond their brackets (a knee is only
+     * known to within its bracket). False where no run of {@code other} broke it.
+     */
+    public static boolean metWhereBroken(double knee, ServingResults.Sweep other) {
+        ServingResults.Run broke = highestBreak(other);
+        return broke != null && knee >= broke.breakRate();
     }
 
     /** The run of {@code sweep} that broke the target at the highest rate, or null when none broke it. */
