@@ -32,8 +32,9 @@
 #             carried tools/ when CARRY_DIR names a carry that has them)
 #   torchpeer peer and device-local copies through PyTorch (tools/peer-check/torch_peer.py), every ordered pair
 #   serving   the serving sweeps of DENSE_8B (SERVE_MODEL=...) over group 0,0 (SERVE_GROUP=0,1: two GPUs) at quick
-#             timing, then their report (all seven DENSE_8B sweeps: 7m22s predicted, 6m05s measured on one GPU; run
-#             it alone in a device call; SERVE_ARGS adds run options, e.g. --plans SINGLE,TP)
+#             timing, then their report (all seven DENSE_8B sweeps: 7m43s predicted with knees bisected to 5%, at
+#             most 9m54s; 6m05s measured on one GPU with the earlier two bisections; run it alone in a device call;
+#             SERVE_ARGS adds run options, e.g. --plans SINGLE,TP)
 #   gemm      cuBLAS against torch.matmul on every preset's layer GEMM shapes, paired (tools/gemm-check); gemm-again repeats it
 #   gemmdiag  why GEMM shapes differ: each side's cuBLAS library, torch's kernels, cuBLASLt traces of GEMMDIAG_ONLY shapes
 #   sweep     ring all-reduce and NCCL over 1 MiB..256 MiB (the what-if leave-one-out data), then whatif --validate

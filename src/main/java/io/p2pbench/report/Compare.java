@@ -8,7 +8,9 @@ import io.p2pbench.report.read.JmhJson;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.render.ComparisonReport;
+import io.p2pbench.report.render.GatedFiguresReport;
 import io.p2pbench.report.verdict.Comparison;
+import io.p2pbench.report.verdict.GatedFigures;
 import io.p2pbench.report.verdict.NoiseFloors;
 import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;
@@ -21,7 +23,7 @@ import java.util.stream.Stream;
 /**
  * {@code p2pbench compare}: a baseline (a result folder, nvbandwidth {@code -j} JSON, nccl-tests
  * {@code -J} JSON or nccl-tests' printed table) against one or more candidate result folders; writes {@code compare.md} and
- * overlay charts. Needs no GPU. Run: {@code p2pbench compare results/<fp>/<baseline> results/<fp>/<new>}.
+ * overlay charts. Partition and serving results are compared beside the measurements ({@link GatedFigures}). Needs no GPU. Run: {@code p2pbench compare results/<fp>/<baseline> results/<fp>/<new>}.
  */
 public final class Compare {
     /** Name of the Markdown file. */
@@ -75,30 +77,39 @@ public final class Compare {
         }
         NoiseFloors defaults = NoiseFloors.defaults();
         List<Comparison.Result> results = new ArrayList<>();
+        List<GatedFigures.Result> gated = new ArrayList<>();
         for (List<ResultData> cand : cands) {
-            results.add(Comparison.compare(base, cand, thresholdPct, defaults));
+            // Partition and serving results beside the measurements; a side without measurements compares those alone.
+            GatedFigures.Result g = GatedFigures.compare(base, cand, thresholdPct);
+            results.add(!g.isEmpty() && !(GatedFigures.hasMeasurements(base) && GatedFigures.hasMeasurements(cand))
+                    ? GatedFigures.noMeasurements(base, cand, thresholdPct)
+                    : Comparison.compare(base, cand, thresholdPct, defaults));
+            gated.add(g);
         }
         if (outDir == null) {
             Path dir = Reporter.defaultOutDir(Charts.stem(cands.get(0).get(0).machine())).resolve("compare");
-            return StagedOutput.writeDefault(dir, "comparison", (staging, written) -> write(results, base, cands,
+            return StagedOutput.writeDefault(dir, "comparison", (staging, written) -> write(results, gated, base, cands,
                     staging, dir, written));
         }
-        return StagedOutput.write(outDir, "comparison", (staging, written) -> write(results, base, cands, staging,
-                outDir, written));
+        return StagedOutput.write(outDir, "comparison", (staging, written) -> write(results, gated, base, cands,
+                staging, outDir, written));
     }
 
     /** Writes compare.md and the charts into {@code dir} (a staging folder); {@code target} is where they will be. */
-    private static Outcome write(List<Comparison.Result> results, List<ResultData> base, List<List<ResultData>> cands,
-                                 Path dir, Path target, List<Path> written) throws IOException {
+    private static Outcome write(List<Comparison.Result> results, List<GatedFigures.Result> gated, List<ResultData> base,
+                                 List<List<ResultData>> cands, Path dir, Path target, List<Path> written)
+            throws IOException {
         StringBuilder md = new StringBuilder("# p2pbench compare\n\n");
         List<String> summary = new ArrayList<>();
         boolean worse = false;
         int charts = 0;
         for (int i = 0; i < results.size(); i++) {
             Comparison.Result r = results.get(i);
-            md.append(ComparisonReport.markdown(r));
-            summary.addAll(ComparisonReport.summary(r, SUMMARY_ROWS));
-            worse |= r.count(Comparison.Verdict.WORSE) > 0;
+            GatedFigures.Result g = gated.get(i);
+            md.append(r.groups().isEmpty() && !g.isEmpty() ? GatedFiguresReport.heading(r) : ComparisonReport.markdown(r))
+                    .append(GatedFiguresReport.markdown(g, r.thresholdPct()));
+            summary.addAll(ComparisonReport.summary(r, g, SUMMARY_ROWS));
+            worse |= r.count(Comparison.Verdict.WORSE) + g.count(Comparison.Verdict.WORSE) > 0;
             String prefix = results.size() > 1 ? "candidate" + (i + 1) + "-" : "";
             for (Charts.ChartFile chart : ComparisonReport.charts(r, dir, prefix)) {
                 md.append("![").append(chart.title()).append("](").append(chart.svg().getFileName()).append(")\n\n");

@@ -36,10 +36,11 @@ import java.util.function.BiConsumer;
 /**
  * The serving sweeps for {@code --paths SERVING}: one benchmark per plan and transport over the
  * group (SINGLE on its first GPU), each a capacity search under the user's latency target. Every
- * sweep of a run starts at the same rate, a quarter of the rate SINGLE is modelled to saturate at
+ * sweep of a run starts at the same rate, half the rate SINGLE is modelled to saturate at
  * ({@link ServingPrediction#saturationRate}), and doubles it, so all plans are measured at the same
- * geometric rates before each bisects its own knee. The sweeps of one model share a time budget
- * ({@link #budgetSeconds}: 7.5 minutes at quick timing), cut evenly; each sweep stops inside its share
+ * geometric rates before each bisects its own knee to {@link SearchPlan#RESOLUTION}. The sweeps of one
+ * model share a time budget ({@link #budgetSeconds}: 10 minutes at quick timing), cut evenly after each
+ * sweep's overhead and the overrun of a point cut at its cap; each sweep stops inside its share
  * whatever it finds. A plan that does not divide the model or whose weights, buffers and one
  * request's KV do not fit the GPUs (the topology's memory) is a planned skip with its reason.
  */
@@ -52,12 +53,16 @@ final class ServingPlanner {
     static final LengthRange OUTPUT = new LengthRange(64, 192);
     /** Rate factor between geometric points. */
     static final double GROWTH = 2.0;
-    /** The start rate is this fraction of the modelled saturation rate. */
-    static final double START_FRACTION = 0.25;
-    /** Most points of one sweep. */
-    static final int MAX_POINTS = 8;
-    /** Bisections of the bracket. */
-    static final int BISECTIONS = 2;
+    /**
+     * The start rate is this fraction of the modelled saturation rate: half, so that the first point is near enough
+     * the knee to leave the budget its four bisections (a quarter cost the quick preset's DENSE_8B sweep on one H200
+     * a 16 s point at 15.6 req/s, far below its knee, per sweep).
+     */
+    static final double START_FRACTION = 0.5;
+    /** Most points of one sweep: up to five geometric steps and the bisections. */
+    static final int MAX_POINTS = 10;
+    /** Bisections of the bracket: a doubling narrowed to the knee's resolution ({@link SearchPlan#RESOLUTION}), 4. */
+    static final int BISECTIONS = SearchPlan.bisectionsFor(GROWTH, SearchPlan.RESOLUTION);
     /** Geometric steps below the start when the start already breaks the target. */
     static final int MAX_DOWN = 2;
     /**
@@ -73,12 +78,15 @@ final class ServingPlanner {
 
     private ServingPlanner() {}
 
-    /** Seconds all serving sweeps of one model may take at this preset's timing. */
+    /**
+     * Seconds all serving sweeps of one model may take at this preset's timing, their forks, setup and checks and
+     * the overrun of a point cut at its cap included: 10 minutes at quick timing.
+     */
     static double budgetSeconds(Preset p) {
         return switch (p.name()) {
             case "standard" -> 1200;
             case "full" -> 2400;
-            default -> 450;
+            default -> 600;
         };
     }
 
@@ -130,12 +138,14 @@ final class ServingPlanner {
             }
         }
         long runnable = all.stream().filter(c -> c.skip() == null).count();
-        double perSweep = runnable == 0 ? maxSweepSeconds(p)
-                : Math.min(maxSweepSeconds(p), (budgetSeconds(p) - runnable * overheadSeconds()) / runnable);
+        // Each sweep's share is what is left of the budget after every sweep's overhead and the overrun its last
+        // point may take past its cap, so the sweeps of one model end inside the budget even then.
+        double perSweep = runnable == 0 ? maxSweepSeconds(p) : Math.min(maxSweepSeconds(p), (budgetSeconds(p)
+                - runnable * (overheadSeconds() + CapacitySearch.CAP_SLACK_SECONDS)) / runnable);
         // SINGLE sets the start whether or not it is planned (--plans), so sweeps of separate runs share their rates.
         Plan reference = skip(t, group, model, Plan.SINGLE, Transport.P2P, w) == null ? Plan.SINGLE
                 : all.stream().filter(c -> c.skip() == null).map(Candidate::plan).findFirst().orElse(Plan.SINGLE);
-        double budget = Math.max(1, Math.round(perSweep));
+        double budget = Math.max(1, Math.floor(perSweep));
         double modelled = runnable == 0 ? 1 : startRate(model, reference, group, w, gpuBytes);
         // A point must fit the sweep's budget: a model that saturates below that starts higher and reports its
         // knee as below the lowest rate measured.
@@ -175,7 +185,7 @@ final class ServingPlanner {
         return null;
     }
 
-    /** A quarter of the modelled saturation rate of {@code plan}, to three significant digits. */
+    /** {@link #START_FRACTION} of the modelled saturation rate of {@code plan}, to three significant digits. */
     static double startRate(ModelShape model, Plan plan, Group group, Workload w, long gpuBytes) {
         int ranks = plan == Plan.SINGLE ? 1 : group.size();
         int distinct = plan == Plan.SINGLE ? 1 : group.distinctDevices().length;
@@ -235,10 +245,13 @@ final class ServingPlanner {
                             : String.format(Locale.ROOT, "%.3g req/s", o.kneePerSecond()),
                     RunPlanner.formatDuration(seconds)));
         }
+        double budget = budgetSecondsOf(sweeps);
+        long runnable = sweeps.stream().filter(c -> !c.plannedSkip()).count();
         sb.append(String.format(Locale.ROOT, "  serving sweeps together: %s predicted (budget %s at this preset's "
-                        + "timing, which a point cut at its cap may overrun by %.0f s per sweep), each in its own JVM%n",
-                RunPlanner.formatDuration(total), RunPlanner.formatDuration(budgetSecondsOf(sweeps)),
-                CapacitySearch.CAP_SLACK_SECONDS));
+                        + "timing, and at most %.0f s more per sweep where a point runs to its cap: %s at most), each in "
+                        + "its own JVM%n", RunPlanner.formatDuration(total), RunPlanner.formatDuration(budget),
+                CapacitySearch.CAP_SLACK_SECONDS, RunPlanner.formatDuration(budget + runnable
+                        * CapacitySearch.CAP_SLACK_SECONDS)));
         return sb.toString();
     }
 

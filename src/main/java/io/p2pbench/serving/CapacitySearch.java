@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * The highest request rate at which a plan meets a latency {@link Target}: serving points at rates
- * chosen by a {@link SearchPlan} (geometric, then bisection of the bracket), each judged on its own
+ * chosen by a {@link SearchPlan} (geometric, then bisection of the bracket until the broken rate is at most
+ * {@link SearchPlan#RESOLUTION} times the met one, or the plan's bisections are spent), each judged on its own
  * measured requests ({@link Target#judge}: latencies and a queue that does not grow). The knee is the
  * highest rate measured to meet the target below the lowest rate measured to break it; the bracket [knee, break) is the search's resolution. It assumes that a
  * point meets the target at every rate below one that meets it (latency grows with load); where
@@ -105,9 +106,9 @@ public final class CapacitySearch {
                 fail = rate;
             }
         }
-        // Bisections of the bracket.
+        // Bisections of the bracket, until it is within the resolution.
         for (int b = 0; stop == null && b < plan.bisections() && !Double.isNaN(pass) && !Double.isNaN(fail)
-                && points.size() < plan.maxPoints(); b++) {
+                && fail / pass > SearchPlan.RESOLUTION && points.size() < plan.maxPoints(); b++) {
             double rate = Math.sqrt(pass * fail);
             if (!affordable(plan, w, rate, clock, t0)) {
                 stop = budget(plan);

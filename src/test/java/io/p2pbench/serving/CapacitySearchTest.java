@@ -61,6 +61,22 @@ class CapacitySearchTest {
     }
 
     @Test
+    void bisectsUntilTheBrokenRateIsWithinFivePerCentOfTheMetOne() {
+        assertEquals(4, SearchPlan.bisectionsFor(2, SearchPlan.RESOLUTION), "2^(1/16) = 1.044");
+        assertEquals(3, SearchPlan.bisectionsFor(Math.sqrt(2), SearchPlan.RESOLUTION));
+        assertEquals(0, SearchPlan.bisectionsFor(1.05, SearchPlan.RESOLUTION));
+        // a plan allowing more bisections than the resolution needs stops at it: 10+ 20+ 40+ 80- then four
+        VirtualClock clock = new VirtualClock();
+        List<Double> rates = new ArrayList<>();
+        CapacitySearch.Outcome o = CapacitySearch.run(new SearchPlan(10, 2, 20, 10, 2, 10_000), Target.DEFAULT, W,
+                synthetic(50, clock, rates), clock);
+        assertEquals(8, rates.size(), rates.toString());
+        assertEquals(Math.pow(2, 1.0 / 16), o.breakPerSecond() / o.kneePerSecond(), 1e-9);
+        assertTrue(o.kneePerSecond() <= 50 && o.breakPerSecond() > 50, o.stop());
+        assertEquals(Math.pow(2, 1.0 / 16), new SearchPlan(10, 2, 20, 4, 2, 10_000).finalStep(), 1e-12);
+    }
+
+    @Test
     void stepsDownWhenTheStartAlreadyBreaksTheTarget() {
         VirtualClock clock = new VirtualClock();
         List<Double> rates = new ArrayList<>();

@@ -60,7 +60,7 @@ public final class ServingResults {
         }
 
         /** The highest rate that met the target below the lowest that broke it (NaN: none met). */
-        double knee() {
+        public double knee() {
             double lowestBreak = breakRate();
             return points.stream().filter(p -> p.met() && !(p.ratePerSecond() > lowestBreak))
                     .mapToDouble(Point::ratePerSecond).max().orElse(Double.NaN);

@@ -6,6 +6,7 @@ import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.report.verdict.Comparison;
+import io.p2pbench.report.verdict.GatedFigures;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -96,16 +97,27 @@ public final class ComparisonReport {
      * one line naming which machine is which, then every measurement with both figures and its ratio.
      */
     public static List<String> summary(Comparison.Result r, int maxRows) {
+        return summary(r, new GatedFigures.Result(List.of(), 0, 0, ""), maxRows);
+    }
+
+    /**
+     * The same, with the partition and serving figures {@code gated} counted among the measurements and named
+     * after them (their rows in the same format), within the same {@code maxRows}.
+     */
+    public static List<String> summary(Comparison.Result r, GatedFigures.Result gated, int maxRows) {
         if (r.matching() == Comparison.Matching.ACROSS_MACHINES) {
             return sideBySideSummary(r);
         }
         List<String> out = new ArrayList<>();
-        long worse = r.count(Comparison.Verdict.WORSE);
-        long better = r.count(Comparison.Verdict.BETTER);
+        long worse = r.count(Comparison.Verdict.WORSE) + gated.count(Comparison.Verdict.WORSE);
+        long better = r.count(Comparison.Verdict.BETTER) + gated.count(Comparison.Verdict.BETTER);
+        String noise = gated.isEmpty() ? r.noise() : r.groups().isEmpty() ? GatedFigures.NOISE
+                : r.noise() + "; " + GatedFigures.NOISE;
         out.add(String.format(Locale.ROOT, "%s: %s vs baseline %s: %d worse, %d better, %d same%s of %d measurements "
                         + "(threshold ±%s%%, noise floor from %s)", worse > 0 ? "WORSE" : better > 0 ? "BETTER" : "SAME",
-                r.candidateLabel(), r.baselineLabel(), worse, better, r.count(Comparison.Verdict.SAME), unjudged(r),
-                r.groups().size(), Markdown.plain(r.thresholdPct()), r.noise()));
+                r.candidateLabel(), r.baselineLabel(), worse, better, r.count(Comparison.Verdict.SAME)
+                        + gated.count(Comparison.Verdict.SAME), unjudged(r, gated),
+                r.groups().size() + gated.groups().size(), Markdown.plain(r.thresholdPct()), noise));
         List<Comparison.Group> named = r.groups().stream().filter(g -> g.verdict() == Comparison.Verdict.WORSE
                 || g.verdict() == Comparison.Verdict.BETTER).toList();
         for (Comparison.Group g : named.subList(0, Math.min(maxRows, named.size()))) {
@@ -120,8 +132,10 @@ public final class ComparisonReport {
                     Double.isNaN(h.floor().fraction()) ? 0 : h.floor().fraction() * 100,
                     g.rows().size() > 1 ? " [+" + (g.rows().size() - 1) + " lane(s) of this measurement]" : ""));
         }
-        if (named.size() > maxRows) {
-            out.add("  ... and " + (named.size() - maxRows) + " more in compare.md");
+        out.addAll(GatedFiguresReport.named(gated, maxRows - Math.min(maxRows, named.size())));
+        long more = named.size() + GatedFiguresReport.changed(gated) - maxRows;
+        if (more > 0) {
+            out.add("  ... and " + more + " more in compare.md");
         }
         return out;
     }
@@ -207,17 +221,29 @@ public final class ComparisonReport {
      * threshold, with why; empty when there are none.
      */
     static String unjudged(Comparison.Result r) {
-        long n = r.count(Comparison.Verdict.UNJUDGED);
+        return unjudged(r, new GatedFigures.Result(List.of(), 0, 0, ""));
+    }
+
+    /** The same over the measurements and the partition and serving figures together. */
+    static String unjudged(Comparison.Result r, GatedFigures.Result gated) {
+        long fromGated = gated.count(Comparison.Verdict.UNJUDGED);
+        long n = r.count(Comparison.Verdict.UNJUDGED) + fromGated;
         if (n == 0) {
             return "";
         }
-        long wider = r.widerFloors();
+        long wider = r.widerFloors() + gated.widerFloors();
+        long noRatio = r.count(Comparison.Verdict.UNJUDGED) - r.widerFloors();
+        long other = fromGated - gated.widerFloors();
         List<String> why = new ArrayList<>();
         if (wider > 0) {
             why.add((wider == n ? "" : wider + ": ") + "noise floor wider than ±" + Markdown.plain(r.thresholdPct()) + "%");
         }
-        if (n - wider > 0) {
-            why.add((wider == 0 ? "" : (n - wider) + ": ") + "no ratio");
+        if (noRatio > 0) {
+            why.add((noRatio == n ? "" : noRatio + ": ") + "no ratio");
+        }
+        if (other > 0) {
+            why.add((other == n ? "" : other + ": ") + "a knee within its bracket, no ratio or two machines "
+                    + "(partition and serving; each says why in compare.md)");
         }
         return ", " + n + " cannot be judged here (" + String.join("; ", why) + ")";
     }

@@ -445,7 +445,7 @@ public final class Comparison {
                 .mapToInt(Measurement::roundCount).max().orElse(1))).toList());
     }
 
-    private static void requireOneMachine(List<ResultData> runs, String side) throws BadInputException {
+    static void requireOneMachine(List<ResultData> runs, String side) throws BadInputException {
         if (runs.isEmpty()) {
             throw new BadInputException("no " + side + " given");
         }

@@ -72,14 +72,15 @@ public final class PartitionVerdict {
      * @param machine the machine's fingerprint ({@link ResultData#machine()}): figures of two machines are
      *     never merged nor compared
      * @param tokensPerSecond per run (step benchmark)
+     * @param stepUs per run, the step's device time in microseconds (step benchmark; median over the iteration)
      * @param p99RequestUs per run (request benchmark; empty when it did not run)
      * @param commShare exposed communication / step time, median over runs (0 for SINGLE)
      * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
      * @param skipReason why it did not run (does not divide, does not fit), or null
      */
     public record Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
-                         String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> p99RequestUs,
-                         double commShare, double busGBps, String skipReason) {
+                         String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> stepUs,
+                         List<Double> p99RequestUs, double commShare, double busGBps, String skipReason) {
         String scenario() {
             return model + " " + phase + " batch " + batch + (graph ? " graph" : " eager");
         }
@@ -361,6 +362,7 @@ public final class PartitionVerdict {
                 } else {
                     double step = median(jmh.secondary(SecondaryMetric.STEP_US));
                     b.tokens.add(median(jmh.secondary(SecondaryMetric.TOKENS_PER_SECOND)));
+                    b.step.add(step);
                     double comm = median(jmh.secondary(SecondaryMetric.COMM_US));
                     double compute = median(jmh.secondary(SecondaryMetric.COMPUTE_US));
                     double wait = median(jmh.secondary(SecondaryMetric.WAIT_US));
@@ -403,6 +405,7 @@ public final class PartitionVerdict {
         final String group;
         final boolean singleGpu;
         final List<Double> tokens = new ArrayList<>();
+        final List<Double> step = new ArrayList<>();
         final List<Double> p99 = new ArrayList<>();
         final List<Double> commShare = new ArrayList<>();
         final List<Double> bus = new ArrayList<>();
@@ -423,7 +426,7 @@ public final class PartitionVerdict {
 
         Figure build() {
             return new Figure(machine, model, phase, batch, graph, plan, transport, group, singleGpu, List.copyOf(tokens),
-                    List.copyOf(p99), commShare.isEmpty() ? 0 : median(commShare), bus.isEmpty() ? 0 : median(bus),
+                    List.copyOf(step), List.copyOf(p99), commShare.isEmpty() ? 0 : median(commShare), bus.isEmpty() ? 0 : median(bus),
                     tokens.isEmpty() && p99.isEmpty() ? skip : null);
         }
     }

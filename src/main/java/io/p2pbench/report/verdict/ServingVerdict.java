@@ -49,9 +49,10 @@ import java.util.function.ToDoubleFunction;
  */
 public final class ServingVerdict {
     /**
-     * Capacity floor, a fraction: above one step of the knee search's final grid (two bisections of a doubling:
-     * 2^(1/4) - 1 = 18.9%), the step by which SINGLE's knee moved between reruns on the H200 node
-     * (docs/serving-error-rates.md).
+     * Capacity floor, a fraction: above one step of the final grid of the search those reruns ran (two bisections
+     * of a doubling: 2^(1/4) - 1 = 18.9%), the step by which SINGLE's knee moved between reruns on the H200 node
+     * (docs/serving-error-rates.md). The search now bisects to {@link SearchPlan#RESOLUTION}; reruns of it have yet
+     * to measure how far a knee moves at that resolution.
      */
     public static final double CAPACITY_FLOOR = 0.20;
 
@@ -287,12 +288,21 @@ public final class ServingVerdict {
             return new Capacity(kf, ks, floor, false, change < -floor);
         }
         boolean apart = kf >= sBreak;
-        ServingResults.Run fBroke = highestBreak(f);
-        boolean lowerApart = fBroke != null && ks >= fBroke.breakRate(); // SINGLE met a rate at which the plan broke
+        boolean lowerApart = metWhereBroken(ks, f); // SINGLE met a rate at which the plan broke
         why.add(String.format(Locale.ROOT, "knee %s vs %s req/s, %+.0f%% (floor %.0f%%, %s; %s)", rate(kf), rate(ks),
                 100 * change, 100 * floor, source, (apart ? "met at " + rate(kf) + " where SINGLE broke at "
                         : "within SINGLE's bracket, which breaks at ") + rate(sBreak) + breakCause(sBroke)));
         return new Capacity(kf, ks, floor, change > floor && apart, change < -floor && lowerApart);
+    }
+
+    /**
+     * Whether a knee of {@code knee} req/s lies at or above the rate by which every run of {@code other} had broken
+     * the target (the highest of their lowest broken rates): the two are apart beyond their brackets (a knee is only
+     * known to within its bracket). False where no run of {@code other} broke it.
+     */
+    public static boolean metWhereBroken(double knee, ServingResults.Sweep other) {
+        ServingResults.Run broke = highestBreak(other);
+        return broke != null && knee >= broke.breakRate();
     }
 
     /** The run of {@code sweep} that broke the target at the highest rate, or null when none broke it. */

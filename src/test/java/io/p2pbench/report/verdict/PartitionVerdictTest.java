@@ -23,7 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PartitionVerdictTest {
     private static Figure fig(String plan, String transport, boolean oneGpu, List<Double> tokens, List<Double> p99,
                               double comm, double bus, String skip) {
-        return new Figure("h200x8", "DENSE_8B", "DECODE", 8, true, Plan.valueOf(plan), transport, oneGpu ? "0,0" : "0,1", oneGpu, tokens, p99,
+        return new Figure("h200x8", "DENSE_8B", "DECODE", 8, true, Plan.valueOf(plan), transport, oneGpu ? "0,0" : "0,1", oneGpu, tokens, List.of(), p99,
                 comm, bus, skip);
     }
 
@@ -190,7 +190,7 @@ class PartitionVerdictTest {
 
     private static Figure onMachine(String machine, Figure f) {
         return new Figure(machine, f.model(), f.phase(), f.batch(), f.graph(), f.plan(), f.transport(), f.group(),
-                f.singleGpu(), f.tokensPerSecond(), f.p99RequestUs(), f.commShare(), f.busGBps(), f.skipReason());
+                f.singleGpu(), f.tokensPerSecond(), f.stepUs(), f.p99RequestUs(), f.commShare(), f.busGBps(), f.skipReason());
     }
 
     /**

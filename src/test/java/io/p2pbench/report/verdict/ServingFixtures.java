@@ -27,6 +27,14 @@ public final class ServingFixtures {
 
     /** A point at {@code rate}: 200 requests with TTFTs rising to {@code ttftMs} and this TPOT, 11 tokens each. */
     public static ServingResults.Point point(double rate, double ttftMs, double tpotMs) {
+        return point(rate, ttftMs, tpotMs, Double.NaN);
+    }
+
+    /**
+     * The same, its server producing {@code outputTokensPerSecond} over the measured window (NaN: the 2200 output
+     * tokens of the measured requests).
+     */
+    public static ServingResults.Point point(double rate, double ttftMs, double tpotMs, double outputTokensPerSecond) {
         List<RequestRecord> rs = new ArrayList<>();
         for (int i = 0; i < 200; i++) {
             long a = i * 10 * MS;
@@ -34,7 +42,9 @@ public final class ServingFixtures {
             long last = first + Math.round(tpotMs * MS) * 10;
             rs.add(new RequestRecord(20 + i, a, 512, 11, first, last));
         }
-        PointStats st = PointStats.of(rs, 0, rs.get(199).lastTokenNanos(), 2200);
+        long end = rs.get(199).lastTokenNanos();
+        long tokens = Double.isNaN(outputTokensPerSecond) ? 2200 : Math.round(outputTokensPerSecond * end / 1e9);
+        PointStats st = PointStats.of(rs, 0, end, tokens);
         boolean met = Target.DEFAULT.metBy(st);
         return new ServingResults.Point(rate, met, false, st,
                 ExactTests.quantileInterval(st.ttft().sorted(), 0.99, 0.95),

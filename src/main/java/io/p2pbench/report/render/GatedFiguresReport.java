@@ -1,0 +1,85 @@
+package io.p2pbench.report.render;
+
+import io.p2pbench.report.verdict.Comparison;
+import io.p2pbench.report.verdict.GatedFigures;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/**
+ * The partition and serving figures of a comparison ({@link GatedFigures}) as a compare.md section and as the
+ * worse and better lines a CI log shows; their counts join the measurements' in the verdict line
+ * ({@link ComparisonReport#summary(Comparison.Result, GatedFigures.Result, int)}).
+ */
+public final class GatedFiguresReport {
+    private GatedFiguresReport() {}
+
+    /** The heading of a comparison of partition and serving results alone (no measurement on one side). */
+    public static String heading(Comparison.Result r) {
+        return "## Compare `" + r.baselineLabel() + "` (baseline) with `" + r.candidateLabel() + "`\n\n"
+                + "No copy or collective measurements on one side: the partition and serving results below are "
+                + "what is compared.\n\n";
+    }
+
+    /** The compare.md section, or empty when nothing was compared. */
+    public static String markdown(GatedFigures.Result r, double thresholdPct) {
+        if (r.isEmpty()) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder("### Partition and serving results\n\n");
+        sb.append("- Matching: ").append(r.note()).append(" Partition: by model, phase, batch, eager/graph, plan, "
+                + "transport and GPUs; serving: by model, plan, transport, GPUs and workload (the same requests at the "
+                + "same rates).\n");
+        sb.append("- Per figure and run one value; per side the median of its runs. Worse or better only beyond ±")
+                .append(Markdown.plain(thresholdPct)).append("% and beyond the figure's noise floor (")
+                .append(GatedFigures.NOISE).append("); within a floor wider than the threshold it cannot be judged "
+                        + "and is counted apart. A partition step's time and tokens/s are one measurement (the worse "
+                        + "decides). A knee, and the output tokens/s at it, count as lower (higher) only where the two "
+                        + "sides are apart beyond their search brackets.\n");
+        sb.append(String.format(Locale.ROOT, "- Result: **%d worse**, %d better, %d same, %d cannot be judged of %d "
+                        + "measurements; %d baseline-only and %d candidate-only configurations not compared.%n%n",
+                r.count(Comparison.Verdict.WORSE), r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME),
+                r.count(Comparison.Verdict.UNJUDGED), r.groups().size(), r.baselineOnly(), r.candidateOnly()));
+        List<List<String>> rows = new ArrayList<>();
+        for (GatedFigures.Group g : r.groups()) {
+            boolean first = true;
+            for (GatedFigures.Row row : g.rows()) {
+                String verdict = !first ? "〃" : g.verdict() == Comparison.Verdict.WORSE
+                        || g.verdict() == Comparison.Verdict.BETTER ? "**" + g.verdict() + "**" : g.verdict().toString();
+                rows.add(List.of(g.section(), g.what(), row.figure(), value(row.baselineValue(), row.baselineRuns()),
+                        value(row.candidateValue(), row.candidateRuns()), Markdown.change(row.ratio()),
+                        String.format(Locale.ROOT, "±%.1f%%", 100 * row.floor()), verdict, row.why()));
+                first = false;
+            }
+        }
+        sb.append(Markdown.table(List.of("kind", "configuration", "figure", "baseline", "candidate", "change",
+                "noise floor", "verdict", "why"), rows)).append('\n');
+        return sb.toString();
+    }
+
+    /** The worse and better measurements, worst first, at most {@code maxRows}; the same format as the measurements'. */
+    static List<String> named(GatedFigures.Result r, int maxRows) {
+        List<String> out = new ArrayList<>();
+        List<GatedFigures.Group> named = r.groups().stream().filter(g -> g.verdict() == Comparison.Verdict.WORSE
+                || g.verdict() == Comparison.Verdict.BETTER).toList();
+        for (GatedFigures.Group g : named.subList(0, Math.min(maxRows, named.size()))) {
+            GatedFigures.Row h = g.headline();
+            out.add(String.format(Locale.ROOT, "  %-6s %s %s, %s: %s -> %s (%s; %.1f%% apart, floor %.1f%%)",
+                    g.verdict(), g.section(), g.what(), h.figure(), Markdown.number(h.baselineValue()),
+                    Markdown.number(h.candidateValue()), Markdown.change(h.ratio()),
+                    (Math.max(h.ratio(), 1 / h.ratio()) - 1) * 100, 100 * h.floor()));
+        }
+        return out;
+    }
+
+    /** How many worse or better measurements {@link #named} could list. */
+    static long changed(GatedFigures.Result r) {
+        return r.count(Comparison.Verdict.WORSE) + r.count(Comparison.Verdict.BETTER);
+    }
+
+    private static String value(double v, List<Double> runs) {
+        return Markdown.number(v) + (runs.size() == 1 ? "" : " (" + runs.size() + " runs: " + runs.stream()
+                .map(Markdown::number).collect(Collectors.joining(", ")) + ")");
+    }
+}

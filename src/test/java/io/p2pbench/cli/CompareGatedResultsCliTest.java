@@ -1,0 +1,138 @@
+package io.p2pbench.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code p2pbench compare} of partition and serving results, on committed H200 runs (read as committed) and
+ * crafted copies of them: a run against itself and two A/A reruns exit 0; a serving sweep whose server has half
+ * the capacity, and partition steps one and a half times longer, exit 1 naming the rows. Fixed inputs, no timing.
+ */
+class CompareGatedResultsCliTest {
+    private static final Path RUNS = Path.of("results/h200x1-single-r580");
+    private static final Path SERVING = RUNS.resolve("2026-12-04T16-54-29Z");
+    private static final Path SERVING_RERUN = RUNS.resolve("2026-12-04T18-16-33Z");
+    private static final Path PARTITION = RUNS.resolve("2026-12-02T18-05-20Z");
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    @TempDir
+    Path work;
+
+    private CliTest.Result compare(Path baseline, Path candidate, String out) {
+        return CliTest.run("compare", baseline.toString(), candidate.toString(), "--out", work.resolve(out).toString());
+    }
+
+    @Test
+    void aServingRunAgainstItselfAndAgainstARerunIsSame() {
+        CliTest.Result self = compare(SERVING, SERVING, "self");
+        assertEquals(0, self.code(), self.out() + self.err());
+        assertTrue(self.out().startsWith("SAME: h200x1-single-r580/2026-12-04T16-54-29Z vs baseline "
+                + "h200x1-single-r580/2026-12-04T16-54-29Z: 0 worse, 0 better, 0 same, 34 cannot be judged here (noise "
+                + "floor wider than ±5%) of 34 measurements"), self.out());
+        CliTest.Result aa = compare(SERVING, SERVING_RERUN, "aa");
+        assertEquals(0, aa.code(), aa.out() + aa.err());
+        assertTrue(aa.out().startsWith("SAME: "), aa.out());
+    }
+
+    @Test
+    void aServingSweepWithHalfTheCapacityIsWorseAndNamed() throws IOException {
+        Path half = work.resolve("half");
+        copy(SERVING, half);
+        // SINGLE's server produces half the output tokens at every rate above half its knee: its queue grows there
+        editGzip(half.resolve("samples/serve-DENSE_8B-SINGLE-P2P-g0.json.gz"), s -> {
+            double knee = s.get("kneePerSecond").asDouble();
+            for (JsonNode p : s.get("points")) {
+                if (p.get("ratePerSecond").asDouble() > knee / 2) {
+                    ((ObjectNode) p).put("windowTokens", p.get("windowTokens").asLong() / 2);
+                }
+            }
+        });
+        CliTest.Result r = compare(SERVING, half, "half-compare");
+        assertEquals(1, r.code(), r.out() + r.err());
+        List<String> lines = r.out().lines().toList();
+        assertTrue(lines.get(0).startsWith("WORSE: "), r.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("  worse  serving DENSE_8B SINGLE P2P over 0,0, knee "
+                + "(req/s): 44.12 -> 15.60")), r.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("  worse  serving DENSE_8B SINGLE P2P over 0,0, served at "
+                + "saturation (output tokens/s)")), r.out());
+        assertTrue(lines.stream().noneMatch(l -> l.contains("worse  serving DENSE_8B TP")), "only SINGLE changed: " + r.out());
+        String md = Files.readString(work.resolve("half-compare/compare.md"));
+        assertTrue(md.contains("| serving | DENSE_8B SINGLE P2P over 0,0 | knee (req/s) | 44.12 | 15.60 | -64.6% |"), md);
+    }
+
+    @Test
+    void aPartitionRunAgainstItselfIsSameAndStepsOneAndAHalfTimesLongerAreWorse() throws IOException {
+        CliTest.Result self = compare(PARTITION, PARTITION, "self");
+        assertEquals(0, self.code(), self.out() + self.err());
+        assertTrue(self.out().startsWith("SAME: "), self.out());
+        Path slow = work.resolve("slow");
+        copy(PARTITION, slow);
+        String id = "part-step-DENSE_8B-TP-P2P-DECODE-graph-g0.0";
+        try (Stream<Path> files = Files.list(slow.resolve("jmh"))) {
+            Path jmh = files.filter(f -> f.getFileName().toString().endsWith(id + ".json.gz")).findFirst().orElseThrow();
+            editGzip(jmh, a -> {
+                ObjectNode m = (ObjectNode) a.get(0).get("secondaryMetrics");
+                scale(m.get("stepUs"), 1.5);
+                scale(m.get("tokensPerSecond"), 1 / 1.5);
+            });
+        }
+        CliTest.Result r = compare(PARTITION, slow, "slow-compare");
+        assertEquals(1, r.code(), r.out() + r.err());
+        assertTrue(r.out().startsWith("WORSE: h200x1-single-r580/slow vs baseline h200x1-single-r580/2026-12-02T18-05-20Z: "
+                + "1 worse, 0 better, 0 same, 34 cannot be judged here (noise floor wider than ±5%) of 35 measurements"), r.out());
+        assertTrue(r.out().contains("  worse  partition DENSE_8B TP P2P over 0,0, DECODE batch 8 graph (single GPU: not an "
+                + "interconnect measurement), step time (µs): 5828 -> 8742 (+50.0%; 50.0% apart, floor 10.0%)"), r.out());
+    }
+
+    /** Multiplies a JMH secondary metric's score and every raw value by {@code f}. */
+    private static void scale(JsonNode metric, double f) {
+        ((ObjectNode) metric).put("score", metric.get("score").asDouble() * f);
+        for (JsonNode fork : metric.get("rawData")) {
+            ArrayNode values = (ArrayNode) fork;
+            for (int i = 0; i < values.size(); i++) {
+                values.set(i, values.get(i).asDouble() * f);
+            }
+        }
+    }
+
+    private static void editGzip(Path file, Consumer<JsonNode> edit) throws IOException {
+        JsonNode root;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+            root = MAPPER.readTree(in);
+        }
+        edit.accept(root);
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(file))) {
+            MAPPER.writeValue(out, root);
+        }
+    }
+
+    private static void copy(Path from, Path to) throws IOException {
+        try (Stream<Path> all = Files.walk(from)) {
+            for (Path p : all.toList()) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package io.p2pbench.report.verdict;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2pbench.partition.Plan;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The partition figures compare gates, on fixture figures: step time and tokens/s as one measurement, p99. */
+class PartitionComparisonTest {
+    private static PartitionVerdict.Figure fig(String transport, List<Double> stepUs, List<Double> p99) {
+        // tokens/s of a decode step of batch 8
+        List<Double> tokens = stepUs.stream().map(s -> 8 / (s / 1e6)).toList();
+        return new PartitionVerdict.Figure("h200x1", "DENSE_8B", "DECODE", 8, true, Plan.TP, transport, "0,0", true,
+                tokens, stepUs, p99, 0.2, 100, null);
+    }
+
+    private static List<GatedFigures.Group> compare(List<PartitionVerdict.Figure> b, List<PartitionVerdict.Figure> c,
+                                                    int[] only) {
+        return PartitionComparison.compare(b, c, 5, null, only);
+    }
+
+    @Test
+    void aStepOneAndAHalfTimesLongerIsWorseInStepTimeAndTokens() {
+        int[] only = new int[2];
+        List<GatedFigures.Group> g = compare(List.of(fig("P2P", List.of(5000.0), List.of(450e3))),
+                List.of(fig("P2P", List.of(7500.0), List.of(455e3))), only);
+        assertEquals(2, g.size(), "the step (time and tokens/s) and the request p99");
+        GatedFigures.Group step = g.get(0);
+        assertEquals(Comparison.Verdict.WORSE, step.verdict(), step.headline().why());
+        assertEquals(List.of("step time (µs)", "tokens/s"), step.rows().stream().map(GatedFigures.Row::figure).toList());
+        assertTrue(step.rows().stream().allMatch(r -> r.verdict() == Comparison.Verdict.WORSE));
+        assertTrue(step.headline().why().contains("noise floor 10.0% (stated: no partition reruns yet"),
+                step.headline().why());
+        assertEquals(Comparison.Verdict.UNJUDGED, g.get(1).verdict(), "p99 +1.1%, inside its 20% floor");
+        assertEquals(0, only[0] + only[1]);
+    }
+
+    @Test
+    void aChangeInsideTheFloorCannotBeJudgedAndUnmatchedConfigurationsAreCounted() {
+        int[] only = new int[2];
+        List<GatedFigures.Group> g = compare(List.of(fig("P2P", List.of(5000.0, 5100.0), List.of()),
+                        fig("P2P_OFF", List.of(5000.0), List.of())),
+                List.of(fig("P2P", List.of(5400.0), List.of()), fig("HOST_STAGED", List.of(9000.0), List.of())), only);
+        assertEquals(1, g.size());
+        assertEquals(Comparison.Verdict.UNJUDGED, g.get(0).verdict(), g.get(0).headline().why());
+        assertEquals(1, only[0], "P2P_OFF only in the baseline");
+        assertEquals(1, only[1], "HOST_STAGED only in the candidate");
+    }
+}
