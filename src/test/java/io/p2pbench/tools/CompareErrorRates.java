@@ -50,6 +50,9 @@ public final class CompareErrorRates {
         int unchangedNamed;
         int unchanged;
         int unjudged;
+        int measurements;
+        int bandwidthUnjudged;
+        int bandwidth;
         final List<String> examples = new ArrayList<>();
 
         void add(Comparison.Result r, Set<String> changedIds, String label) {
@@ -57,6 +60,11 @@ public final class CompareErrorRates {
             boolean worse = r.count(Comparison.Verdict.WORSE) > 0;
             exit1 += worse ? 1 : 0;
             for (Comparison.Group g : r.groups()) {
+                boolean bw = g.headline().candidate().key().biggerIsBetter();
+                boolean cannot = g.verdict() == Comparison.Verdict.UNJUDGED;
+                measurements++;
+                bandwidth += bw ? 1 : 0;
+                bandwidthUnjudged += bw && cannot ? 1 : 0;
                 boolean isChanged = changedIds.contains(g.headline().candidate().id());
                 boolean named = g.verdict() == Comparison.Verdict.WORSE || g.verdict() == Comparison.Verdict.BETTER;
                 unjudged += g.verdict() == Comparison.Verdict.UNJUDGED ? 1 : 0;
@@ -100,7 +108,8 @@ public final class CompareErrorRates {
                 new Injection("every bandwidth row -7%", ScaleResults.metric(Measurement.BANDWIDTH), 0.93),
                 new Injection("one latency row +25% p50 (" + LATENCY_ROW + ")", ScaleResults.entry(LATENCY_ROW), 1.25),
                 new Injection("one latency row +25% p50 (" + SMALL_LATENCY_ROW + ")",
-                        ScaleResults.entry(SMALL_LATENCY_ROW), 1.25));
+                        ScaleResults.entry(SMALL_LATENCY_ROW), 1.25),
+                new Injection("every latency row +10% p50", ScaleResults.metric(Measurement.LATENCY), 1.10));
 
         StringBuilder md = new StringBuilder();
         md.append("Written by `").append(threshold == 5 ? "" : "THRESHOLD=" + Markdown.plain(threshold) + " ")
@@ -112,12 +121,12 @@ public final class CompareErrorRates {
                 .append("); injected changes are scaled copies made by `tools/scale-results.sh`.\n\n");
         md.append("Runs (A/A: same preset, same build, same machine): ").append(String.join(", ",
                 runPaths.stream().map(p -> "`" + p.getFileName() + "`").toList())).append(". Threshold ±")
-                .append(Markdown.plain(threshold)).append("%. Noise floors: the committed default table '")
-                .append(defaults.name()).append("' for a one-run baseline, pooled with the baseline's own run pairs "
-                        + "for a baseline of several runs.\n\n");
+                .append(Markdown.plain(threshold)).append("%. Rows measured in rounds: Student t over the rounds with the machine's between-run drift "
+                        + "(its committed table, and the baseline's own runs when there are two or more); other rows: "
+                        + "the committed noise floors '").append(defaults.name()).append("'.\n\n");
         md.append("| comparison | baseline | comparisons | exit 1 | changed measurements found worse | unchanged "
-                + "measurements named | measurements that cannot be judged (per comparison) |\n"
-                + "|---|---|---|---|---|---|---|\n");
+                + "measurements named | measurements that cannot be judged (per comparison) | judged: all, bandwidth |\n"
+                + "|---|---|---|---|---|---|---|---|\n");
         List<String> examples = new ArrayList<>();
 
         List<Integer> modes = new ArrayList<>();
@@ -189,12 +198,15 @@ public final class CompareErrorRates {
     }
 
     private static void row(StringBuilder md, String what, int mode, Tally t) {
-        md.append(String.format(Locale.ROOT, "| %s | %s | %d | %d (%.0f%%) | %s | %d of %d (%.1f%%) | %.1f |%n", what,
+        md.append(String.format(Locale.ROOT, "| %s | %s | %d | %d (%.0f%%) | %s | %d of %d (%.1f%%) | %.1f | %.0f%%, %.0f%% |%n",
+                what,
                 mode == 1 ? "one other run" : mode + " other runs", t.comparisons, t.exit1,
                 100.0 * t.exit1 / t.comparisons, t.changed == 0 ? "n/a" : String.format(Locale.ROOT,
                         "%d of %d (%.0f%%)", t.changedNamed, t.changed, 100.0 * t.changedNamed / t.changed),
                 t.unchangedNamed, t.unchanged, 100.0 * t.unchangedNamed / Math.max(1, t.unchanged),
-                (double) t.unjudged / Math.max(1, t.comparisons)));
+                (double) t.unjudged / Math.max(1, t.comparisons),
+                100.0 * (t.measurements - t.unjudged) / Math.max(1, t.measurements),
+                100.0 * (t.bandwidth - t.bandwidthUnjudged) / Math.max(1, t.bandwidth)));
     }
 
     private static void deleteRecursively(Path p) throws IOException {

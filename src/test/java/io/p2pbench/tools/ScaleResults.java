@@ -62,36 +62,14 @@ public final class ScaleResults {
                 continue;
             }
             boolean latency = c.path("metric").asText().equals(Measurement.LATENCY);
-            if (e.hasNonNull("samplesFile") && !latency) {
-                Path f = target.resolve(e.path("samplesFile").asText());
-                write(f, BenchmarkRecords.samplesJson(scaled(BenchmarkRecords.readSamples(f), factor)));
+            // An entry measured in rounds: every round's files (the entry's own are its first round's).
+            List<JsonNode> files = new ArrayList<>();
+            e.path("rounds").forEach(files::add);
+            if (files.isEmpty()) {
+                files.add(e);
             }
-            if (e.hasNonNull("jmhFile")) {
-                Path f = target.resolve(e.path("jmhFile").asText());
-                ArrayNode results = (ArrayNode) MAPPER.readTree(AtomicFiles.read(f));
-                for (JsonNode r : results) {
-                    if (latency) {
-                        ObjectNode primary = (ObjectNode) r.path("primaryMetric");
-                        for (JsonNode fork : primary.path("rawDataHistogram")) {
-                            for (JsonNode iteration : fork) {
-                                for (JsonNode bin : iteration) {
-                                    ((ArrayNode) bin).set(0, bin.get(0).asDouble() * factor);
-                                }
-                            }
-                        }
-                        scaleScore(primary, factor);
-                    } else {
-                        r.path("secondaryMetrics").fields().forEachRemaining(m -> {
-                            if (m.getKey().endsWith("GBps")) {
-                                scaleScore((ObjectNode) m.getValue(), factor);
-                                for (JsonNode fork : m.getValue().path("rawData")) {
-                                    scaleArray((ArrayNode) fork, factor);
-                                }
-                            }
-                        });
-                    }
-                }
-                write(f, (MAPPER.writeValueAsString(results) + "\n").getBytes(StandardCharsets.UTF_8));
+            for (JsonNode one : files) {
+                scaleFiles(target, one, latency, factor);
             }
             scaled.add(c.path("id").asText());
         }
@@ -114,6 +92,42 @@ public final class ScaleResults {
                 factor, String.join(", ", scaled)));
         AtomicFiles.write(target.resolve("manifest.json"), MAPPER.writeValueAsString(m) + "\n");
         return List.copyOf(scaled);
+    }
+
+    /** Scales the samples and JMH file that {@code e} (an entry or one of its rounds) names. */
+    private static void scaleFiles(Path target, JsonNode e, boolean latency, double factor) throws IOException {
+        if (e.hasNonNull("samplesFile") && !latency) {
+            Path f = target.resolve(e.path("samplesFile").asText());
+            write(f, BenchmarkRecords.samplesJson(scaled(BenchmarkRecords.readSamples(f), factor)));
+        }
+        if (!e.hasNonNull("jmhFile")) {
+            return;
+        }
+        Path f = target.resolve(e.path("jmhFile").asText());
+        ArrayNode results = (ArrayNode) MAPPER.readTree(AtomicFiles.read(f));
+        for (JsonNode r : results) {
+            if (latency) {
+                ObjectNode primary = (ObjectNode) r.path("primaryMetric");
+                for (JsonNode fork : primary.path("rawDataHistogram")) {
+                    for (JsonNode iteration : fork) {
+                        for (JsonNode bin : iteration) {
+                            ((ArrayNode) bin).set(0, bin.get(0).asDouble() * factor);
+                        }
+                    }
+                }
+                scaleScore(primary, factor);
+            } else {
+                r.path("secondaryMetrics").fields().forEachRemaining(m -> {
+                    if (m.getKey().endsWith("GBps")) {
+                        scaleScore((ObjectNode) m.getValue(), factor);
+                        for (JsonNode fork : m.getValue().path("rawData")) {
+                            scaleArray((ArrayNode) fork, factor);
+                        }
+                    }
+                });
+            }
+        }
+        write(f, (MAPPER.writeValueAsString(results) + "\n").getBytes(StandardCharsets.UTF_8));
     }
 
     /** Selects one entry by combination id. */

@@ -10,9 +10,10 @@ import org.apache.commons.math3.distribution.TDistribution;
  * evidence of how much that row moves between independent starts on this machine.
  *
  * <p>Model: the log figures of both sides are normal with one spread s, which is estimated from both sides
- * together (pooled variance, n_b + n_c - 2 degrees of freedom), never below {@link #MIN_SPREAD}; the difference of
- * the means is tested with Student's t (two-sided), and its interval is the t interval. Four rounds on each side
- * give 6 degrees of freedom. The pooling keeps a side whose rounds happen to agree closely from making any change
+ * together (pooled variance, n_b + n_c - 2 degrees of freedom), never below {@link #MIN_SPREAD}; each run adds a
+ * run-level shift of spread tau (the between-run drift its rounds do not show, {@code RunDrift}), so the difference
+ * of the means has variance s^2 (1/n_b + 1/n_c) + tau^2 (1/k_b + 1/k_c) over k_b and k_c runs; it is tested with
+ * Student's t (two-sided) and its interval is the t interval. Four rounds on each side give 6 degrees of freedom. The pooling keeps a side whose rounds happen to agree closely from making any change
  * look significant; the floor on s keeps four identical figures (a latency p50 of a binned histogram) from doing
  * the same.
  */
@@ -55,6 +56,15 @@ public final class RoundTest {
      * {@code level}; {@link #applies} must hold.
      */
     public static Result of(double[] baseline, double[] candidate, double level) {
+        return of(baseline, candidate, level, 0, 1, 1);
+    }
+
+    /**
+     * The same with a between-run drift {@code tau} (a spread of log figures) over {@code baselineRuns} and {@code
+     * candidateRuns} runs.
+     */
+    public static Result of(double[] baseline, double[] candidate, double level, double tau, int baselineRuns,
+                            int candidateRuns) {
         if (!applies(baseline, candidate)) {
             throw new IllegalArgumentException("the round test needs positive figures and " + MIN_DEGREES
                     + " degrees of freedom: " + baseline.length + " vs " + candidate.length + " rounds");
@@ -65,7 +75,8 @@ public final class RoundTest {
         double my = mean(y);
         int degrees = x.length + y.length - 2;
         double s = Math.max(MIN_SPREAD, Math.sqrt((squares(x, mx) + squares(y, my)) / degrees));
-        double se = s * Math.sqrt(1.0 / x.length + 1.0 / y.length);
+        double se = Math.sqrt(s * s * (1.0 / x.length + 1.0 / y.length)
+                + tau * tau * (1.0 / baselineRuns + 1.0 / candidateRuns));
         double d = my - mx;
         TDistribution t = new TDistribution(null, degrees);
         double p = Math.min(1, 2 * t.cumulativeProbability(-Math.abs(d) / se));

@@ -6,7 +6,6 @@ import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.render.Markdown;
 import io.p2pbench.report.stats.ExactTests;
-import io.p2pbench.report.stats.RoundTest;
 import io.p2pbench.report.stats.Statistics;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -226,18 +225,17 @@ public final class Comparison {
         List<Row> rows = new ArrayList<>();
         List<String> rowKeys = new ArrayList<>();
         boolean inRounds = false;
+        RunDrift drift = across ? RunDrift.NONE : RunDrift.of(baseline.machine(), baselines);
         for (String key : candKeys) {
             if (!baseKeys.contains(key)) {
                 continue;
             }
             Measurement b = first(base, key);
             Measurement c = first(cand, key);
-            double[] bRounds = roundFigures(base, key);
-            double[] cRounds = roundFigures(cand, key);
+            Row inRoundsRow = across ? null : RoundRows.measure(base, cand, key, b, c, drift);
             // Where a side measured the row in rounds, the rounds are the evidence of its noise, not the table.
-            if (!across && (bRounds.length > runsOf(base, key) || cRounds.length > runsOf(cand, key))
-                    && RoundTest.applies(bRounds, cRounds)) {
-                rows.add(measureRounds(b, c, bRounds, cRounds));
+            if (inRoundsRow != null) {
+                rows.add(inRoundsRow);
                 inRounds = true;
             } else {
                 rows.add(measure(b, c, figures(base, key), figures(cand, key), across
@@ -246,8 +244,11 @@ public final class Comparison {
             rowKeys.add(key);
         }
         if (inRounds) {
-            noise = "the spread of each measurement's rounds (" + rounds(baselines) + " vs " + rounds(candidates)
-                    + " rounds; Student t on log figures, pooled spread) where measured in rounds, else the " + noise;
+            noise = "the spread of each measurement's rounds (" + RoundRows.rounds(baselines) + " vs "
+                    + RoundRows.rounds(candidates)
+                    + " rounds; Student t on log figures, pooled spread) and the drift between runs from "
+                    + (drift.known() ? drift.source() : "nothing (none known for this machine: give a baseline of "
+                    + "2 runs or more)") + " where measured in rounds, else the " + noise;
         }
         if (rows.isEmpty()) {
             throw new BadInputException(NothingInCommon.why(baseline, candidate, matching));
@@ -269,27 +270,6 @@ public final class Comparison {
     /** The run-level figure of one run's measurement: the median over batches (latency: p50), R-7. */
     public static double runFigure(Measurement m) {
         return Statistics.percentile(m.samples(), 50);
-    }
-
-    /** The figure of each round of one run's measurement: its median over batches (latency: p50), R-7. */
-    public static double[] roundFigures(Measurement m) {
-        return m.rounds().stream().mapToDouble(r -> Statistics.percentile(r, 50)).toArray();
-    }
-
-    /**
-     * Figures, ratio and interval of a row measured in rounds: Student's t over the rounds of both sides
-     * ({@link RoundTest}); its floor is the interval's half-width, the change these rounds could tell from none.
-     */
-    static Row measureRounds(Measurement b, Measurement c, double[] bRounds, double[] cRounds) {
-        RoundTest.Result t = RoundTest.of(bRounds, cRounds, LEVEL);
-        double bv = Math.exp(Arrays.stream(bRounds).map(Math::log).average().orElseThrow());
-        double cv = bv * t.ratio();
-        ExactTests.Interval interval = new ExactTests.Interval(t.low(), t.high(), LEVEL);
-        NoiseFloors.Floor floor = new NoiseFloors.Floor(Math.exp(t.halfWidth()) - 1, String.format(Locale.ROOT,
-                "rounds: %d vs %d, spread %.2f%%, t with %d degrees of freedom", bRounds.length, cRounds.length,
-                100 * t.spread(), t.degrees()));
-        return new Row(b, c, bRounds, cRounds, bv, cv, t.ratio(), interval, t.p(), 0, Double.NaN, floor,
-                Verdict.SAME, "");
     }
 
     /** Figures, ratio, interval and exact test of one row; the verdict comes later, after the correction. */
@@ -318,7 +298,7 @@ public final class Comparison {
         double sizePct = (Math.max(r.ratio(), 1 / r.ratio()) - 1) * 100;
         double floorPct = Double.isNaN(r.floor().fraction()) ? 0 : r.floor().fraction() * 100;
         boolean good = bigger ? r.ratio() > 1 : r.ratio() < 1;
-        boolean rounds = r.floor().source() != null && r.floor().source().startsWith("rounds:");
+        boolean rounds = RoundRows.judgedByRounds(r.floor());
         String test = rounds ? "Student t over rounds p = " + significant(r.p()) + ", BH q = " + significant(q)
                 : Double.isNaN(r.p())
                 ? String.format(Locale.ROOT, "no test: n too small (%d vs %d runs, smallest attainable p = %s)",
@@ -426,23 +406,6 @@ public final class Comparison {
     private static double[] figures(List<Map<String, Measurement>> runs, String key) {
         return runs.stream().map(r -> r.get(key)).filter(Objects::nonNull)
                 .mapToDouble(Comparison::runFigure).toArray();
-    }
-
-    /** The figures of every round of every run that has the row. */
-    private static double[] roundFigures(List<Map<String, Measurement>> runs, String key) {
-        return runs.stream().map(r -> r.get(key)).filter(Objects::nonNull)
-                .flatMapToDouble(m -> Arrays.stream(roundFigures(m))).toArray();
-    }
-
-    /** How many runs have the row. */
-    private static int runsOf(List<Map<String, Measurement>> runs, String key) {
-        return (int) runs.stream().map(r -> r.get(key)).filter(Objects::nonNull).count();
-    }
-
-    /** The rounds of a side's runs as people read them: {@code 4}, or {@code 4+4}. */
-    private static String rounds(List<ResultData> runs) {
-        return String.join("+", runs.stream().map(r -> Integer.toString(r.measurements().stream()
-                .mapToInt(Measurement::roundCount).max().orElse(1))).toList());
     }
 
     static void requireOneMachine(List<ResultData> runs, String side) throws BadInputException {

@@ -24,7 +24,7 @@ class RoundComparisonTest {
     }
 
     private static Comparison.Row judged(Measurement b, Measurement c, double thresholdPct) {
-        Comparison.Row r = Comparison.measureRounds(b, c, Comparison.roundFigures(b), Comparison.roundFigures(c));
+        Comparison.Row r = RoundRows.measure(b, c, RoundRows.roundFigures(b), RoundRows.roundFigures(c), 0, 1, 1);
         return Comparison.judge(r, r.p(), thresholdPct);
     }
 
@@ -33,7 +33,7 @@ class RoundComparisonTest {
         Measurement m = rounds(BW, 50, 51, 52, 53);
         assertEquals(4, m.roundCount());
         assertEquals(12, m.samples().length);
-        assertEquals(List.of(50.0, 51.0, 52.0, 53.0), Arrays.stream(Comparison.roundFigures(m)).boxed().toList());
+        assertEquals(List.of(50.0, 51.0, 52.0, 53.0), Arrays.stream(RoundRows.roundFigures(m)).boxed().toList());
     }
 
     @Test
@@ -61,7 +61,7 @@ class RoundComparisonTest {
     void identicalRoundsDoNotMakeAnyChangeSignificant() {
         // Four equal p50s of a binned histogram: the spread's floor keeps a 5.5% change from being certain noise-free.
         Measurement base = rounds(LAT, 9.7, 9.7, 9.7, 9.7);
-        RoundTest.Result t = RoundTest.of(Comparison.roundFigures(base), new double[] {9.7, 9.7, 9.7, 9.7}, 0.95);
+        RoundTest.Result t = RoundTest.of(RoundRows.roundFigures(base), new double[] {9.7, 9.7, 9.7, 9.7}, 0.95);
         assertEquals(RoundTest.MIN_SPREAD, t.spread(), 1e-12);
         assertEquals(1.0, t.p(), 1e-9);
     }

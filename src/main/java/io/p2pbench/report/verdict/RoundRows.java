@@ -1,0 +1,82 @@
+package io.p2pbench.report.verdict;
+
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.stats.ExactTests;
+import io.p2pbench.report.stats.RoundTest;
+import io.p2pbench.report.stats.Statistics;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The rows of a comparison that were measured in rounds ({@code run --rounds}): each round one figure, the rounds
+ * of both sides tested with Student's t ({@link RoundTest}) with the machine's drift between runs ({@link RunDrift});
+ * the row's floor is its interval's half-width, the change these rounds could tell from none. {@link Comparison}
+ * judges the row as every other.
+ */
+final class RoundRows {
+    private RoundRows() {}
+
+    /** The figure of each round of one run's measurement: its median over batches (latency: p50), R-7. */
+    static double[] roundFigures(Measurement m) {
+        return m.rounds().stream().mapToDouble(r -> Statistics.percentile(r, 50)).toArray();
+    }
+
+    /**
+     * The row {@code key} of the two sides judged by its rounds, or null when neither side measured it in rounds or
+     * the rounds are too few for the test ({@link RoundTest#applies}).
+     */
+    static Comparison.Row measure(List<Map<String, Measurement>> base, List<Map<String, Measurement>> cand, String key,
+                                  Measurement b, Measurement c, RunDrift drift) {
+        double[] bRounds = roundFigures(base, key);
+        double[] cRounds = roundFigures(cand, key);
+        int bRuns = runsOf(base, key);
+        int cRuns = runsOf(cand, key);
+        if ((bRounds.length == bRuns && cRounds.length == cRuns) || !RoundTest.applies(bRounds, cRounds)) {
+            return null;
+        }
+        return measure(b, c, bRounds, cRounds, drift.tau(b.key()), bRuns, cRuns);
+    }
+
+    /** Figures, ratio and interval of a row of {@code tau} drift between runs, over the runs of each side. */
+    static Comparison.Row measure(Measurement b, Measurement c, double[] bRounds, double[] cRounds, double tau,
+                                  int baselineRuns, int candidateRuns) {
+        RoundTest.Result t = RoundTest.of(bRounds, cRounds, Comparison.LEVEL, tau, baselineRuns, candidateRuns);
+        double bv = Math.exp(Arrays.stream(bRounds).map(Math::log).average().orElseThrow());
+        double cv = bv * t.ratio();
+        ExactTests.Interval interval = new ExactTests.Interval(t.low(), t.high(), Comparison.LEVEL);
+        NoiseFloors.Floor floor = new NoiseFloors.Floor(Math.exp(t.halfWidth()) - 1, String.format(Locale.ROOT,
+                "%s%d vs %d, spread %.2f%%, drift between runs %.2f%%, t with %d degrees of freedom", SOURCE,
+                bRounds.length, cRounds.length, 100 * t.spread(), 100 * tau, t.degrees()));
+        return new Comparison.Row(b, c, bRounds, cRounds, bv, cv, t.ratio(), interval, t.p(), 0, Double.NaN, floor,
+                Comparison.Verdict.SAME, "");
+    }
+
+    /** How a floor of a row judged by its rounds starts. */
+    static final String SOURCE = "rounds: ";
+
+    /** Whether {@code floor} is a row's judged by its rounds. */
+    static boolean judgedByRounds(NoiseFloors.Floor floor) {
+        return floor.source() != null && floor.source().startsWith(SOURCE);
+    }
+
+    /** The rounds of a side's runs as people read them: {@code 4}, or {@code 4+4}. */
+    static String rounds(List<ResultData> runs) {
+        return String.join("+", runs.stream().map(r -> Integer.toString(r.measurements().stream()
+                .mapToInt(Measurement::roundCount).max().orElse(1))).toList());
+    }
+
+    /** The figures of every round of every run that has the row. */
+    private static double[] roundFigures(List<Map<String, Measurement>> runs, String key) {
+        return runs.stream().map(r -> r.get(key)).filter(Objects::nonNull)
+                .flatMapToDouble(m -> Arrays.stream(roundFigures(m))).toArray();
+    }
+
+    /** How many runs have the row. */
+    private static int runsOf(List<Map<String, Measurement>> runs, String key) {
+        return (int) runs.stream().map(r -> r.get(key)).filter(Objects::nonNull).count();
+    }
+}
