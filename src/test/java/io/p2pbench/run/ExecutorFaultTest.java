@@ -195,11 +195,7 @@ class ExecutorFaultTest {
         List<io.p2pbench.spec.Combination> curve = ExecutorFaultHarness.oneCurve();
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path starts = work.resolve("starts");
-        Path script = work.resolve("java-count");
-        Files.writeString(script, "#!/bin/sh\n"
-                + "echo \"$*\" | grep -o 'p2pbench.combination=[^ ]*' >> " + starts + "\n"
-                + "exec " + java + " \"$@\"\n");
-        assertTrue(script.toFile().setExecutable(true));
+        Path script = countingLauncher(starts);
         StringWriter out = new StringWriter();
         ResultFolder folder = ExecutorFaultHarness.run(work.resolve("together"), script, MUST_FINISH, new PrintWriter(out),
                 false, ForkGroups.Mode.GROUPED, curve);
@@ -234,13 +230,8 @@ class ExecutorFaultTest {
      */
     @Test
     void roundsShareOneJvmAndALaterRoundMeasuresOnlyWhatIsOk() throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path starts = work.resolve("starts");
-        Path script = work.resolve("java-count");
-        Files.writeString(script, "#!/bin/sh\n"
-                + "echo \"$*\" | grep -o 'p2pbench.combination=[^ ]*' >> " + starts + "\n"
-                + "exec " + java + " \"$@\"\n");
-        assertTrue(script.toFile().setExecutable(true));
+        Path script = countingLauncher(starts);
         StringWriter out = new StringWriter();
         ResultFolder folder = ExecutorFaultHarness.run(work.resolve("rounds"), script, MUST_FINISH, new PrintWriter(out),
                 false, ForkGroups.Mode.SHARED, ExecutorFaultHarness.twoCombinations(), 3);
@@ -313,5 +304,16 @@ class ExecutorFaultTest {
                 other.destroyForcibly();
             }
         }
+    }
+
+    /** A launcher that appends the combination each JVM starts with to {@code starts}, then runs this JVM's java. */
+    private Path countingLauncher(Path starts) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path script = work.resolve("java-count");
+        Files.writeString(script, "#!/bin/sh\n"
+                + "echo \"$*\" | grep -o 'p2pbench.combination=[^ ]*' >> " + starts + "\n"
+                + "exec " + java + " \"$@\"\n");
+        assertTrue(script.toFile().setExecutable(true));
+        return script;
     }
 }
