@@ -66,6 +66,33 @@ class StatusChecksTest {
     }
 
     @Test
+    void aFailedConstructionClosesWhatItMadeLastFirstAndRethrowsItsOwnCause() {
+        List<String> closed = new ArrayList<>();
+        IllegalStateException closing = new IllegalStateException("stream destroy fails");
+        List<AutoCloseable> made = new ArrayList<>(List.of(
+                () -> closed.add("stream"),
+                () -> {
+                    closed.add("event");
+                    throw closing;
+                },
+                () -> closed.add("buffer")));
+        CudaException step = new CudaException("cudaEventCreate", "device=0", 2, "cudaErrorMemoryAllocation",
+                "out of memory");
+        RuntimeException thrown = Resources.closeAfterFailure(step, made);
+        assertSame(step, thrown, "the step that failed is what the user sees, not the clean-up");
+        assertEquals(List.of("buffer", "event", "stream"), closed, "last made, first closed; none skipped");
+        assertEquals(1, thrown.getSuppressed().length);
+        assertSame(closing, thrown.getSuppressed()[0]);
+        assertTrue(made.isEmpty());
+
+        List<String> one = new ArrayList<>();
+        IllegalArgumentException bad = new IllegalArgumentException("bad size");
+        assertSame(bad, Resources.closeAfterFailure(bad, () -> one.add("lane")));
+        assertEquals(List.of("lane"), one);
+        assertEquals(0, bad.getSuppressed().length);
+    }
+
+    @Test
     void closeEachGoesOnAfterAFailureAndWrapsCheckedOnes() {
         List<Integer> closed = new ArrayList<>();
         List<AutoCloseable> ranks = List.of(
