@@ -1,6 +1,7 @@
 package io.p2pbench.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -90,6 +91,20 @@ class StatusChecksTest {
         assertSame(bad, Resources.closeAfterFailure(bad, () -> one.add("lane")));
         assertEquals(List.of("lane"), one);
         assertEquals(0, bad.getSuppressed().length);
+    }
+
+    @Test
+    void stickyErrorsAreKnownByTheirCodeAndTheFirstIsKeptForTheJvm() {
+        CudaException peer = new CudaException("cudaMemcpyPeerAsync", "dst=1", 217, "cudaErrorPeerAccessUnsupported", "");
+        assertFalse(peer.sticky(), "a failed call that leaves the context usable");
+        assertFalse(new CudaException("ncclAllReduce", "rank=0", 1, "ncclResult1", "").sticky());
+        for (int code : new int[] {700, 719, 214, 716}) {
+            assertTrue(new CudaException("cuStreamSynchronize", "device=0", code, "CUDA_ERROR", "").sticky(), "" + code);
+        }
+        CudaException first = CudaException.firstStickyInThisJvm().orElseThrow();
+        assertTrue(first.sticky());
+        new CudaException("cudaLaunchKernel", "device=0", 719, "cudaErrorLaunchFailure", "");
+        assertSame(first, CudaException.firstStickyInThisJvm().orElseThrow(), "the first one is kept");
     }
 
     @Test
