@@ -172,7 +172,7 @@ public final class Main implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"p2pbench " + TopologyProbe.SUITE_VERSION + " (build " + SuiteBuild.CURRENT + ")"};
+            return new String[] {SuiteBuild.versionLine(TopologyProbe.SUITE_VERSION, SuiteBuild.CURRENT)};
         }
     }
 }
