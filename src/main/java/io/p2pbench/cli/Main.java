@@ -2,6 +2,7 @@ package io.p2pbench.cli;
 
 import io.p2pbench.cuda.CudaException;
 import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.settings.Settings;
 import io.p2pbench.topology.SuiteBuild;
 import io.p2pbench.topology.TopologyProbe;
 import io.p2pbench.transfer.Sizes;
@@ -65,6 +66,12 @@ public final class Main implements Runnable {
             cl.getErr().flush();
             return EXIT_USAGE;
         }
+        String setting = settingsProblem(System::getProperty, System.getenv("P2PBENCH_DEBUG"));
+        if (setting != null) {
+            cl.getErr().println("p2pbench: " + setting);
+            cl.getErr().flush();
+            return EXIT_USAGE;
+        }
         try {
             return cl.execute(args);
         } catch (OutOfMemoryError e) {
@@ -87,6 +94,23 @@ public final class Main implements Runnable {
             err.flush();
             return 1;
         }
+    }
+
+    /**
+     * Why the {@code p2pbench.*} properties in {@code properties} or the {@code P2PBENCH_DEBUG} value cannot be
+     * used (one line), or null. Read before any command, so that a typo ends the command at once, not in a
+     * benchmark fork or half way through a run.
+     */
+    static String settingsProblem(Settings.Source properties, String debugValue) {
+        try {
+            Settings.read(properties);
+        } catch (IllegalArgumentException e) {
+            return oneLine(e.getMessage());
+        }
+        if (debugValue != null && !debugValue.isEmpty() && !"1".equals(debugValue) && !"0".equals(debugValue)) {
+            return "P2PBENCH_DEBUG='" + debugValue + "' is not accepted; use 1 (stack traces on) or 0";
+        }
+        return null;
     }
 
     static CommandLine commandLine() {
@@ -148,7 +172,7 @@ public final class Main implements Runnable {
     static final class Version implements CommandLine.IVersionProvider {
         @Override
         public String[] getVersion() {
-            return new String[] {"p2pbench " + TopologyProbe.SUITE_VERSION + " (build " + SuiteBuild.CURRENT + ")"};
+            return new String[] {SuiteBuild.versionLine(TopologyProbe.SUITE_VERSION, SuiteBuild.CURRENT)};
         }
     }
 }

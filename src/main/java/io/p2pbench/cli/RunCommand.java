@@ -162,6 +162,7 @@ final class RunCommand implements Callable<Integer> {
         return out;
     }
 
+    @SuppressWarnings("try") // the lock is held for the block, not used in it
     @Override
     public Integer call() throws IOException {
         Optional<Integer> rank = LaunchedRun.ifLaunched(spec.commandLine(), preset, sizes, paths, out, dryRun,

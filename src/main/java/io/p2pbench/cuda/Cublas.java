@@ -50,8 +50,7 @@ public final class Cublas implements AutoCloseable {
             check(cublasSetWorkspace_v2(h, workspace.base(), WORKSPACE_BYTES), "cublasSetWorkspace",
                     "device", device, "bytes", WORKSPACE_BYTES);
         } catch (RuntimeException e) {
-            close();
-            throw e;
+            throw Resources.closeAfterFailure(e, this);
         }
     }
 

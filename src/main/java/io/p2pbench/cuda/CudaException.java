@@ -1,5 +1,9 @@
 package io.p2pbench.cuda;
 
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+
 /**
  * The one exception type of the CUDA layer. It carries the failed call, its arguments, the status
  * code and the library's own name and description of that code, so that a message reads like
@@ -15,6 +19,16 @@ public final class CudaException extends RuntimeException {
     /** Code used when the failure is not a status returned by a call (CUDA not loadable, no device). */
     public static final int NOT_AVAILABLE = -1;
 
+    /**
+     * Status codes after which the process's CUDA context is unusable until the process ends ("sticky" errors:
+     * every later call fails with the same code): 214 ECC uncorrectable, 700 illegal address, 702 launch timeout,
+     * 714 hardware stack error, 715 illegal instruction, 716 misaligned address, 717 invalid address space,
+     * 718 invalid PC, 719 launch failure. The runtime and the driver API share these numbers; NCCL's and cuBLAS's
+     * status codes are all below 20.
+     */
+    private static final Set<Integer> STICKY_CODES = Set.of(214, 700, 702, 714, 715, 716, 717, 718, 719);
+    private static final AtomicReference<CudaException> FIRST_STICKY = new AtomicReference<>();
+
     private final String call;
     private final int code;
     private final String errorName;
@@ -25,6 +39,9 @@ public final class CudaException extends RuntimeException {
         this.call = call;
         this.code = code;
         this.errorName = errorName;
+        if (sticky()) {
+            FIRST_STICKY.compareAndSet(null, this);
+        }
     }
 
     private CudaException(String message) {
@@ -46,6 +63,19 @@ public final class CudaException extends RuntimeException {
     public static CudaException hostOutOfMemory(String call, long bytes) {
         return new CudaException(call, "bytes=" + bytes, 2, "cudaErrorMemoryAllocation",
                 "the host has too little free memory");
+    }
+
+    /** Whether this failure left the process's CUDA context unusable (a sticky error, {@link #STICKY_CODES}). */
+    public boolean sticky() {
+        return STICKY_CODES.contains(code);
+    }
+
+    /**
+     * The first sticky failure raised in this JVM, if any, caught or not: after it, every CUDA call of the process
+     * fails, so a fork group's JVM ({@code ForkGroupMain}) ends and its parent runs the rest in a new one.
+     */
+    public static Optional<CudaException> firstStickyInThisJvm() {
+        return Optional.ofNullable(FIRST_STICKY.get());
     }
 
     /** The API call that failed, e.g. {@code cudaMemcpyPeerAsync}; empty for {@link #notAvailable}. */

@@ -21,6 +21,27 @@ public final class Resources {
     }
 
     /**
+     * After a construction failed at a later step: closes what it had already made ({@code made}, last made
+     * first) and returns {@code failure}, with every failure to close kept on it as suppressed, for the
+     * constructor to rethrow: the cause the user sees is the step that failed, never the clean-up.
+     */
+    public static RuntimeException closeAfterFailure(RuntimeException failure, List<? extends AutoCloseable> made) {
+        try {
+            closeReversed(made);
+        } catch (RuntimeException closing) {
+            if (closing != failure) {
+                failure.addSuppressed(closing);
+            }
+        }
+        return failure;
+    }
+
+    /** As {@link #closeAfterFailure(RuntimeException, List)} for one resource that closes what it made. */
+    public static RuntimeException closeAfterFailure(RuntimeException failure, AutoCloseable made) {
+        return closeAfterFailure(failure, new ArrayList<>(List.of(made)));
+    }
+
+    /**
      * Closes every one of {@code resources} in order, whatever the earlier ones threw; then throws
      * the first failure with the later ones suppressed on it (a checked one wrapped).
      */

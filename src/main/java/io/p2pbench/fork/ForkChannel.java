@@ -7,6 +7,7 @@ import io.p2pbench.settings.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,7 +17,8 @@ import java.util.Optional;
  * (the run folder, the combination id, the phase file). Fork to parent: its records in the run folder
  * ({@link BenchmarkRecords.Target}: skip reason, bytes verified, samples), its phases ({@link ForkPhases}) and,
  * in a fork group's JVM, one {@link #startLine} and one {@link #doneLine} per combination on standard output
- * ({@link Done#parse}). Outside a run (plain JMH) the fork has no {@link #target()} and records nothing.
+ * ({@link Done#parse}), each with the token the parent gave that JVM, so that no native library's output passes
+ * for one. Outside a run (plain JMH) the fork has no {@link #target()} and records nothing.
  */
 public final class ForkChannel {
     /** System property of the fork: the run folder. */
@@ -31,10 +33,18 @@ public final class ForkChannel {
      * parameters and digests do not carry it; JMH's JSON records it for the benchmarks that use it.
      */
     public static final String STAGING_CHUNK_PARAM = "stagingChunk";
-    /** A fork group's line before a combination: {@code P2PBENCH-START index micros}. */
+    /**
+     * A fork group's line before a combination: {@code P2PBENCH-START:token index micros}, where {@code token} is
+     * the one {@link #newToken} the parent gave this JVM.
+     */
     public static final String START = "P2PBENCH-START";
-    /** A fork group's line after a combination: {@code P2PBENCH-DONE index micros ok|error message}. */
+    /**
+     * A fork group's line after a combination: {@code P2PBENCH-DONE:token index micros ok}, {@code ... error message}
+     * or {@code ... poisoned message} (it failed and left the JVM's CUDA context unusable: the JVM ends after it).
+     */
     public static final String DONE = "P2PBENCH-DONE";
+
+    private static final SecureRandom TOKENS = new SecureRandom();
 
     private ForkChannel() {}
 
@@ -90,36 +100,97 @@ public final class ForkChannel {
         }
     }
 
+    /**
+     * Parent side: a new token for the progress lines of one fork group's JVM. Native libraries write to the same
+     * standard output; a line counts as progress only with the token, which nothing else in the JVM knows.
+     */
+    public static String newToken() {
+        return Long.toHexString(TOKENS.nextLong() | Long.MIN_VALUE);
+    }
+
     /** A fork group's line before the combination at plan index {@code index}. */
-    public static String startLine(int index, long micros) {
-        return START + " " + index + " " + micros;
+    public static String startLine(String token, int index, long micros) {
+        return START + ":" + token + " " + index + " " + micros;
     }
 
-    /** A fork group's line after the combination at plan index {@code index}; {@code error} null when it ran. */
-    public static String doneLine(int index, long micros, String error) {
-        return DONE + " " + index + " " + micros + " "
-                + (error == null ? "ok" : "error " + error.replaceAll("\\s+", " ").strip());
+    /**
+     * A fork group's line after the combination at plan index {@code index}; {@code error} null when it ran;
+     * {@code poisoned} when it failed with a sticky CUDA error, after which this JVM runs nothing more.
+     */
+    public static String doneLine(String token, int index, long micros, String error, boolean poisoned) {
+        return DONE + ":" + token + " " + index + " " + micros + " "
+                + (error == null && !poisoned ? "ok" : (poisoned ? "poisoned " : "error ")
+                + (error == null ? "" : error.replaceAll("\\s+", " ").strip()));
     }
 
-    /** Whether {@code line} is a fork group's {@link #startLine}. */
-    public static boolean isStart(String line) {
-        return line.startsWith(START + " ");
+    /**
+     * The fields after {@code marker + ":" + token + " "} in {@code line}, and what came before the marker (a native
+     * library's output that did not end its line); null when the line holds no such marker.
+     */
+    private static String[] fields(String line, String marker, String token, int limit) {
+        String tag = marker + ":" + token + " ";
+        int at = line.indexOf(tag);
+        if (at < 0) {
+            return null;
+        }
+        String[] rest = line.substring(at + tag.length()).split(" ", limit);
+        String[] out = new String[rest.length + 1];
+        out[0] = line.substring(0, at);
+        System.arraycopy(rest, 0, out, 1, rest.length);
+        return out;
+    }
+
+    /**
+     * A combination's start as a fork group reported it.
+     *
+     * @param before what the line held before the progress marker (another writer's unfinished line), often ""
+     * @param index the combination's plan index
+     * @param micros when it started, wall-clock microseconds ({@link ForkPhases#nowMicros})
+     */
+    public record Start(String before, int index, long micros) {
+        /** The {@link #startLine} with {@code token} that {@code line} holds, or null when it holds none. */
+        public static Start parse(String line, String token) {
+            String[] f = fields(line, START, token, 2);
+            if (f == null || f.length < 3) {
+                return null;
+            }
+            try {
+                return new Start(f[0], Integer.parseInt(f[1]), Long.parseLong(f[2].strip()));
+            } catch (NumberFormatException e) {
+                return null;
+            }
+        }
     }
 
     /**
      * A combination's end as a fork group reported it.
      *
+     * @param before what the line held before the progress marker (another writer's unfinished line), often ""
+     * @param index the plan index of the combination that ended
      * @param micros when it ended, wall-clock microseconds ({@link ForkPhases#nowMicros})
      * @param error null when the benchmark ran, else why not
+     * @param poisoned whether its failure left the JVM's CUDA context unusable (the JVM ends after this line)
      */
-    public record Done(long micros, String error) {
-        /** The {@link #doneLine} {@code line} holds, or null when it is not one (the fork's own output). */
-        public static Done parse(String line) {
-            if (!line.startsWith(DONE + " ")) {
+    public record Done(String before, int index, long micros, String error, boolean poisoned) {
+        /** The {@link #doneLine} with {@code token} that {@code line} holds, or null when it holds none. */
+        public static Done parse(String line, String token) {
+            String[] f = fields(line, DONE, token, 4);
+            if (f == null || f.length < 4) {
                 return null;
             }
-            String[] f = line.split(" ", 5);
-            return new Done(Long.parseLong(f[2]), f[3].equals("ok") ? null : f.length > 4 ? f[4] : "the benchmark failed");
+            try {
+                int index = Integer.parseInt(f[1]);
+                long micros = Long.parseLong(f[2]);
+                String message = f.length > 4 && !f[4].isBlank() ? f[4] : "the benchmark failed";
+                return switch (f[3]) {
+                    case "ok" -> new Done(f[0], index, micros, null, false);
+                    case "error" -> new Done(f[0], index, micros, message, false);
+                    case "poisoned" -> new Done(f[0], index, micros, message, true);
+                    default -> null;
+                };
+            } catch (NumberFormatException e) {
+                return null;
+            }
         }
     }
 }

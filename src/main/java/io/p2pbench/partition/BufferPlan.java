@@ -88,7 +88,7 @@ record BufferPlan(PartitionSpec spec, StepCapacity capacity) {
     /** Splits of the context for a decode step of {@code sequences} sequences attending to at most {@code context} tokens. */
     int decodeSplits(int sequences, int context) {
         int want = (int) PartitionSpec.ceilDiv(DECODE_TARGET_BLOCKS, (long) sequences * spec.kvHeadsPerRank());
-        int most = (int) Math.max(1, Math.min(MAX_DECODE_SPLITS, context / MIN_SPLIT_TOKENS));
+        int most = Math.max(1, Math.min(MAX_DECODE_SPLITS, context / MIN_SPLIT_TOKENS));
         return Math.max(1, Math.min(want, most));
     }
 

@@ -1,6 +1,7 @@
 package io.p2pbench.results;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -187,7 +188,7 @@ public final class ResultFolder {
     public static byte[] mergeJmh(List<byte[]> jmhFiles) throws IOException {
         List<Object> all = new ArrayList<>();
         for (byte[] f : jmhFiles) {
-            all.addAll(MAPPER.readValue(f, List.class));
+            all.addAll(MAPPER.readValue(f, new TypeReference<List<Object>>() {}));
         }
         return (MAPPER.writeValueAsString(all) + "\n").getBytes(StandardCharsets.UTF_8);
     }

@@ -2,6 +2,7 @@ package io.p2pbench.run;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import io.p2pbench.cuda.Cuda;
+import io.p2pbench.cuda.CudaException;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Nccl;
 import io.p2pbench.fork.ForkPhases;
@@ -13,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.results.format.ResultFormatType;
@@ -27,7 +29,8 @@ import org.openjdk.jmh.runner.options.TimeValue;
  * file per combination), and tells the executor on standard output where it is ({@link ForkChannel#startLine}
  * before a combination, {@link ForkChannel#doneLine} after it). Everything else it prints belongs to
  * the running combination's log. A crash or a kill of this JVM costs only the running combination:
- * the executor starts a new one for the rest.
+ * the executor starts a new one for the rest; so does a sticky CUDA error ({@link CudaException#sticky}), after
+ * which this JVM reports the combination failed and ends.
  *
  * <p>Each combination must find the GPUs as a combination in its own JVM does: without care, the second
  * combination of a group measured a device-local 1 MiB copy 41% lower on the H200 node (its streams
@@ -134,9 +137,14 @@ public final class ForkGroupMain {
 
     private ForkGroupMain() {}
 
-    /** {@code tasks.json}: the group's tasks in order. */
+    /**
+     * {@code tasks.json token}: the group's tasks in order, and the token of its progress lines
+     * ({@link ForkChannel#newToken}). After a combination that left a sticky CUDA error, it reports that combination
+     * failed and ends: the rest would fail in this JVM, the executor runs them in a new one.
+     */
     public static void main(String[] args) throws Exception {
         List<Task> tasks = ResultFolder.mapper().readValue(Path.of(args[0]).toFile(), new TypeReference<List<Task>>() {});
+        String token = args[1];
         PrintStream protocol = System.out;
         Contexts contexts = Contexts.current();
         boolean gpu = Cuda.availability().available();
@@ -146,9 +154,10 @@ public final class ForkGroupMain {
             Nccl.keepCommunicators(true);
         }
         boolean first = true;
+        boolean poisoned = false;
         for (Task t : tasks) {
             ForkChannel.switchTo(t.combination().id(), t.phaseFile());
-            protocol.println(ForkChannel.startLine(t.index(), ForkPhases.nowMicros()));
+            protocol.println(ForkChannel.startLine(token, t.index(), ForkPhases.nowMicros()));
             protocol.flush();
             String error = null;
             try {
@@ -176,10 +185,19 @@ public final class ForkGroupMain {
             } catch (Throwable e) {
                 error = e.getClass().getSimpleName() + ": " + e.getMessage();
             }
-            protocol.println(ForkChannel.doneLine(t.index(), ForkPhases.nowMicros(), error));
+            Optional<CudaException> sticky = CudaException.firstStickyInThisJvm();
+            if (sticky.isPresent()) {
+                poisoned = true;
+                error = (error == null ? "" : error + "; ") + "a sticky CUDA error left this JVM's CUDA context "
+                        + "unusable (" + sticky.get().getMessage() + "); the rest of its group runs in a new JVM";
+            }
+            protocol.println(ForkChannel.doneLine(token, t.index(), ForkPhases.nowMicros(), error, poisoned));
             protocol.flush();
+            if (poisoned) {
+                break;
+            }
         }
-        if (keep) {
+        if (keep && !poisoned) {
             try {
                 Nccl.keepCommunicators(false);
                 CudaStream.reuseStreams(false);

@@ -25,7 +25,8 @@ import org.openjdk.jmh.runner.CompilerHints;
 /**
  * One fork group ({@link ForkGroups}) in one JVM ({@link ForkGroupMain}), which reports each combination's start
  * and end on its standard output ({@link ForkChannel}); when that JVM dies or is killed by the watchdog, the running
- * combination is recorded failed or timed out and a new JVM runs the rest.
+ * combination is recorded failed or timed out and a new JVM runs the rest; so do a JVM that reports the end of
+ * another combination than the one running and one whose CUDA context a sticky error poisoned.
  */
 final class GroupFork {
     private final ForkContext run;
@@ -81,7 +82,8 @@ final class GroupFork {
                     }
                     return true;
                 }
-                if (!runJvm(command(launcher, first.c(), taskFile, round), remaining, slots, round)) {
+                String token = ForkChannel.newToken();
+                if (!runJvm(command(launcher, first.c(), taskFile, token, round), token, remaining, slots, round)) {
                     return false;
                 }
             } finally {
@@ -107,7 +109,7 @@ final class GroupFork {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    private List<String> command(String launcher, Combination first, Path taskFile, Round round) {
+    private List<String> command(String launcher, Combination first, Path taskFile, String token, Round round) {
         List<String> cmd = new ArrayList<>();
         cmd.add(launcher);
         cmd.addAll(run.extraJvmArgs());
@@ -125,12 +127,17 @@ final class GroupFork {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(ForkGroupMain.class.getName());
         cmd.add(taskFile.toString());
+        cmd.add(token);
         return cmd;
     }
 
-    /** One JVM of a fork group: reads its progress lines, records each combination as it ends. */
-    private boolean runJvm(List<String> cmd, List<Integer> remaining, Map<Integer, Slot> slots, Round round)
-            throws IOException {
+    /**
+     * One JVM of a fork group: reads its progress lines (those with {@code token}), records each combination as it
+     * ends. The JVM is done with when it reports the end of another combination than the one running (broken: the
+     * running one fails, naming both) or a combination that poisoned its CUDA context; the rest go to a new JVM.
+     */
+    private boolean runJvm(List<String> cmd, String token, List<Integer> remaining, Map<Integer, Slot> slots,
+                           Round round) throws IOException {
         AtomicBoolean timedOut = new AtomicBoolean();
         Slot cur = slots.get(remaining.get(0));
         long curStart = ForkPhases.nowMicros();
@@ -144,18 +151,29 @@ final class GroupFork {
             return false;
         }
         ScheduledFuture<?> kill = run.watchdog().arm(cur.limit(), timedOut);
+        String broken = null;
+        boolean poisoned = false;
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null) {
-                if (ForkChannel.isStart(line)) {
+                ForkChannel.Start start = ForkChannel.Start.parse(line, token);
+                if (start != null) {
+                    appendBefore(cur, start.before());
                     continue;
                 }
-                ForkChannel.Done done = ForkChannel.Done.parse(line);
+                ForkChannel.Done done = ForkChannel.Done.parse(line, token);
                 if (done == null) {
                     cur.stray().append(line).append('\n');
                     continue;
                 }
+                appendBefore(cur, done.before());
                 kill.cancel(false);
+                if (done.index() != cur.index()) {
+                    broken = "the fork JVM reported the end of combination " + done.index() + " while combination "
+                            + cur.index() + " (" + cur.c().id() + ") was running, so that JVM was treated as broken; "
+                            + "the rest of its group ran in a new JVM";
+                    break;
+                }
                 double seconds = Math.max(0, done.micros() - curStart) / 1e6;
                 run.phases().record(cur.c(), cur.files().phaseFile(), curStart, done.micros());
                 appendStray(cur);
@@ -166,7 +184,8 @@ final class GroupFork {
                     ForkWatchdog.killForks();
                     return false;
                 }
-                if (remaining.isEmpty()) {
+                if (remaining.isEmpty() || done.poisoned()) {
+                    poisoned = done.poisoned();
                     break;
                 }
                 cur = slots.get(remaining.get(0));
@@ -176,6 +195,9 @@ final class GroupFork {
             }
         } finally {
             kill.cancel(false);
+        }
+        if (broken != null) {
+            p.destroyForcibly();
         }
         int exit;
         try {
@@ -188,11 +210,20 @@ final class GroupFork {
             p.destroyForcibly();
             return false;
         }
-        if (remaining.isEmpty()) {
+        if (remaining.isEmpty() || poisoned) {
             return true;
         }
         if (run.state().interrupted()) {
             return false;
+        }
+        if (broken != null) {
+            long now = ForkPhases.nowMicros();
+            double seconds = Math.max(0, now - curStart) / 1e6;
+            run.phases().record(cur.c(), cur.files().phaseFile(), curStart, now);
+            appendStray(cur);
+            RunManifest.Entry e = run.outcome().conclude(cur.files(), false, broken, false, cur.limit(), seconds);
+            remaining.remove(Integer.valueOf(cur.index()));
+            return run.recorder().record(cur.index(), cur.c(), e, seconds, round);
         }
         // The JVM ended while cur was running: a crash, a kill, or the watchdog. The rest go to a new JVM.
         long now = ForkPhases.nowMicros();
@@ -206,6 +237,13 @@ final class GroupFork {
                 cur.limit(), seconds);
         remaining.remove(Integer.valueOf(cur.index()));
         return run.recorder().record(cur.index(), cur.c(), e, seconds, round);
+    }
+
+    /** Another writer's unfinished line that a progress line was appended to: the running combination's output. */
+    private static void appendBefore(Slot slot, String before) {
+        if (!before.isEmpty()) {
+            slot.stray().append(before).append('\n');
+        }
     }
 
     /** What the fork JVM printed outside JMH during this combination, appended to its log. */

@@ -38,7 +38,7 @@ final class Headlines {
                         Sizes.format(c.sizeBytes()));
             }
             Map<String, Double> scores = new TreeMap<>();
-            b.path("secondaryMetrics").fields().forEachRemaining(f -> scores.put(f.getKey(),
+            b.path("secondaryMetrics").properties().forEach(f -> scores.put(f.getKey(),
                     f.getValue().path("score").asDouble(Double.NaN)));
             return bandwidth(c, scores);
         } catch (IOException e) {

@@ -6,7 +6,9 @@ import java.util.Locale;
 /**
  * Every {@code p2pbench.*} system property the suite reads, as one typed record, read in one place
  * ({@link #read}); no other class calls {@code System.getProperty} for them. Each property is a named
- * constant below. A value that does not parse reads as the default, as {@link Long#getLong} does.
+ * constant below. A value that is set but not accepted (a number that does not parse or is negative, a word
+ * that is not one of the property's words) throws one {@link IllegalArgumentException} naming the property,
+ * the value and what is accepted: a typo must not silently run with the default.
  *
  * <p>{@link #current()} reads the properties again at each call: a fork group's JVM moves from one
  * combination to the next by setting {@link #COMBINATION} and {@link #PHASE_FILE}
@@ -85,19 +87,26 @@ public record Settings(Path runDir, String combination, Path phaseFile, String g
         String get(String name);
     }
 
-    /** The settings {@code source} holds; the only place a {@code p2pbench.*} property is read. */
+    /**
+     * The settings {@code source} holds; the only place a {@code p2pbench.*} property is read.
+     *
+     * @throws IllegalArgumentException for a value the property does not accept (one line: the property, the
+     *     value and what is accepted)
+     */
     public static Settings read(Source source) {
         return new Settings(path(source.get(RUN_DIR)), source.get(COMBINATION), path(source.get(PHASE_FILE)),
-                source.get(GATE) == null ? "auto" : source.get(GATE).toLowerCase(Locale.ROOT),
-                Boolean.parseBoolean(source.get(CUDA_DISABLE)),
+                word(source, GATE, "auto", "auto", "wait", "spin"),
+                bool(source, CUDA_DISABLE, false),
                 source.get(CORRUPT) == null ? "" : source.get(CORRUPT),
                 path(source.get(LOCK_FILE)), path(source.get(JMH_LOCK_FILE)), path(source.get(MIGRATE_LOCK_FILE)),
-                !"false".equalsIgnoreCase(source.get(CDS)),
-                longOr(source.get(DEVICE_ALLOC_ROUND), 0L), path(source.get(POINTER_LOG)),
+                bool(source, CDS, true),
+                count(source, DEVICE_ALLOC_ROUND, 0L, Long.MAX_VALUE, "a number of bytes, 0 or more (0: exact)"),
+                path(source.get(POINTER_LOG)),
                 source.get(RANK_WORKLOAD), source.get(SUITE_BUILD),
                 source.get(GEMM_ONLY) == null ? "" : source.get(GEMM_ONLY),
-                longOr(source.get(GEMM_HOLD_MICROS), 2000L), longOr(source.get(FORWARD_DEVICE), 0L).intValue(),
-                !"false".equalsIgnoreCase(source.get(HOST_CHECK)));
+                count(source, GEMM_HOLD_MICROS, 2000L, Long.MAX_VALUE / 1000, "a number of microseconds, 0 or more"),
+                (int) count(source, FORWARD_DEVICE, 0L, Integer.MAX_VALUE, "a GPU index, 0 or more"),
+                bool(source, HOST_CHECK, true));
     }
 
     /** Whether the corruption test hook is on for everything ({@code true}). */
@@ -114,14 +123,45 @@ public record Settings(Path runDir, String combination, Path phaseFile, String g
         return p == null ? null : Path.of(p);
     }
 
-    private static Long longOr(String v, Long fallback) {
+    private static String word(Source source, String name, String fallback, String... accepted) {
+        String v = source.get(name);
         if (v == null) {
             return fallback;
         }
-        try {
-            return Long.decode(v);
-        } catch (NumberFormatException e) {
+        String lower = v.strip().toLowerCase(Locale.ROOT);
+        for (String a : accepted) {
+            if (a.equals(lower)) {
+                return a;
+            }
+        }
+        throw bad(name, v, String.join(", ", accepted));
+    }
+
+    private static boolean bool(Source source, String name, boolean fallback) {
+        return source.get(name) == null ? fallback : word(source, name, null, "true", "false").equals("true");
+    }
+
+    private static long count(Source source, String name, long fallback, long max, String accepted) {
+        String v = source.get(name);
+        if (v == null) {
             return fallback;
         }
+        long n;
+        try {
+            n = Long.decode(v.strip());
+        } catch (NumberFormatException e) {
+            throw bad(name, v, accepted);
+        }
+        if (n < 0) {
+            throw bad(name, v, accepted);
+        }
+        if (n > max) {
+            throw bad(name, v, accepted + " up to " + max);
+        }
+        return n;
+    }
+
+    private static IllegalArgumentException bad(String name, String value, String accepted) {
+        return new IllegalArgumentException("-D" + name + "='" + value + "' is not accepted; use " + accepted);
     }
 }

@@ -5,6 +5,7 @@ import io.p2pbench.cuda.Binding;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.JCudaCopy;
 import io.p2pbench.cuda.Memory;
+import io.p2pbench.cuda.Resources;
 import java.util.List;
 
 /**
@@ -54,8 +55,7 @@ final class CopyEngineLane extends Lane {
             }
             verifyDestination(dst, seed);
         } catch (RuntimeException e) {
-            close();
-            throw e;
+            throw Resources.closeAfterFailure(e, this);
         }
     }
 

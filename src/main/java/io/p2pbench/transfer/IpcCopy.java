@@ -51,8 +51,7 @@ public final class IpcCopy implements AutoCloseable {
                     Binding.JAVACPP_RUNTIME, false));
             probe = new BandwidthProbe(List.of(lane), own(new StreamGate()));
         } catch (RuntimeException e) {
-            close();
-            throw e;
+            throw Resources.closeAfterFailure(e, owned);
         }
     }
 

@@ -2,6 +2,7 @@ package io.p2pbench.transfer;
 
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.DeviceBuffer;
+import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.IpcMemHandle;
 
 /**
@@ -25,8 +26,7 @@ public final class IpcExport implements AutoCloseable {
             s.synchronize(); // the peer may read as soon as it has the handle
             this.handle = IpcMemHandle.export(buffer);
         } catch (RuntimeException e) {
-            buffer.close();
-            throw e;
+            throw Resources.closeAfterFailure(e, buffer);
         }
     }
 

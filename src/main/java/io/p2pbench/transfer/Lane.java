@@ -40,12 +40,16 @@ abstract class Lane implements AutoCloseable {
     Lane(String label, long bytes, int timingDevice, int verifyDevice) {
         this.label = label;
         this.bytes = bytes;
-        this.verifyStream = own(new CudaStream(verifyDevice));
-        this.poisonDone = own(CudaEvent.ordering(verifyDevice));
-        this.transferDone = own(CudaEvent.ordering(timingDevice));
-        this.released = own(CudaEvent.timing(timingDevice));
-        this.start = own(CudaEvent.timing(timingDevice));
-        this.stop = own(CudaEvent.timing(timingDevice));
+        try {
+            this.verifyStream = own(new CudaStream(verifyDevice));
+            this.poisonDone = own(CudaEvent.ordering(verifyDevice));
+            this.transferDone = own(CudaEvent.ordering(timingDevice));
+            this.released = own(CudaEvent.timing(timingDevice));
+            this.start = own(CudaEvent.timing(timingDevice));
+            this.stop = own(CudaEvent.timing(timingDevice));
+        } catch (RuntimeException e) {
+            throw Resources.closeAfterFailure(e, owned);
+        }
     }
 
     /** Fills a source with the pattern for {@code seed} and waits for it. */
@@ -72,7 +76,10 @@ abstract class Lane implements AutoCloseable {
         this.verifier = own(new Verifier(label, dst, bytes, seed, verifyStream.device()));
     }
 
-    /** Registers a resource to close with the lane (in reverse order). */
+    /**
+     * Registers a resource to close with the lane (in reverse order). A subclass's constructor that fails
+     * after this rethrows {@code Resources.closeAfterFailure(e, this)}, which closes what the lane made.
+     */
     final <T extends AutoCloseable> T own(T resource) {
         owned.add(resource);
         return resource;

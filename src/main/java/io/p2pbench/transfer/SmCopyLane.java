@@ -3,6 +3,7 @@ package io.p2pbench.transfer;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Kernel;
 import io.p2pbench.cuda.Memory;
+import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.SuiteKernels;
 import java.util.List;
 
@@ -31,8 +32,7 @@ final class SmCopyLane extends Lane {
             fillSource(src, seed);
             verifyDestination(dst, seed);
         } catch (RuntimeException e) {
-            close();
-            throw e;
+            throw Resources.closeAfterFailure(e, this);
         }
     }
 

@@ -5,6 +5,9 @@ import io.p2pbench.cuda.CudaEvent;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Memory;
 import io.p2pbench.cuda.PinnedHostBuffer;
+import io.p2pbench.cuda.Resources;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A device-to-device copy through pinned host memory, as frameworks do it without P2P: the source
@@ -36,8 +39,7 @@ public final class StagedCopy implements AutoCloseable {
                 toDeviceDone[i] = CudaEvent.ordering(dstDevice);
             }
         } catch (RuntimeException e) {
-            close();
-            throw e;
+            throw Resources.closeAfterFailure(e, this);
         }
     }
 
@@ -69,15 +71,15 @@ public final class StagedCopy implements AutoCloseable {
 
     @Override
     public void close() {
-        for (AutoCloseable c : new AutoCloseable[] {bounce[0], bounce[1], toHostDone[0], toHostDone[1],
-            toDeviceDone[0], toDeviceDone[1]}) {
-            if (c != null) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
+        // Made in this order; closed last first, every one even where an earlier close fails.
+        List<AutoCloseable> made = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            for (AutoCloseable c : new AutoCloseable[] {bounce[i], toHostDone[i], toDeviceDone[i]}) {
+                if (c != null) {
+                    made.add(c);
                 }
             }
         }
+        Resources.closeReversed(made);
     }
 }

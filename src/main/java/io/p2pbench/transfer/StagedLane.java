@@ -2,6 +2,7 @@ package io.p2pbench.transfer;
 
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Memory;
+import io.p2pbench.cuda.Resources;
 import java.util.List;
 
 /**
@@ -26,8 +27,7 @@ final class StagedLane extends Lane {
             fillSource(src, seed);
             verifyDestination(dst, seed);
         } catch (RuntimeException e) {
-            close();
-            throw e;
+            throw Resources.closeAfterFailure(e, this);
         }
     }
 

@@ -77,8 +77,7 @@ public final class TransferFixture implements AutoCloseable {
             f.finish();
             return f;
         } catch (RuntimeException e) {
-            f.close();
-            throw translate(e, bytes);
+            throw translate(Resources.closeAfterFailure(e, f), bytes);
         }
     }
 
@@ -115,8 +114,7 @@ public final class TransferFixture implements AutoCloseable {
             f.finish();
             return f;
         } catch (RuntimeException e) {
-            f.close();
-            throw translate(e, bytes);
+            throw translate(Resources.closeAfterFailure(e, f), bytes);
         }
     }
 

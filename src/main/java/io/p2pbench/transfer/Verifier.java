@@ -7,9 +7,12 @@ import io.p2pbench.cuda.Kernel;
 import io.p2pbench.cuda.Memory;
 import io.p2pbench.cuda.PageableHostBuffer;
 import io.p2pbench.cuda.PinnedHostBuffer;
+import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.SuiteKernels;
 import io.p2pbench.settings.Settings;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -88,8 +91,7 @@ public final class Verifier implements AutoCloseable {
                 Pattern.fill(view, seed);
             }
         } catch (RuntimeException e) {
-            close();
-            throw e;
+            throw Resources.closeAfterFailure(e, this);
         }
     }
 
@@ -192,15 +194,14 @@ public final class Verifier implements AutoCloseable {
 
     @Override
     public void close() {
+        // Launches before the buffers they point into; every one closed even where an earlier close fails.
+        List<AutoCloseable> all = new ArrayList<>();
         for (AutoCloseable c : new AutoCloseable[] {resetCount, resetFirst, check, corruptLaunch, counters, result,
             reference}) {
             if (c != null) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException("closing verifier of " + label, e);
-                }
+                all.add(c);
             }
         }
+        Resources.closeEach(all);
     }
 }

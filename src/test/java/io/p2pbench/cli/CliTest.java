@@ -60,8 +60,9 @@ class CliTest {
     void versionNamesTheSuiteVersionAndTheBuild() {
         Result r = run("--version");
         assertEquals(0, r.code(), r.err());
-        assertEquals("p2pbench " + io.p2pbench.topology.TopologyProbe.SUITE_VERSION + " (build "
-                + io.p2pbench.topology.SuiteBuild.CURRENT + ")", r.out().strip());
+        String build = io.p2pbench.topology.SuiteBuild.CURRENT;
+        assertEquals("p2pbench " + io.p2pbench.topology.TopologyProbe.SUITE_VERSION
+                + (build.equals("no git") ? " (no git)" : " (build " + build + ")"), r.out().strip());
     }
 
     @Test

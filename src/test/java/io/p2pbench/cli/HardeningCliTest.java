@@ -67,6 +67,7 @@ class HardeningCliTest {
 
     // ------------------------------------------------------------------ two runs at once
 
+    @SuppressWarnings("try") // the lock is held for the block, not used in it
     @Test
     void aSecondRunIsRefusedAtTheStartWithOneLineAndWritesNothing() throws Exception {
         Path lockFile = work.resolve("p2pbench.lock");

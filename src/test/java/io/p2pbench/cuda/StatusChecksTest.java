@@ -1,6 +1,7 @@
 package io.p2pbench.cuda;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -63,6 +64,47 @@ class StatusChecksTest {
         assertEquals(1, thrown.getSuppressed().length, "the later failure is kept");
         assertSame(first, thrown.getSuppressed()[0]);
         assertTrue(owned.isEmpty());
+    }
+
+    @Test
+    void aFailedConstructionClosesWhatItMadeLastFirstAndRethrowsItsOwnCause() {
+        List<String> closed = new ArrayList<>();
+        IllegalStateException closing = new IllegalStateException("stream destroy fails");
+        List<AutoCloseable> made = new ArrayList<>(List.of(
+                () -> closed.add("stream"),
+                () -> {
+                    closed.add("event");
+                    throw closing;
+                },
+                () -> closed.add("buffer")));
+        CudaException step = new CudaException("cudaEventCreate", "device=0", 2, "cudaErrorMemoryAllocation",
+                "out of memory");
+        RuntimeException thrown = Resources.closeAfterFailure(step, made);
+        assertSame(step, thrown, "the step that failed is what the user sees, not the clean-up");
+        assertEquals(List.of("buffer", "event", "stream"), closed, "last made, first closed; none skipped");
+        assertEquals(1, thrown.getSuppressed().length);
+        assertSame(closing, thrown.getSuppressed()[0]);
+        assertTrue(made.isEmpty());
+
+        List<String> one = new ArrayList<>();
+        IllegalArgumentException bad = new IllegalArgumentException("bad size");
+        assertSame(bad, Resources.closeAfterFailure(bad, () -> one.add("lane")));
+        assertEquals(List.of("lane"), one);
+        assertEquals(0, bad.getSuppressed().length);
+    }
+
+    @Test
+    void stickyErrorsAreKnownByTheirCodeAndTheFirstIsKeptForTheJvm() {
+        CudaException peer = new CudaException("cudaMemcpyPeerAsync", "dst=1", 217, "cudaErrorPeerAccessUnsupported", "");
+        assertFalse(peer.sticky(), "a failed call that leaves the context usable");
+        assertFalse(new CudaException("ncclAllReduce", "rank=0", 1, "ncclResult1", "").sticky());
+        for (int code : new int[] {700, 719, 214, 716}) {
+            assertTrue(new CudaException("cuStreamSynchronize", "device=0", code, "CUDA_ERROR", "").sticky(), "" + code);
+        }
+        CudaException first = CudaException.firstStickyInThisJvm().orElseThrow();
+        assertTrue(first.sticky());
+        new CudaException("cudaLaunchKernel", "device=0", 719, "cudaErrorLaunchFailure", "");
+        assertSame(first, CudaException.firstStickyInThisJvm().orElseThrow(), "the first one is kept");
     }
 
     @Test

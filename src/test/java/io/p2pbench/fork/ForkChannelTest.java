@@ -1,6 +1,7 @@
 package io.p2pbench.fork;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -65,5 +66,32 @@ class ForkChannelTest {
         ForkChannel.writeSamples(s);
         assertEquals(s, BenchmarkRecords.readSamples(t.samplesFile()));
         assertFalse(Files.exists(t.skipFile()));
+    }
+
+    @Test
+    void progressLinesCarryTheTokenAndRoundTrip() {
+        String token = ForkChannel.newToken();
+        assertNotEquals(token, ForkChannel.newToken());
+        ForkChannel.Start start = ForkChannel.Start.parse(ForkChannel.startLine(token, 3, 1234), token);
+        assertEquals(new ForkChannel.Start("", 3, 1234), start);
+        assertEquals(new ForkChannel.Done("", 3, 99, null, false),
+                ForkChannel.Done.parse(ForkChannel.doneLine(token, 3, 99, null, false), token));
+        assertEquals(new ForkChannel.Done("", 4, 99, "DataMismatchException: byte 7 wrong", false),
+                ForkChannel.Done.parse(ForkChannel.doneLine(token, 4, 99, "DataMismatchException:\n byte 7  wrong",
+                        false), token));
+        assertEquals(new ForkChannel.Done("", 5, 99, "700 cudaErrorIllegalAddress", true),
+                ForkChannel.Done.parse(ForkChannel.doneLine(token, 5, 99, "700 cudaErrorIllegalAddress", true), token));
+    }
+
+    @Test
+    void aLineWithoutThisJvmsTokenIsOutputAndOneAfterAnUnfinishedLineCounts() {
+        String token = ForkChannel.newToken();
+        String line = ForkChannel.doneLine(token, 2, 5, null, false);
+        assertNull(ForkChannel.Done.parse(line, ForkChannel.newToken()), "another JVM's token");
+        assertNull(ForkChannel.Done.parse("P2PBENCH-DONE 2 5 ok", token), "no token: a native library's line");
+        assertNull(ForkChannel.Start.parse("P2PBENCH-START 2 5", token));
+        assertNull(ForkChannel.Done.parse("P2PBENCH-DONE:" + token + " two 5 ok", token), "not a number");
+        assertEquals(new ForkChannel.Done("NCCL INFO unfinished", 2, 5, null, false),
+                ForkChannel.Done.parse("NCCL INFO unfinished" + line, token));
     }
 }

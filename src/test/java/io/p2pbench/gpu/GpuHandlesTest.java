@@ -169,6 +169,7 @@ class GpuHandlesTest {
      * kept streams back (no new native stream), a third concurrent one makes one more, turning reuse off or a
      * context reset destroys the idle ones, and the kept streams leave device memory where it started.
      */
+    @SuppressWarnings("try") // the streams is held for the block, not used in it
     @Test
     void keptStreamsAreReusedInOrderAndDestroyedOnResetOrWhenTurnedOff() {
         assertEquals(0, CudaStream.keptStreams(0));

@@ -74,7 +74,7 @@ public final class Fixtures {
         for (Path f : list(dir.resolve("jmh"))) {
             ArrayNode results = (ArrayNode) MAPPER.readTree(f.toFile());
             for (JsonNode r : results) {
-                r.path("secondaryMetrics").fields().forEachRemaining(e -> {
+                r.path("secondaryMetrics").properties().forEach(e -> {
                     if (e.getKey().endsWith("GBps")) {
                         for (JsonNode fork : e.getValue().path("rawData")) {
                             for (int i = 0; i < fork.size(); i++) {

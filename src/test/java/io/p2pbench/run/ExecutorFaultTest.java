@@ -225,6 +225,76 @@ class ExecutorFaultTest {
     }
 
     /**
+     * A launcher that counts the group JVMs in {@code starts} and, for the JVM of the curve's first combination,
+     * runs {@code fake} (a shell script body; {@code $token} holds the progress token) instead of java.
+     */
+    private Path fakeFirstJvm(Path starts, io.p2pbench.spec.Combination first, String fake) throws IOException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Path script = work.resolve("java-fake-" + Math.abs(fake.hashCode()));
+        Files.writeString(script, "#!/bin/sh\n"
+                + "echo \"$*\" | grep -o 'p2pbench.combination=[^ ]*' >> " + starts + "\n"
+                + "case \"$*\" in\n"
+                + "  *p2pbench.combination=" + first.id() + "*) for token; do :; done\n" + fake + "\n ;;\n"
+                + "esac\n"
+                + "exec " + java + " \"$@\"\n");
+        assertTrue(script.toFile().setExecutable(true));
+        return script;
+    }
+
+    /**
+     * A group JVM that reports the end of another combination than the one running is broken: the running one
+     * fails naming both, the JVM is killed (it would never report again) and the rest run in a new JVM.
+     */
+    @Test
+    void aCompletionLineForAnotherCombinationEndsThatJvmAndTheRestRunInANewOne() throws Exception {
+        List<io.p2pbench.spec.Combination> curve = ExecutorFaultHarness.oneCurve();
+        Path starts = work.resolve("starts");
+        Path fake = fakeFirstJvm(starts, curve.get(0), "echo \"P2PBENCH-START:$token 0 1\"\n"
+                + "echo \"P2PBENCH-DONE:$token 7 2 ok\"\n"
+                + "exec sleep 120");
+        StringWriter out = new StringWriter();
+        long began = System.nanoTime();
+        ResultFolder folder = ExecutorFaultHarness.run(work.resolve("mismatch"), fake, MUST_FINISH, new PrintWriter(out),
+                false, ForkGroups.Mode.GROUPED, curve);
+        RunManifest m = manifestOnDisk(folder.dir());
+        assertTrue(System.nanoTime() - began < TimeUnit.SECONDS.toNanos(110), "the broken JVM was not waited for");
+        assertEquals("failed", m.entries().get(0).status(), out.toString());
+        assertEquals("the fork JVM reported the end of combination 7 while combination 0 (" + curve.get(0).id()
+                + ") was running, so that JVM was treated as broken; the rest of its group ran in a new JVM",
+                m.entries().get(0).reason());
+        assertEquals(2, Files.readAllLines(starts).size(), "a new JVM for the rest: " + Files.readAllLines(starts));
+        assertTrue(RAN.contains(m.entries().get(1).status()), out.toString());
+        assertEquals("complete", m.state());
+    }
+
+    /**
+     * A combination that poisoned the JVM's CUDA context (a sticky error) fails with its reason and the rest run
+     * in a new JVM; a progress line without the JVM's token (a native library's output) is not one, and one
+     * printed after another writer's unfinished line still counts.
+     */
+    @Test
+    void aPoisonedContextSendsTheRestToANewJvmAndLinesWithoutTheTokenAreOutput() throws Exception {
+        List<io.p2pbench.spec.Combination> curve = ExecutorFaultHarness.oneCurve();
+        Path starts = work.resolve("starts");
+        Path fake = fakeFirstJvm(starts, curve.get(0), "echo \"P2PBENCH-START:$token 0 1\"\n"
+                + "echo \"P2PBENCH-DONE 0 2 ok\"\n"
+                + "echo \"P2PBENCH-DONE:0000000000000000 0 2 ok\"\n"
+                + "printf 'NCCL INFO unfinished'\n"
+                + "echo \"P2PBENCH-DONE:$token 0 2 poisoned cudaStreamSynchronize(device=0) failed: 700 "
+                + "cudaErrorIllegalAddress\"\n"
+                + "exit 0");
+        StringWriter out = new StringWriter();
+        ResultFolder folder = ExecutorFaultHarness.run(work.resolve("poisoned"), fake, MUST_FINISH, new PrintWriter(out),
+                false, ForkGroups.Mode.GROUPED, curve);
+        RunManifest m = manifestOnDisk(folder.dir());
+        assertEquals("failed", m.entries().get(0).status(), out.toString());
+        assertEquals("cudaStreamSynchronize(device=0) failed: 700 cudaErrorIllegalAddress", m.entries().get(0).reason());
+        assertEquals(2, Files.readAllLines(starts).size(), "a new JVM for the rest: " + Files.readAllLines(starts));
+        assertTrue(RAN.contains(m.entries().get(1).status()), out.toString());
+        assertEquals("complete", m.state());
+    }
+
+    /**
      * In rounds, every transfer shares one JVM per round, and a combination that did not finish ok in a round is
      * not measured again: here neither can run (no GPU), so round 1 is the only JVM and each entry names its round.
      */

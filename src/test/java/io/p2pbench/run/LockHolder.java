@@ -8,6 +8,7 @@ public final class LockHolder {
     private LockHolder() {}
 
     /** {@code args[0]}: the lock file. */
+    @SuppressWarnings("try") // the lock is held for the block, not used in it
     public static void main(String[] args) throws Exception {
         try (RunLock lock = RunLock.acquire(Path.of(args[0]), "p2pbench run --preset full", false, 100,
                 new PrintWriter(System.out))) {

@@ -13,6 +13,7 @@ public final class LockProbe {
     private LockProbe() {}
 
     /** {@code LockProbe LOCKFILE}; {@code -Dp2pbench.jmhLockFile=...} names JMH's lock. */
+    @SuppressWarnings("try") // the lock is held for the block, not used in it
     public static void main(String[] args) throws Exception {
         try (RunLock lock = RunLock.acquire(Path.of(args[0]), "p2pbench run (probe)", false, 50,
                 new PrintWriter(new StringWriter()))) {

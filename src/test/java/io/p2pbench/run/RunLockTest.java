@@ -74,6 +74,7 @@ class RunLockTest {
         assertTrue(e.getMessage().endsWith("; wait for it to finish, or run with --wait"), e.getMessage());
     }
 
+    @SuppressWarnings("try") // the lock is held for the block, not used in it
     @Test
     void withWaitTheSecondRunStartsWhenTheFirstEnds() throws Exception {
         Path file = dir.resolve("p2pbench.lock");
@@ -108,6 +109,7 @@ class RunLockTest {
         release.join();
     }
 
+    @SuppressWarnings("try") // the lock is held for the block, not used in it
     @Test
     void aLockOfAKilledRunIsFreeAgain() throws Exception {
         Path file = dir.resolve("p2pbench.lock");

@@ -59,6 +59,7 @@ class RunLockUsersTest {
         return RunLock.acquire(file, "p2pbench run", false, 50, new PrintWriter(new StringWriter()));
     }
 
+    @SuppressWarnings("try") // the lock is held for the block, not used in it
     @Test
     void theLockFileIsCreatedWritableByEveryUserWhateverTheUmask() throws Exception {
         Path file = work.resolve("p2pbench.lock");
@@ -164,6 +165,7 @@ class RunLockUsersTest {
         }
     }
 
+    @SuppressWarnings("try") // the lock is held for the block, not used in it
     @Test
     void aLockMadeByOneUserIsTakenByAnotherAfterwards() throws Exception {
         assumeTrue(canRunAsAnotherUser(), "needs root and setpriv to run a second user's process");

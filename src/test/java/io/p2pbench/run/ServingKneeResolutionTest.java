@@ -63,10 +63,11 @@ class ServingKneeResolutionTest {
         assertTrue(sweep.search().finalStep() <= SearchPlan.RESOLUTION, sweep.encode());
         CapacitySearch.Outcome single = search(sweep, 1.0);
         CapacitySearch.Outcome slower = search(sweep, 1.1);
+        StringBuilder note = new StringBuilder();
         for (CapacitySearch.Outcome o : List.of(single, slower)) {
-            System.out.printf(Locale.ROOT, "knee %.1f, broken at %.1f req/s (%.3f), %d points, %.0f s: %s%n",
+            note.append(String.format(Locale.ROOT, "knee %.1f, broken at %.1f req/s (%.3f), %d points, %.0f s: %s%n",
                     o.kneePerSecond(), o.breakPerSecond(), o.breakPerSecond() / o.kneePerSecond(), o.points().size(),
-                    o.elapsedSeconds(), o.stop());
+                    o.elapsedSeconds(), o.stop()));
             assertTrue(o.breakPerSecond() / o.kneePerSecond() <= SearchPlan.RESOLUTION, o.stop());
             assertTrue(o.elapsedSeconds() <= sweep.search().budgetSeconds() + CapacitySearch.CAP_SLACK_SECONDS,
                     "inside its share of the budget: " + o.elapsedSeconds());
@@ -74,8 +75,9 @@ class ServingKneeResolutionTest {
         assertTrue(slower.kneePerSecond() < single.kneePerSecond(), "two knees: " + slower.kneePerSecond() + " vs "
                 + single.kneePerSecond());
         double served = servedAtSaturation(slower) / servedAtSaturation(single);
-        System.out.printf(Locale.ROOT, "served at saturation: %.0f vs %.0f output tokens/s (%.3f)%n",
-                servedAtSaturation(slower), servedAtSaturation(single), served);
+        note.append(String.format(Locale.ROOT, "served at saturation: %.0f vs %.0f output tokens/s (%.3f)%n",
+                servedAtSaturation(slower), servedAtSaturation(single), served));
+        io.p2pbench.TestNotes.write("ServingKneeResolutionTest", note);
         assertEquals(1 / 1.1, served, 0.05, "the served rate at saturation follows the step's speed");
     }
 
@@ -85,7 +87,6 @@ class ServingKneeResolutionTest {
                 new RunPlanner.Request(Preset.QUICK, null, null, java.util.Set.of(RunPlanner.SERVING),
                         Group.parse("0,0"), "DENSE_8B", null, null));
         double seconds = TimePredictor.run(plan, Preset.QUICK, TimePredictor.RunShape.current(), c -> null)[0];
-        System.out.printf(Locale.ROOT, "predicted %.0f s%n", seconds);
         assertTrue(seconds <= 600, "predicted " + seconds + " s");
         for (Combination c : plan) {
             if (!c.plannedSkip()) {

@@ -111,7 +111,7 @@ class TimePredictorTest {
             double allowed = (servingOnly(run) ? 0.25 : 0.15) * pw[1] + (pw[1] < 60 ? 2.0 : 0.0);
             allWithin &= Math.abs(pw[0] - pw[1]) <= allowed;
         }
-        System.out.print(report);
+        io.p2pbench.TestNotes.write("TimePredictorTest-runs", report);
         assertTrue(allWithin, report.toString());
     }
 
@@ -180,7 +180,6 @@ class TimePredictorTest {
             var spec = new io.p2pbench.partition.PartitionSpec(c.model(), io.p2pbench.partition.Plan.SINGLE, 1, c.phase(),
                     8, 2048, 4096);
             double est = TimePredictor.partitionStepSeconds(spec, 1);
-            System.out.println(c + ": estimated " + est + " s");
             assertTrue(Math.abs(est / c.measured() - 1) < 0.15, c + ": estimated " + est + " s");
         }
     }

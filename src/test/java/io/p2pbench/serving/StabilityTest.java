@@ -150,6 +150,7 @@ class StabilityTest {
                 / base.output().mean();
         assertEquals(53.3, capacity, 0.5, "req/s of 128-token outputs at saturation");
         Map<Double, int[]> counts = new TreeMap<>();
+        StringBuilder note = new StringBuilder();
         for (double fraction : new double[] {0.25, 0.5, 0.7, 0.8, 0.9, 1.1, 1.2, 1.5}) {
             int[] c = new int[2];
             for (int seed = 1; seed <= seeds; seed++) {
@@ -162,9 +163,10 @@ class StabilityTest {
                 c[1] += !s.capped() && Target.DEFAULT.metBy(PointStats.of(s)) ? 1 : 0;
             }
             counts.put(fraction, c);
-            System.out.printf(java.util.Locale.ROOT, "%.2f x capacity (%.1f req/s): keeps up %d of %d, latencies alone "
-                    + "meet the target %d of %d%n", fraction, fraction * capacity, c[0], seeds, c[1], seeds);
+            note.append(String.format(java.util.Locale.ROOT, "%.2f x capacity (%.1f req/s): keeps up %d of %d, "
+                    + "latencies alone meet the target %d of %d%n", fraction, fraction * capacity, c[0], seeds, c[1], seeds));
         }
+        io.p2pbench.TestNotes.write("StabilityTest", note);
         int stable = 0;
         for (double f : new double[] {0.25, 0.5, 0.7, 0.8}) {
             stable += counts.get(f)[0];

@@ -3,6 +3,7 @@ package io.p2pbench.settings;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -62,10 +63,39 @@ class SettingsTest {
     }
 
     @Test
-    void aNumberThatDoesNotParseReadsAsTheDefaultAndTrueCorruptsEverything() {
-        Settings s = Settings.read(Map.of(Settings.DEVICE_ALLOC_ROUND, "2M", Settings.CORRUPT, "true")::get);
-        assertEquals(0, s.deviceAllocRoundBytes());
+    void trueCorruptsEverything() {
+        Settings s = Settings.read(Map.of(Settings.CORRUPT, "true")::get);
         assertTrue(s.corruptAll());
         assertTrue(s.corrupts("GEMM"));
+    }
+
+    @Test
+    void aValueThePropertyDoesNotAcceptIsOneErrorNamingThePropertyTheValueAndWhatIsAccepted() {
+        assertRefused(Settings.DEVICE_ALLOC_ROUND, "abc", "a number of bytes, 0 or more (0: exact)");
+        assertRefused(Settings.DEVICE_ALLOC_ROUND, "2M", "a number of bytes, 0 or more (0: exact)");
+        assertRefused(Settings.DEVICE_ALLOC_ROUND, "-1", "a number of bytes, 0 or more (0: exact)");
+        assertRefused(Settings.GEMM_HOLD_MICROS, "-5", "a number of microseconds, 0 or more");
+        assertRefused(Settings.FORWARD_DEVICE, "first", "a GPU index, 0 or more");
+        assertRefused(Settings.FORWARD_DEVICE, "4294967296", "a GPU index, 0 or more up to 2147483647");
+        assertRefused(Settings.GATE, "banana", "auto, wait, spin");
+        assertRefused(Settings.CDS, "maybe", "true, false");
+        assertRefused(Settings.HOST_CHECK, "maybe", "true, false");
+        assertRefused(Settings.CUDA_DISABLE, "yes", "true, false");
+    }
+
+    @Test
+    void wordsAreReadWhateverTheirCase() {
+        Settings s = Settings.read(Map.of(Settings.CDS, "FALSE", Settings.HOST_CHECK, "False",
+                Settings.CUDA_DISABLE, "TRUE", Settings.GATE, "Wait")::get);
+        assertFalse(s.classDataSharing());
+        assertFalse(s.hostCheck());
+        assertTrue(s.cudaDisabled());
+        assertEquals("wait", s.gateMode());
+    }
+
+    private static void assertRefused(String name, String value, String accepted) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Settings.read(Map.of(name, value)::get));
+        assertEquals("-D" + name + "='" + value + "' is not accepted; use " + accepted, e.getMessage());
     }
 }

@@ -117,7 +117,7 @@ public final class ScaleResults {
                 }
                 scaleScore(primary, factor);
             } else {
-                r.path("secondaryMetrics").fields().forEachRemaining(m -> {
+                r.path("secondaryMetrics").properties().forEach(m -> {
                     if (m.getKey().endsWith("GBps")) {
                         scaleScore((ObjectNode) m.getValue(), factor);
                         for (JsonNode fork : m.getValue().path("rawData")) {

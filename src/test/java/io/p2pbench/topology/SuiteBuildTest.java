@@ -26,14 +26,21 @@ class SuiteBuildTest {
     }
 
     @Test
-    void noCommitOrAnUnfilledPlaceholderIsUnknown() {
-        assertEquals(SuiteBuild.UNKNOWN, SuiteBuild.describe(props()));
-        assertEquals(SuiteBuild.UNKNOWN, SuiteBuild.describe(props("git.commit.id.abbrev", "${git.commit.id.abbrev}")));
+    void noCommitOrAnUnfilledPlaceholderIsABuildWithoutGit() {
+        assertEquals("no git", SuiteBuild.describe(props()));
+        assertEquals("no git", SuiteBuild.describe(props("git.commit.id.abbrev", "${git.commit.id.abbrev}")));
+    }
+
+    @Test
+    void theVersionLineNamesTheCommitOrSaysNoGit() {
+        assertEquals("p2pbench 0.1.0 (build 4d047f6)", SuiteBuild.versionLine("0.1.0", "4d047f6"));
+        assertEquals("p2pbench 0.1.0 (build 4d047f6-dirty)", SuiteBuild.versionLine("0.1.0", "4d047f6-dirty"));
+        assertEquals("p2pbench 0.1.0 (no git)", SuiteBuild.versionLine("0.1.0", SuiteBuild.describe(props())));
     }
 
     @Test
     void theBuildOfThisCheckoutNamesItsCommitOrSaysUnknown() {
         // Built by Maven from a git checkout (CI's clean clone), the resource names the commit.
-        assertTrue(SuiteBuild.CURRENT.matches("[0-9a-f]{7,40}(-dirty)?|unknown"), SuiteBuild.CURRENT);
+        assertTrue(SuiteBuild.CURRENT.matches("[0-9a-f]{7,40}(-dirty)?|no git"), SuiteBuild.CURRENT);
     }
 }

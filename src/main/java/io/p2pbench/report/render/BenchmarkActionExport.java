@@ -36,7 +36,8 @@ public final class BenchmarkActionExport {
     /** Bencher measure of p99 latency, nanoseconds. */
     public static final String BENCHER_P99 = "latency-p99";
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-            .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+            .setDefaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL,
+                    JsonInclude.Include.NON_NULL));
 
     private BenchmarkActionExport() {}
 

@@ -25,10 +25,10 @@ class BencherExportTest {
         Reporter.render(List.of(Fixtures.X8), out);
         JsonNode root = new ObjectMapper().readTree(out.resolve(BenchmarkActionExport.BENCHER).toFile());
         assertTrue(root.isObject() && root.size() > 50);
-        for (Iterator<Map.Entry<String, JsonNode>> benchmarks = root.fields(); benchmarks.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> benchmarks = root.properties().iterator(); benchmarks.hasNext(); ) {
             Map.Entry<String, JsonNode> b = benchmarks.next();
             assertTrue(!b.getKey().isEmpty() && b.getKey().length() <= 1024 && b.getValue().isObject(), b.getKey());
-            for (Iterator<Map.Entry<String, JsonNode>> measures = b.getValue().fields(); measures.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> measures = b.getValue().properties().iterator(); measures.hasNext(); ) {
                 Map.Entry<String, JsonNode> m = measures.next();
                 assertTrue(m.getKey().length() <= 64, "measure slug at most 64 characters: " + m.getKey());
                 JsonNode metric = m.getValue();

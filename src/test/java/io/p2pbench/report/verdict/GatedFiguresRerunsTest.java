@@ -60,7 +60,7 @@ class GatedFiguresRerunsTest {
                 + "(largest) |\n");
         largest.forEach((f, v) -> table.append(String.format(Locale.ROOT, "| %s | %.1f%% | %.0f%% | %.0f (%.1f%%) |%n", f,
                 v[0], v[1], v[2], v[3])));
-        System.out.print(table);
+        io.p2pbench.TestNotes.write("GatedFiguresRerunsTest", table);
         largest.forEach((f, v) -> assertTrue(v[0] < v[1], f + ": " + table));
         assertEquals(5, largest.size(), table.toString());
     }
