@@ -137,7 +137,7 @@ public final class RunDrift {
             }
             JsonNode doc = MAPPER.readTree(in);
             Map<String, Double> tau = new TreeMap<>();
-            doc.path("tau").fields().forEachRemaining(e -> tau.put(e.getKey(), e.getValue().asDouble()));
+            doc.path("tau").properties().forEach(e -> tau.put(e.getKey(), e.getValue().asDouble()));
             return new RunDrift("the table of " + machine + " (" + doc.path("about").asText() + ")", tau,
                     doc.path("runs").size());
         } catch (IOException e) {
