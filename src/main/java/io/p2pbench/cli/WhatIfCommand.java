@@ -3,6 +3,7 @@ package io.p2pbench.cli;
 import io.p2pbench.report.BadInputException;
 import io.p2pbench.report.Compare;
 import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.render.MarkdownSafety;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.whatif.Curve;
 import io.p2pbench.whatif.GradientType;
@@ -148,13 +149,13 @@ final class WhatIfCommand implements Callable<Integer> {
             sb.append("\n![time per step by strategy](").append(svg.getFileName()).append(")\n");
             // The plain lines come first on the terminal and in the file; a Markdown line break ends each.
             String lines = String.join("  \n", plain) + "\n\n";
-            AtomicFiles.write(out.resolve(MARKDOWN), "# p2pbench whatif\n\n" + lines + sb);
+            AtomicFiles.write(out.resolve(MARKDOWN), MarkdownSafety.document("# p2pbench whatif\n\n" + lines + sb));
             spec.commandLine().getOut().print(lines.replace("  \n", "\n") + sb);
             spec.commandLine().getOut().println("Written to " + out.resolve(MARKDOWN));
             spec.commandLine().getOut().flush();
             return 0;
         }
-        AtomicFiles.write(file, md);
+        AtomicFiles.write(file, MarkdownSafety.document(md));
         spec.commandLine().getOut().print(md);
         spec.commandLine().getOut().println("Written to " + file);
         spec.commandLine().getOut().flush();

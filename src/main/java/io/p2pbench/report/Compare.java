@@ -8,6 +8,7 @@ import io.p2pbench.report.read.JmhJson;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.render.ComparisonReport;
+import io.p2pbench.report.render.MarkdownSafety;
 import io.p2pbench.report.verdict.Comparison;
 import io.p2pbench.report.verdict.NoiseFloors;
 import io.p2pbench.results.AtomicFiles;
@@ -123,7 +124,7 @@ public final class Compare {
                         + String.join(", ", unmapped));
             }
         }
-        AtomicFiles.write(dir.resolve(MARKDOWN), md.toString());
+        AtomicFiles.write(dir.resolve(MARKDOWN), MarkdownSafety.document(md.toString()));
         written.add(dir.resolve(MARKDOWN));
         folder.finish(written);
         summary.add("Full table: " + dir.resolve(MARKDOWN) + (charts > 0 ? "; " + charts + " overlay charts (SVG) in "
