@@ -178,7 +178,13 @@ final class RunCommand implements Callable<Integer> {
         if (paths != null) {
             pathSet = new LinkedHashSet<>();
             for (String s : paths) {
-                pathSet.add(s.trim().toUpperCase(Locale.ROOT));
+                String word = s.trim().toUpperCase(Locale.ROOT);
+                if (!RunPlanner.pathNames().contains(word)) {
+                    // Quoted as given, not upper-cased: the line names what the user typed.
+                    throw new CommandLine.ParameterException(spec.commandLine(), "unknown path '" + s + "'; use "
+                            + String.join(", ", RunPlanner.pathNames()));
+                }
+                pathSet.add(word);
             }
         }
         servingTarget = serving.target(spec.commandLine(), pathSet);

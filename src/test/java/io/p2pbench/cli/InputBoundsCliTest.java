@@ -4,7 +4,9 @@ import static io.p2pbench.cli.CliTest.assertOneLine;
 import static io.p2pbench.cli.CliTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -14,6 +16,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -51,6 +54,9 @@ class InputBoundsCliTest {
         String group = String.join(",", Collections.nCopies(950, "0"));
         assertOneLine(run("run", "--dry-run", "--topology", EIGHT_GPUS, "--group", group),
                 "has 950 ranks; a collective runs on one machine with at most 256 ranks");
+        // Deep enough to overflow any thread's stack in the old expression, the test runner's included.
+        assertOneLine(run("run", "--dry-run", "--topology", EIGHT_GPUS, "--group",
+                String.join(",", Collections.nCopies(100_000, "0"))), "has 100000 ranks");
         assertOneLine(run("run", "--dry-run", "--topology", EIGHT_GPUS, "--group", "0,,1"), "group '0,,1' is malformed");
         assertEquals(0, run("run", "--dry-run", "--topology", EIGHT_GPUS, "--group", "0, 1 ,2,3").code());
     }
@@ -75,6 +81,37 @@ class InputBoundsCliTest {
                 .replace("\"size\":268435456", "\"size\":0"));
         assertOneLine(run("compare", zero.toString(), Fixtures.X8.toString(), "--out", work.resolve("c").toString()),
                 "nccl-tests size 0 is not a transfer size");
+    }
+
+    @Test
+    void anNcclTestsRunThatWouldNameAMillionGpusOrHadWrongDataInPlaceIsRefused() throws Exception {
+        // Was: -g 10^9 in the JSON's config made the reader list 10^9 devices: 23 s, then out of memory.
+        Path many = Files.writeString(work.resolve("many.json"), Files.readString(Fixtures.NCCL_TESTS)
+                .replace("\"ngpus\":8", "\"ngpus\":1000000000"));
+        assertOneLine(run("compare", many.toString(), Fixtures.X8.toString(), "--out", work.resolve("c").toString()),
+                many + ": config.ngpus x config.nthreads is 1000000000 x 1 GPUs per process", "at most 256");
+        // Was: only the out-of-place #wrong column was read, so wrong data in place passed as a baseline.
+        String text = Files.readString(Fixtures.NCCL_TESTS_TEXT);
+        int row = text.indexOf("   268435456 ");
+        String line = text.substring(row, text.indexOf('\n', row));
+        String wrong = line.substring(0, line.lastIndexOf(' ')) + " 7";
+        Path inPlace = Files.writeString(work.resolve("inplace.txt"), text.replace(line, wrong));
+        assertOneLine(run("compare", inPlace.toString(), Fixtures.X8.toString(), "--nccl-tests-op", "ALL_REDUCE",
+                "--out", work.resolve("c").toString()), inPlace + ": nccl-tests found 7 wrong elements (#wrong) at size "
+                + "268435456");
+    }
+
+    @Test
+    void anNvbandwidthBufferSizeThatIsNoSizeIsOneLine() throws Exception {
+        // Was: read as a buffer of 0 B (or a wrapped product), then "no measurement in common ... 0 B was assumed".
+        String json = Files.readString(Fixtures.NVBANDWIDTH);
+        for (String bad : new String[] {"0", "-1", "1152921504606846976", "\"big\""}) {
+            String withSize = json.replaceFirst("\"nvbandwidth\"\\s*:\\s*\\{",
+                    java.util.regex.Matcher.quoteReplacement("\"nvbandwidth\": {\"bufferSize\": " + bad + ","));
+            Path file = Files.writeString(work.resolve("nvb" + Math.abs(bad.hashCode()) + ".json"), withSize);
+            assertOneLine(run("compare", file.toString(), Fixtures.X8.toString(), "--out", work.resolve("c").toString()),
+                    file + ": nvbandwidth.bufferSize " + bad + " (MiB) is not a buffer size");
+        }
     }
 
     // ------------------------------------------------------------------ manifests
@@ -164,5 +201,16 @@ class InputBoundsCliTest {
         }
         assertTrue(Files.size(samples) < 1 << 20, "a small file that expands to 80 MiB");
         assertOneLine(report(dir), samples + " expands to more than 64 MiB when gunzipped", "a gzip bomb?");
+    }
+
+    @Test
+    void aSamplesFileThatIsAFifoIsOneLineNotAHang() throws Exception {
+        // Was: the reader opened the FIFO and waited for a writer for ever.
+        Path dir = format2("fifo");
+        Path samples = Fixtures.find(dir.resolve("samples"), "peer-bw-CE_P2P_READ-0-0-4KiB");
+        Files.delete(samples);
+        assumeTrue(new ProcessBuilder("mkfifo", samples.toString()).start().waitFor() == 0, "mkfifo is not available");
+        CliTest.Result r = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> report(dir));
+        assertOneLine(r, samples + " is not a regular file (a folder, FIFO, device or socket)");
     }
 }

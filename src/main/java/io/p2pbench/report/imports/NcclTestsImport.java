@@ -85,8 +85,15 @@ public final class NcclTestsImport {
         }
         // A single process driving N GPUs (-g N, -t T) lists only its first device in the JSON; nccl-tests
         // gives it the N x T devices that follow, so the group is inferred from there.
-        int perProcess = Math.max(1, root.path("config").path("ngpus").asInt(1))
-                * Math.max(1, root.path("config").path("nthreads").asInt(1));
+        long gpusPerThread = Math.max(1, root.path("config").path("ngpus").asLong(1));
+        long threads = Math.max(1, root.path("config").path("nthreads").asLong(1));
+        long perProcess = Math.min(gpusPerThread, Group.MAX_RANKS + 1) * Math.min(threads, Group.MAX_RANKS + 1);
+        if (perProcess > Group.MAX_RANKS) {
+            // Each is a rank this reader would list (and allocate); nccl-tests drives a few GPUs per process.
+            throw new BadInputException(file + ": config.ngpus x config.nthreads is " + gpusPerThread + " x " + threads
+                    + " GPUs per process; nccl-tests drives at most a machine's GPUs from one process, here at most "
+                    + Group.MAX_RANKS);
+        }
         String inferred = "";
         if (devices.size() == 1 && perProcess > 1 && devices.get(0).matches("\\d+")) {
             int first = Integer.parseInt(devices.get(0));
@@ -265,6 +272,7 @@ public final class NcclTestsImport {
         int alg = columns.indexOf("algbw");
         int bus = columns.indexOf("busbw");
         int wrong = columns.indexOf("#wrong");
+        int wrongInPlace = columns.lastIndexOf("#wrong"); // out-of-place and in-place each have one
         if (size < 0 || type < 0 || alg < 0 || bus < 0) {
             throw new BadInputException(file + ": the nccl-tests column header lacks size, type, algbw or busbw: "
                     + lines.get(header));
@@ -300,9 +308,11 @@ public final class NcclTestsImport {
             if (t.length <= Math.max(bus, wrong)) {
                 throw new BadInputException(file + ": row '" + line + "' has fewer columns than the header");
             }
-            if (wrong >= 0 && t[wrong].matches("\\d+") && !t[wrong].matches("0+")) {
-                throw new BadInputException(file + ": nccl-tests found " + t[wrong] + " wrong elements (#wrong) at "
-                        + "size " + t[size] + "; a run with wrong data is no baseline (accepted: #wrong 0)");
+            for (int w : new int[] {wrong, wrongInPlace}) {
+                if (w >= 0 && w < t.length && t[w].matches("\\d+") && !t[w].matches("0+")) {
+                    throw new BadInputException(file + ": nccl-tests found " + t[w] + " wrong elements (#wrong) at "
+                            + "size " + t[size] + "; a run with wrong data is no baseline (accepted: #wrong 0)");
+                }
             }
             if (t.length != columns.size()) {
                 continue; // an interleaved log or warning line that happens to start with a number
