@@ -30,8 +30,10 @@ FAMILIES=("$@")
 # ------------------------------------------------------------------ build
 CPFILE="$ROOT/target/hardening-sweep.classpath"
 if [ ! -s "$CPFILE" ] || [ "$ROOT/pom.xml" -nt "$CPFILE" ]; then
-  (cd "$ROOT" && mvn -B -q -o compile dependency:build-classpath -Dmdep.outputFile="$CPFILE") >&2 || {
-    echo "hardening-sweep: the build failed (mvn -o compile dependency:build-classpath)" >&2; exit 2; }
+  # Offline first; the dependency plugin's own artifacts may not be cached yet (then from Maven Central, once).
+  (cd "$ROOT" && { mvn -B -q -o compile dependency:build-classpath -Dmdep.outputFile="$CPFILE" \
+    || mvn -B -q compile dependency:build-classpath -Dmdep.outputFile="$CPFILE"; }) >&2 || {
+    echo "hardening-sweep: the build failed (mvn compile dependency:build-classpath)" >&2; exit 2; }
 elif ! (cd "$ROOT" && mvn -B -q -o compile) >&2; then
   echo "hardening-sweep: the build failed (mvn -o compile)" >&2; exit 2
 fi

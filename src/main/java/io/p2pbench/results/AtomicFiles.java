@@ -166,9 +166,6 @@ public final class AtomicFiles {
         } catch (EOFException e) {
             throw new BadGzip(file, "is cut short (a truncated gzip file: " + e.getMessage() + ")");
         } catch (ZipException e) {
-            if (e instanceof BadGzip) {
-                throw e;
-            }
             throw new BadGzip(file, "Not in GZIP format".equals(e.getMessage())
                     ? "is not gzip data, though its name ends in .gz" : "is not whole gzip data (" + e.getMessage() + ")");
         }
