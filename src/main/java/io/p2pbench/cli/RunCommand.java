@@ -166,6 +166,10 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (topologyFile != null && topologyFile.toString().isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--topology '' is empty; name a topology "
+                    + "JSON file, as 'p2pbench topology --json' writes it");
+        }
         if (topologyFile != null && !dryRun) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--topology plans for another machine and needs --dry-run");

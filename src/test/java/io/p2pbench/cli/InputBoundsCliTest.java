@@ -49,6 +49,13 @@ class InputBoundsCliTest {
     }
 
     @Test
+    void aWordOrAPathIsQuotedAsTyped() {
+        // Found by tools/hardening-sweep.sh: the path word was quoted upper-cased, an empty --topology not at all.
+        assertOneLine(run("run", "--dry-run", "--topology", EIGHT_GPUS, "--paths", "nccl,abc"), "unknown path 'abc'");
+        assertOneLine(run("run", "--dry-run", "--topology", ""), "--topology '' is empty");
+    }
+
+    @Test
     void aGroupOfNineHundredRanksIsOneLineNotAStackOverflow() {
         // Was: internal error: StackOverflowError, from the regular expression that checked the whole list.
         String group = String.join(",", Collections.nCopies(950, "0"));
