@@ -46,11 +46,11 @@ public final class Main implements Runnable {
     /** Runs the command line with its output and errors going to the given writers (tests). */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
         CommandLine cl = commandLine();
-        cl.setOut(out);
-        cl.setErr(err);
+        cl.setOut(TerminalText.wrap(out));
+        cl.setErr(TerminalText.wrap(err));
         int code = execute(cl, args);
-        out.flush();
-        err.flush();
+        cl.getOut().flush();
+        cl.getErr().flush();
         return code;
     }
 
@@ -113,15 +113,41 @@ public final class Main implements Runnable {
         return null;
     }
 
+    /**
+     * The command line: its writers print no control character (a GPU name read from a file may hold
+     * escape sequences, {@link TerminalText}), so help is printed without colours too; a list option
+     * that names nothing is refused before any command runs.
+     */
     static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
+        cl.setOut(TerminalText.wrap(cl.getOut()));
+        cl.setErr(TerminalText.wrap(cl.getErr()));
         cl.setParameterExceptionHandler(Main::onBadParameter);
         cl.setExecutionExceptionHandler(Main::onFailure);
         cl.setExecutionStrategy(parsed -> {
             EmptyPaths.check(parsed);
+            refuseEmptyLists(parsed);
             return new CommandLine.RunLast().execute(parsed);
         });
         return cl;
+    }
+
+    /**
+     * A comma-list option given only separators ({@code --pairs ,}) lists nothing; picocli hands the
+     * command an empty list, which each command would read as "none" or "the default", or fail on.
+     */
+    private static void refuseEmptyLists(CommandLine.ParseResult parsed) {
+        for (CommandLine sub : parsed.asCommandLineList()) {
+            for (CommandLine.Model.OptionSpec o : sub.getParseResult().matchedOptions()) {
+                if (!o.splitRegex().isEmpty() && o.getValue() instanceof java.util.Collection<?> c && c.isEmpty()) {
+                    String given = String.join(" ", o.originalStringValues());
+                    String takes = o.description().length == 0 ? "" : "; it takes: " + o.description()[0];
+                    throw new CommandLine.ParameterException(sub, o.longestName() + " '" + given
+                            + "' lists nothing, only separators" + takes);
+                }
+            }
+        }
     }
 
     private static int onBadParameter(CommandLine.ParameterException e, String[] args) {

@@ -176,6 +176,10 @@ final class RunCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (topologyFile != null && topologyFile.toString().isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--topology '' is empty; name a topology "
+                    + "JSON file, as 'p2pbench topology --json' writes it");
+        }
         if (topologyFile != null && !dryRun) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--topology plans for another machine and needs --dry-run");
@@ -188,7 +192,13 @@ final class RunCommand implements Callable<Integer> {
         if (paths != null) {
             pathSet = new LinkedHashSet<>();
             for (String s : paths) {
-                pathSet.add(s.trim().toUpperCase(Locale.ROOT));
+                String word = s.trim().toUpperCase(Locale.ROOT);
+                if (!RunPlanner.pathNames().contains(word)) {
+                    // Quoted as given, not upper-cased: the line names what the user typed.
+                    throw new CommandLine.ParameterException(spec.commandLine(), "unknown path '" + s + "'; use "
+                            + String.join(", ", RunPlanner.pathNames()));
+                }
+                pathSet.add(word);
             }
         }
         servingTarget = serving.target(spec.commandLine(), pathSet);

@@ -5,6 +5,7 @@ import io.p2pbench.report.Compare;
 import io.p2pbench.report.Reporter;
 import io.p2pbench.report.StagedOutput;
 import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.render.MarkdownSafety;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.whatif.Curve;
 import io.p2pbench.whatif.GradientType;
@@ -183,8 +184,9 @@ final class WhatIfCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Writes a Markdown file, its text from input made safe ({@link MarkdownSafety}). */
     private static Path write(Path file, String text) throws IOException {
-        AtomicFiles.write(file, text);
+        AtomicFiles.write(file, MarkdownSafety.document(text));
         return file;
     }
 

@@ -17,18 +17,41 @@ public record Group(List<Integer> devices) {
         devices = List.copyOf(devices);
     }
 
-    /** Parses {@code 0,1,2,3}; throws naming the bad text. */
+    /**
+     * The most ranks a parsed group may have: a collective of p2pbench runs on one machine, which has at most
+     * 256 GPUs ({@code TopologyJson.MAX_GPUS}); a rank per GPU, or several ranks sharing a few.
+     */
+    public static final int MAX_RANKS = 256;
+
+    /**
+     * Parses {@code 0,1,2,3}; throws naming the bad text. Each index is checked on its own (a regular
+     * expression over the whole list recursed once per index and overflowed the stack at about 900).
+     */
     public static Group parse(String text) {
         String t = text == null ? "" : text.trim();
-        if (!t.matches("\\d{1,3}(\\s*,\\s*\\d{1,3})*")) {
-            throw new IllegalArgumentException("group '" + text + "' is malformed; write GPU indices separated by "
-                    + "commas, e.g. 0,1,2,3 (a GPU may repeat: 0,0,0,0 runs every rank on GPU 0)");
+        String[] parts = t.split(",", -1);
+        String malformed = "group '" + shown(text) + "' is malformed; write GPU indices separated by commas, e.g. "
+                + "0,1,2,3 (a GPU may repeat: 0,0,0,0 runs every rank on GPU 0)";
+        if (parts.length > MAX_RANKS) {
+            throw new IllegalArgumentException("group '" + shown(text) + "' has " + parts.length + " ranks; a "
+                    + "collective runs on one machine with at most " + MAX_RANKS + " ranks, e.g. 0,1,2,3");
         }
         List<Integer> out = new ArrayList<>();
-        for (String part : t.split(",")) {
-            out.add(Integer.parseInt(part.trim()));
+        for (String part : parts) {
+            String index = part.strip();
+            if (index.isEmpty() || index.length() > 3 || !index.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                throw new IllegalArgumentException(malformed);
+            }
+            out.add(Integer.parseInt(index));
         }
         return new Group(out);
+    }
+
+    /** The text as a message shows it: control characters as {@code ?}, at most 60 characters. */
+    private static String shown(String text) {
+        String s = text == null ? "" : text.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        return s.length() > 60 ? s.substring(0, 60) + "..." : s;
     }
 
     /** Number of ranks. */

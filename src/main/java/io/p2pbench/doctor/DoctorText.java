@@ -3,6 +3,8 @@ package io.p2pbench.doctor;
 import io.p2pbench.topology.TopologyPrinter;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,6 +22,16 @@ public final class DoctorText {
             Verdict.UNKNOWN, "?"));
 
     private DoctorText() {}
+
+    /**
+     * The pairs by {@code SRC|DST}, the first of each as {@link Diagnosis#pair} finds it: looked up once per pair,
+     * a scan each time made the output of 200 GPUs (39,800 pairs) take quadratic time in the pairs.
+     */
+    private static Map<String, PairDiagnosis> byEnds(Diagnosis d) {
+        Map<String, PairDiagnosis> out = new HashMap<>();
+        d.pairs().forEach(p -> out.putIfAbsent(p.src() + "|" + p.dst(), p));
+        return out;
+    }
 
     /** Everything {@code p2pbench doctor} prints. */
     public static String render(Diagnosis d) {
@@ -39,11 +51,12 @@ public final class DoctorText {
         } else {
             sb.append("Pairs (source -> destination)\n");
             Set<String> done = new LinkedHashSet<>();
+            Map<String, PairDiagnosis> byEnds = byEnds(d);
             for (PairDiagnosis p : d.pairs()) {
                 if (!done.add(p.src() + "|" + p.dst())) {
                     continue;
                 }
-                PairDiagnosis back = d.pair(p.dst(), p.src());
+                PairDiagnosis back = byEnds.get(p.dst() + "|" + p.src());
                 done.add(p.dst() + "|" + p.src());
                 pairLine(sb, p);
                 if (back != null) {
@@ -86,11 +99,12 @@ public final class DoctorText {
             header[j + 1] = labels.get(j);
         }
         rows.add(header);
+        Map<String, PairDiagnosis> byEnds = byEnds(d);
         for (String src : labels) {
             String[] row = new String[labels.size() + 1];
             row[0] = src;
             for (int j = 0; j < labels.size(); j++) {
-                PairDiagnosis p = d.pair(src, labels.get(j));
+                PairDiagnosis p = byEnds.get(src + "|" + labels.get(j));
                 row[j + 1] = src.equals(labels.get(j)) ? "X" : p == null ? "?" : CODES.get(p.verdict())
                         + (p.causes().stream().anyMatch(Finding::matters) ? "*" : "");
             }
@@ -110,9 +124,10 @@ public final class DoctorText {
         }
         if (!unique.isEmpty()) {
             sb.append("Causes:\n");
+            Map<String, Set<String>> pairsWith = pairsWith(d);
             unique.forEach((key, f) -> sb.append("  - ").append(f.status().label()).append(": [").append(f.check().title())
                     .append(", ").append(f.subject()).append("] ").append(f.summary())
-                    .append(" (").append(pairsText(d, f, pairsOf.get(key))).append(')')
+                    .append(" (").append(pairsText(d, f, pairsOf.get(key), pairsWith)).append(')')
                     .append(f.fix().isEmpty() ? "" : " Fix: " + f.fix()).append('\n'));
         }
         d.pairs().stream().filter(p -> !p.unconfirmed().isEmpty()).map(p -> "  - unconfirmed " + p.src() + "->" + p.dst()
@@ -121,17 +136,26 @@ public final class DoctorText {
         return sb.append(counts(d)).append('\n').toString();
     }
 
+    /** The pairs {@code SRC->DST} each GPU label is an end of, once for the whole summary (not once per cause). */
+    private static Map<String, Set<String>> pairsWith(Diagnosis d) {
+        Map<String, Set<String>> out = new HashMap<>();
+        for (PairDiagnosis p : d.pairs()) {
+            out.computeIfAbsent(p.src(), k -> new HashSet<>()).add(p.src() + "->" + p.dst());
+            out.computeIfAbsent(p.dst(), k -> new HashSet<>()).add(p.src() + "->" + p.dst());
+        }
+        return out;
+    }
+
     /** {@code all pairs}, {@code every pair with GPU3}, or the pairs, {@code GPU0<->GPU1} for both directions. */
-    private static String pairsText(Diagnosis d, Finding f, List<String> pairs) {
+    private static String pairsText(Diagnosis d, Finding f, List<String> pairs, Map<String, Set<String>> pairsWith) {
         if (pairs.size() == d.pairs().size()) {
             return "all pairs";
         }
-        List<String> withSubject = d.pairs().stream().filter(p -> p.src().equals(f.subject()) || p.dst().equals(f.subject()))
-                .map(p -> p.src() + "->" + p.dst()).toList();
-        if (!withSubject.isEmpty() && new LinkedHashSet<>(pairs).equals(new LinkedHashSet<>(withSubject))) {
+        Set<String> withSubject = pairsWith.getOrDefault(f.subject(), Set.of());
+        if (!withSubject.isEmpty() && new HashSet<>(pairs).equals(withSubject)) {
             return "every pair with " + f.subject();
         }
-        List<String> out = new ArrayList<>();
+        Set<String> out = new LinkedHashSet<>(); // a set: a list's contains() made this quadratic in the pairs
         Set<String> seen = new LinkedHashSet<>(pairs);
         for (String p : pairs) {
             String[] ends = p.split("->");

@@ -7,6 +7,7 @@ import io.p2pbench.cuda.Nvml;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.LinkClassifier;
 import io.p2pbench.topology.PairInfo;
+import io.p2pbench.topology.TopologyJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -61,6 +62,11 @@ final class FixtureGpus {
                     + "(why the driver could not be read)");
         }
         int n = f.gpus().size();
+        if (n > TopologyJson.MAX_GPUS) {
+            throw new IOException(name + ": \"gpus\" lists " + n + " GPUs; p2pbench reads machines of up to "
+                    + TopologyJson.MAX_GPUS + " GPUs, as it plans for (a doctor report of that many is "
+                    + TopologyJson.MAX_GPUS * (TopologyJson.MAX_GPUS - 1) + " pairs already)");
+        }
         List<GpuInfo> infos = new ArrayList<>();
         List<GpuAnswers.Gpu> gpus = new ArrayList<>();
         for (int i = 0; i < n; i++) {

@@ -9,12 +9,17 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads files below one root directory: {@code /} for the live machine, a fixture folder for a
  * recorded one. A recorded tree is untrusted: a path that leaves the root (by {@code ..} or a
- * link) is refused, and no file is read past {@link #MAX_BYTES}.
+ * link) is refused, only regular files are opened (a FIFO would block the reader for ever, a device
+ * could be anything), and no file is read past {@link #MAX_BYTES}. Each file and folder is read once
+ * per instance and its answer kept: the pair checks ask for the same few files of every GPU once per
+ * pair, thousands of times on a machine of many GPUs.
  */
 final class RootedFiles {
     /** The most bytes read of one file; sysfs and /proc files are far smaller. */
@@ -24,6 +29,10 @@ final class RootedFiles {
 
     private final Path root;
     private final boolean confined;
+    /** What each path read gave: its bytes, or the {@link MachineSource.Unreadable} it threw. */
+    private final Map<String, Object> read = new HashMap<>();
+    /** What each folder listed gave: its names, or the {@link MachineSource.Unreadable} it threw. */
+    private final Map<String, Object> listed = new HashMap<>();
 
     /**
      * @param confined whether every path, links resolved, must stay below {@code root} (recorded trees)
@@ -64,9 +73,27 @@ final class RootedFiles {
     }
 
     byte[] bytes(String relative) throws MachineSource.Unreadable {
+        Object kept = read.computeIfAbsent(relative, r -> {
+            try {
+                return readBytes(r);
+            } catch (MachineSource.Unreadable e) {
+                return e;
+            }
+        });
+        if (kept instanceof MachineSource.Unreadable e) {
+            throw e;
+        }
+        return ((byte[]) kept).clone();
+    }
+
+    private byte[] readBytes(String relative) throws MachineSource.Unreadable {
         Path p = resolve(relative);
         if (Files.isDirectory(p)) {
             throw new MachineSource.Unreadable(relative, "is a directory, not a file", false);
+        }
+        if (Files.exists(p) && !Files.isRegularFile(p)) {
+            throw new MachineSource.Unreadable(relative, "is not a regular file (a FIFO, device or socket), which "
+                    + "p2pbench does not open", false);
         }
         try (InputStream in = Files.newInputStream(p)) {
             byte[] data = in.readNBytes(MAX_BYTES + 1);
@@ -79,7 +106,22 @@ final class RootedFiles {
         }
     }
 
+    @SuppressWarnings("unchecked")
     List<String> list(String relative) throws MachineSource.Unreadable {
+        Object kept = listed.computeIfAbsent(relative, r -> {
+            try {
+                return listNames(r);
+            } catch (MachineSource.Unreadable e) {
+                return e;
+            }
+        });
+        if (kept instanceof MachineSource.Unreadable e) {
+            throw e;
+        }
+        return new ArrayList<>((List<String>) kept);
+    }
+
+    private List<String> listNames(String relative) throws MachineSource.Unreadable {
         Path p = resolve(relative);
         List<String> names = new ArrayList<>();
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(p)) {

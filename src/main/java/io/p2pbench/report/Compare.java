@@ -9,6 +9,7 @@ import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.render.ComparisonReport;
 import io.p2pbench.report.render.GatedFiguresReport;
+import io.p2pbench.report.render.MarkdownSafety;
 import io.p2pbench.report.verdict.Comparison;
 import io.p2pbench.report.verdict.GatedFigures;
 import io.p2pbench.report.verdict.NoiseFloors;
@@ -126,7 +127,7 @@ public final class Compare {
                         + String.join(", ", unmapped));
             }
         }
-        AtomicFiles.write(dir.resolve(MARKDOWN), md.toString());
+        AtomicFiles.write(dir.resolve(MARKDOWN), MarkdownSafety.document(md.toString()));
         written.add(dir.resolve(MARKDOWN));
         summary.add("Full table: " + target.resolve(MARKDOWN) + (charts > 0 ? "; " + charts + " overlay charts (SVG) in "
                 + target : "; no overlay charts (no path with two sizes or more)"));

@@ -10,6 +10,7 @@ import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.render.BenchmarkActionExport;
 import io.p2pbench.report.render.HtmlReport;
+import io.p2pbench.report.render.MarkdownSafety;
 import io.p2pbench.report.render.ReportContent;
 import io.p2pbench.report.render.SummaryWriter;
 import io.p2pbench.report.stats.HockneyFit;
@@ -172,9 +173,9 @@ public final class Reporter {
         ReportContent content = new ReportContent(sources, measurements, merged.superseded(), merged.runOf(),
                 HockneyFit.fitAll(measurements), charts, exports, partition, serving);
         SummaryWriter.Documents docs = SummaryWriter.render(content, outDir);
-        AtomicFiles.write(outDir.resolve(STATISTICS), docs.statistics());
+        AtomicFiles.write(outDir.resolve(STATISTICS), MarkdownSafety.document(docs.statistics()));
         Path summary = outDir.resolve(SUMMARY);
-        AtomicFiles.write(summary, docs.summary());
+        AtomicFiles.write(summary, MarkdownSafety.document(docs.summary()));
         AtomicFiles.write(outDir.resolve(HtmlReport.FILE), HtmlReport.render(docs.page(), outDir));
         charts.forEach(c -> written.add(c.svg()));
         written.addAll(List.of(outDir.resolve(STATISTICS), summary, outDir.resolve(HtmlReport.FILE)));

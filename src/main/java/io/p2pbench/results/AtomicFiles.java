@@ -136,20 +136,50 @@ public final class AtomicFiles {
     }
 
     /**
+     * The most bytes {@link #read} returns of one file, after decompression: the largest file a run
+     * writes (a benchmark's per-batch samples) is under 1 MiB, so 64 MiB is room for far longer runs and
+     * still bounds what a crafted file costs (3 MB of gzip can expand to 3 GB).
+     */
+    public static final long MAX_READ_BYTES = 64L << 20;
+
+    /**
      * The content of {@code file}, decompressed when its name ends in {@code .gz}; a {@link BadGzip}
-     * naming the file when that is cut short or not gzip at all.
+     * naming the file when that is cut short or not gzip at all, a {@link Refused} naming it when it
+     * holds (or expands to) more than {@link #MAX_READ_BYTES} or is not a regular file (a FIFO would
+     * block the reader for ever).
      */
     public static byte[] read(Path file) throws IOException {
-        if (!file.getFileName().toString().endsWith(".gz")) {
-            return Files.readAllBytes(file);
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new Refused(file + " is not a regular file (a folder, FIFO, device or socket); a result folder "
+                    + "holds plain files");
         }
-        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
-            return in.readAllBytes();
+        boolean gz = file.getFileName().toString().endsWith(".gz");
+        try (InputStream in = gz ? new GZIPInputStream(Files.newInputStream(file)) : Files.newInputStream(file)) {
+            byte[] bytes = in.readNBytes((int) MAX_READ_BYTES + 1);
+            if (bytes.length > MAX_READ_BYTES) {
+                throw new Refused(file + (gz ? " expands to more than " : " holds more than ")
+                        + (MAX_READ_BYTES >> 20) + " MiB" + (gz ? " when gunzipped" : "") + "; the files of a p2pbench "
+                        + "result are at most a few MiB, so this one is damaged or not a p2pbench file"
+                        + (gz ? " (a gzip bomb?)" : ""));
+            }
+            return bytes;
         } catch (EOFException e) {
             throw new BadGzip(file, "is cut short (a truncated gzip file: " + e.getMessage() + ")");
         } catch (ZipException e) {
             throw new BadGzip(file, "Not in GZIP format".equals(e.getMessage())
                     ? "is not gzip data, though its name ends in .gz" : "is not whole gzip data (" + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * A file {@link #read} does not read: larger than {@link #MAX_READ_BYTES} (gunzipped), or not a regular
+     * file. The message is one line that names the file and says why.
+     */
+    public static final class Refused extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        Refused(String message) {
+            super(message);
         }
     }
 

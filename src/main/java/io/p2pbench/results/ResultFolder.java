@@ -78,9 +78,10 @@ public final class ResultFolder {
     }
 
     /**
-     * Reads manifest.json; a one-line message if it is missing, truncated or of another format, or if
+     * Reads manifest.json; a one-line message if it is missing, truncated or of another format, if
      * an entry is null or a file it names or its fingerprint would lead outside the folder, or if one of the
-     * folder's own files is a link out of it ({@link ManifestPaths}).
+     * folder's own files is a link out of it ({@link ManifestPaths}), or if a value every reader relies on is
+     * missing or out of range ({@link ManifestValues}).
      */
     public RunManifest readManifest() throws IOException {
         Path file = dir.resolve("manifest.json");
@@ -107,6 +108,7 @@ public final class ResultFolder {
         }
         // Untrusted: a folder from elsewhere must not name files outside itself (ManifestPaths).
         ManifestPaths.check(dir, file, m);
+        ManifestValues.check(file, m);
         return m;
     }
 

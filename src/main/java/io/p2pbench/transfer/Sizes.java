@@ -24,7 +24,26 @@ public final class Sizes {
     private static final java.util.regex.Pattern FORM = java.util.regex.Pattern.compile(
             "(\\d+)\\s*(?:([KMGT])(?:I?B)?|B)?", java.util.regex.Pattern.CASE_INSENSITIVE);
 
+    /**
+     * The largest transfer size a result may record: 1024 TiB, far beyond the memory of any GPU (a few
+     * hundred GiB), so only a damaged or crafted file holds more; within it the report's size axes and
+     * byte arithmetic stay finite and bounded.
+     */
+    public static final long MAX_RECORDED = 1L << 50;
+
     private Sizes() {}
+
+    /**
+     * Null when {@code bytes} is a transfer size a result can record (1 byte to {@link #MAX_RECORDED});
+     * else what is wrong with it and what is accepted, to follow the file and field that hold it.
+     */
+    public static String recordedSizeProblem(long bytes) {
+        if (bytes >= 1 && bytes <= MAX_RECORDED) {
+            return null;
+        }
+        return bytes + " is not a transfer size: expected a whole number of bytes from 1 to " + MAX_RECORDED + " ("
+                + format(MAX_RECORDED) + ")";
+    }
 
     /**
      * Parses one size. Throws {@link IllegalArgumentException} naming the bad value and the

@@ -19,7 +19,7 @@ class RankPlacementTest {
     void placementIsWrittenOnlyWhereThereIsOneAndReadBack(@TempDir Path dir) throws Exception {
         Combination c = new Combination("a", "b", "ipc", "bandwidth", Map.of(), "multiprocess", "X", 4, true, null, 1.0);
         RankPlacement where = new RankPlacement("node07", 5, 1, 1, "GPU-5", "0000:28:00.0");
-        RunManifest m = new RunManifest(RunManifest.FORMAT, "0.1.0", "abc1234", "p2pbench run", "quick", "m", "t0",
+        RunManifest m = new RunManifest(RunManifest.FORMAT, "0.1.0", "abc1234", "p2pbench run", "quick", "m", "2026-01-01T00:00:00Z",
                 "t1", "complete", Map.of(), List.of(
                         new RunManifest.Entry(c, "ok", null, null, "samples/a.json.gz", null, 1.0, "h", 8L),
                         new RunManifest.Entry(c, "ok", null, null, "samples/a.json.gz", null, 1.0, "h", 8L, where)));

@@ -34,7 +34,7 @@ class ResultFolderStoreTest {
         assertTrue(Files.size(dir.resolve("jmh/001-a.json.gz")) < JMH.length());
 
         Combination c = new Combination("a", "b", "peer", "bandwidth", Map.of(), "sweep", "X", 4, true, null, 1.0);
-        RunManifest m = new RunManifest(RunManifest.FORMAT, "0.1.0", null, "p2pbench run", "quick", "m", "t0", "t1",
+        RunManifest m = new RunManifest(RunManifest.FORMAT, "0.1.0", null, "p2pbench run", "quick", "m", "2026-01-01T00:00:00Z", "2026-01-01T00:01:00Z",
                 "complete", Map.of(), List.of(
                         new RunManifest.Entry(c, "ok", null, "jmh/001-a.json.gz", null, null, 1.0, "h", 8L),
                         new RunManifest.Entry(c, "ok", null, "jmh/001-a.json.gz", null, null, 1.0, "h", 8L),

@@ -413,7 +413,7 @@ public final class SvgChart {
     }
 
     static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return XmlText.escape(s);
     }
 
     static String fmt(double v) {

@@ -8,6 +8,7 @@ import io.p2pbench.report.BadInputException;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -84,8 +85,15 @@ public final class NcclTestsImport {
         }
         // A single process driving N GPUs (-g N, -t T) lists only its first device in the JSON; nccl-tests
         // gives it the N x T devices that follow, so the group is inferred from there.
-        int perProcess = Math.max(1, root.path("config").path("ngpus").asInt(1))
-                * Math.max(1, root.path("config").path("nthreads").asInt(1));
+        long gpusPerThread = Math.max(1, root.path("config").path("ngpus").asLong(1));
+        long threads = Math.max(1, root.path("config").path("nthreads").asLong(1));
+        long perProcess = Math.min(gpusPerThread, Group.MAX_RANKS + 1) * Math.min(threads, Group.MAX_RANKS + 1);
+        if (perProcess > Group.MAX_RANKS) {
+            // Each is a rank this reader would list (and allocate); nccl-tests drives a few GPUs per process.
+            throw new BadInputException(file + ": config.ngpus x config.nthreads is " + gpusPerThread + " x " + threads
+                    + " GPUs per process; nccl-tests drives at most a machine's GPUs from one process, here at most "
+                    + Group.MAX_RANKS);
+        }
         String inferred = "";
         if (devices.size() == 1 && perProcess > 1 && devices.get(0).matches("\\d+")) {
             int first = Integer.parseInt(devices.get(0));
@@ -102,7 +110,7 @@ public final class NcclTestsImport {
         for (JsonNode r : root.path("results")) {
             JsonNode figures = r.path("out_of_place").isObject() ? r.path("out_of_place") : r.path("in_place");
             String path = operation + " " + dtype(r.path("type").asText());
-            long size = r.path("size").asLong();
+            long size = size(file, r.path("size"), r.path("size").toString());
             add(out, machine, path, "bus", group, size, number(figures.path("bus_bw")),
                     "nccl-tests bus_bw (one value" + inferred + ")");
             add(out, machine, path, "alg", group, size, number(figures.path("alg_bw")),
@@ -133,6 +141,30 @@ public final class NcclTestsImport {
                     + " out-of-bounds values (out_of_bounds.okay " + bounds.path("okay").asText("?")
                     + "); a run with wrong data is no baseline (accepted: count 0)");
         }
+    }
+
+    /**
+     * A result's size in bytes: from the JSON node {@code json}, or else the printed {@code text}; one line naming
+     * the file and the value when it is no whole number, or beyond what a result can record (64 bits, and far
+     * beyond any GPU's memory, {@link Sizes#recordedSizeProblem}).
+     */
+    private static long size(Path file, JsonNode json, String text) throws BadInputException {
+        long bytes = 0;
+        if (json != null ? json.isIntegralNumber() && json.canConvertToLong() : text.matches("\\d{1,19}")) {
+            try {
+                bytes = json != null ? json.asLong() : Long.parseLong(text);
+            } catch (NumberFormatException beyond64Bits) {
+                bytes = 0;
+            }
+        }
+        String problem = Sizes.recordedSizeProblem(bytes);
+        if (problem != null) {
+            String shown = text.length() > 40 ? text.substring(0, 40) + "..." : text;
+            throw new BadInputException(file + ": nccl-tests size " + shown + " is not a transfer size; expected a "
+                    + "whole number of bytes from 1 to " + Sizes.MAX_RECORDED + " (" + Sizes.format(Sizes.MAX_RECORDED)
+                    + ")");
+        }
+        return bytes;
     }
 
     private static double number(JsonNode value) {
@@ -240,6 +272,7 @@ public final class NcclTestsImport {
         int alg = columns.indexOf("algbw");
         int bus = columns.indexOf("busbw");
         int wrong = columns.indexOf("#wrong");
+        int wrongInPlace = columns.lastIndexOf("#wrong"); // out-of-place and in-place each have one
         if (size < 0 || type < 0 || alg < 0 || bus < 0) {
             throw new BadInputException(file + ": the nccl-tests column header lacks size, type, algbw or busbw: "
                     + lines.get(header));
@@ -275,15 +308,17 @@ public final class NcclTestsImport {
             if (t.length <= Math.max(bus, wrong)) {
                 throw new BadInputException(file + ": row '" + line + "' has fewer columns than the header");
             }
-            if (wrong >= 0 && t[wrong].matches("\\d+") && Long.parseLong(t[wrong]) > 0) {
-                throw new BadInputException(file + ": nccl-tests found " + t[wrong] + " wrong elements (#wrong) at "
-                        + "size " + t[size] + "; a run with wrong data is no baseline (accepted: #wrong 0)");
+            for (int w : new int[] {wrong, wrongInPlace}) {
+                if (w >= 0 && w < t.length && t[w].matches("\\d+") && !t[w].matches("0+")) {
+                    throw new BadInputException(file + ": nccl-tests found " + t[w] + " wrong elements (#wrong) at "
+                            + "size " + t[size] + "; a run with wrong data is no baseline (accepted: #wrong 0)");
+                }
             }
             if (t.length != columns.size()) {
                 continue; // an interleaved log or warning line that happens to start with a number
             }
             String path = op + " " + dtype(t[type]);
-            long bytes = Long.parseLong(t[size]);
+            long bytes = size(file, null, t[size]);
             add(out, machine, path, "bus", group, bytes, parse(t[bus]), "nccl-tests busbw, printed (one value)");
             add(out, machine, path, "alg", group, bytes, parse(t[alg]), "nccl-tests algbw, printed (one value)");
         }

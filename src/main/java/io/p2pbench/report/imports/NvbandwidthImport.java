@@ -93,7 +93,18 @@ public final class NvbandwidthImport {
     /** Maps every testcase of {@code root}; {@code bufferBytes} is the run's {@code -b} size. */
     public static ResultData read(Path file, JsonNode root, long bufferBytes) throws BadInputException {
         JsonNode nvb = root.path("nvbandwidth");
-        long size = nvb.has("bufferSize") ? nvb.path("bufferSize").asLong() * Sizes.MIB : bufferBytes;
+        long size = bufferBytes;
+        if (nvb.has("bufferSize")) {
+            JsonNode mib = nvb.path("bufferSize");
+            // In MiB; a value that is no whole number, or too large to be bytes, is refused as the size itself.
+            size = mib.isIntegralNumber() && mib.canConvertToLong() && Math.abs(mib.asLong()) <= Sizes.MAX_RECORDED
+                    ? mib.asLong() * Sizes.MIB : 0;
+            String problem = Sizes.recordedSizeProblem(size);
+            if (problem != null) {
+                throw new BadInputException(file + ": nvbandwidth.bufferSize " + mib + " (MiB) is not a buffer size; "
+                        + "expected a whole number of MiB from 1 to " + (Sizes.MAX_RECORDED / Sizes.MIB));
+            }
+        }
         List<String> gpus = new ArrayList<>();
         for (JsonNode d : nvb.path("GPU Device list")) {
             String s = d.asText();

@@ -54,6 +54,8 @@ public final class JmhJson {
         } catch (JacksonException e) {
             throw new BadInputException(file + " is not readable " + what + " (truncated?): "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
+        } catch (AtomicFiles.Refused e) {
+            throw new BadInputException(e.getMessage());
         } catch (AtomicFiles.BadGzip e) {
             throw new BadInputException(file + " is not readable " + what + ": it " + e.reason());
         } catch (IOException e) {

@@ -376,6 +376,8 @@ public final class ResultReader {
             } catch (JacksonException e) {
                 throw new BadInputException(file + " is not readable samples JSON (truncated?): "
                         + e.getOriginalMessage().lines().findFirst().orElse(""));
+            } catch (AtomicFiles.Refused e) {
+                throw new BadInputException(e.getMessage());
             } catch (AtomicFiles.BadGzip e) {
                 throw new BadInputException(file + " is not readable samples JSON: it " + e.reason());
             } catch (IOException e) {

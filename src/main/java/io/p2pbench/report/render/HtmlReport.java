@@ -1,5 +1,6 @@
 package io.p2pbench.report.render;
 
+import io.p2pbench.report.chart.XmlText;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -150,6 +151,6 @@ public final class HtmlReport {
     }
 
     private static String escape(String s) {
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+        return XmlText.escape(s);
     }
 }
