@@ -65,7 +65,7 @@ public abstract class BenchmarkTrial {
             openResources(params);
             open = true;
         } catch (BenchmarkSkipped skipped) {
-            ForkChannel.writeSkip(skipped.getMessage());
+            ForkChannel.writeSkip(skipped.skipCause(), skipped.getMessage());
             throw skipped;
         } finally {
             ForkPhases.mark(ForkPhases.Event.SETUP_END, false);

@@ -6,6 +6,7 @@ import io.p2pbench.collective.CollectiveTiming;
 import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.settings.Settings;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,7 +55,7 @@ public abstract class CollectiveState extends BenchmarkTrial {
         try {
             requireShape();
         } catch (IllegalArgumentException shape) {
-            throw new BenchmarkSkipped(shape.getMessage());
+            throw new BenchmarkSkipped(SkipCause.DOES_NOT_DIVIDE, shape.getMessage());
         }
         operation = open();
     }

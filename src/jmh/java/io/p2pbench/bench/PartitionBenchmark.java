@@ -10,6 +10,7 @@ import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.StepBreakdown;
 import io.p2pbench.partition.Transport;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;
@@ -101,7 +102,7 @@ public class PartitionBenchmark extends BenchmarkTrial {
                 requireFits(second, g);
             }
         } catch (IllegalArgumentException e) {
-            throw new BenchmarkSkipped(e.getMessage());
+            throw new BenchmarkSkipped(SkipCause.DOES_NOT_DIVIDE, e.getMessage());
         }
         try {
             step = new PartitionStep(first, g, transport, graph, stagingChunk);
@@ -123,7 +124,7 @@ public class PartitionBenchmark extends BenchmarkTrial {
     private static void requireFits(PartitionSpec s, Group g) {
         String why = s.doesNotFit(g, d -> Cuda.memInfo(d)[1]);
         if (why != null) {
-            throw new IllegalArgumentException(why);
+            throw new BenchmarkSkipped(SkipCause.DOES_NOT_FIT, why);
         }
     }
 

@@ -19,6 +19,7 @@ import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.StepExecutor;
 import io.p2pbench.serving.StepShape;
 import io.p2pbench.serving.VerifiedStepExecutor;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.io.IOException;
@@ -100,14 +101,14 @@ public class ServingBenchmark extends BenchmarkTrial {
         try {
             new PartitionSpec(m, plan, ranks, Phase.DECODE, 1, 1, 1).requireDivides();
             capacity = KvCapacity.of(m, plan, g, parsed.policy(), d -> Cuda.memInfo(d)[0]);
-            int longest = parsed.workload().maxContextTokens();
-            if (!capacity.fits(longest)) {
-                throw new IllegalArgumentException(capacity.shortfall() != null ? capacity.shortfall()
-                        : "the KV cache left beside the weights holds " + capacity.tokens() + " tokens, less than the "
-                        + "longest request's " + longest);
-            }
         } catch (IllegalArgumentException e) {
-            throw new BenchmarkSkipped(e.getMessage());
+            throw new BenchmarkSkipped(SkipCause.DOES_NOT_DIVIDE, e.getMessage());
+        }
+        int longest = parsed.workload().maxContextTokens();
+        if (!capacity.fits(longest)) {
+            throw new BenchmarkSkipped(SkipCause.DOES_NOT_FIT, capacity.shortfall() != null ? capacity.shortfall()
+                    : "the KV cache left beside the weights holds " + capacity.tokens() + " tokens, less than the "
+                    + "longest request's " + longest);
         }
         for (int d : plan == Plan.SINGLE ? new int[] {g.device(0)} : g.distinctDevices()) {
             freeBytes = Math.min(freeBytes, Cuda.memInfo(d)[0]);

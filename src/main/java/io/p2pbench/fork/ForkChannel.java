@@ -4,6 +4,7 @@ import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.settings.Settings;
+import io.p2pbench.spec.SkipCause;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -83,9 +84,9 @@ public final class ForkChannel {
         target().ifPresent(t -> write(() -> AtomicFiles.writeGzip(t.samplesFile(), BenchmarkRecords.samplesJson(samples))));
     }
 
-    /** Fork side: records why this fork's combination is skipped (no-op outside a run). */
-    public static void writeSkip(String reason) {
-        target().ifPresent(t -> write(() -> AtomicFiles.write(t.skipFile(), reason.strip() + "\n")));
+    /** Fork side: records why this fork's combination is skipped, its cause and reason (no-op outside a run). */
+    public static void writeSkip(SkipCause cause, String reason) {
+        target().ifPresent(t -> write(() -> AtomicFiles.write(t.skipFile(), BenchmarkRecords.skipText(cause, reason))));
     }
 
     private interface FileWrite {

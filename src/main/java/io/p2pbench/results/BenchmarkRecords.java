@@ -1,6 +1,8 @@
 package io.p2pbench.results;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.p2pbench.spec.Skip;
+import io.p2pbench.spec.SkipCause;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -45,6 +47,28 @@ public final class BenchmarkRecords {
         } catch (NumberFormatException e) {
             return null;
         }
+    }
+
+    /** The text of a skip file: the cause's name on the first line, the reason after it. */
+    public static String skipText(SkipCause cause, String reason) {
+        return cause.name() + "\n" + reason.strip() + "\n";
+    }
+
+    /**
+     * Reads a skip file written by {@link #skipText}; a first line that names no cause (a file this suite did not
+     * write) reads as {@link SkipCause#OTHER} with the whole text as the reason.
+     */
+    public static Skip readSkip(Path file) throws IOException {
+        String text = Files.readString(file).strip();
+        int nl = text.indexOf('\n');
+        if (nl > 0) {
+            for (SkipCause c : SkipCause.values()) {
+                if (c.name().equals(text.substring(0, nl).strip())) {
+                    return new Skip(c, text.substring(nl + 1).strip());
+                }
+            }
+        }
+        return new Skip(SkipCause.OTHER, text);
     }
 
     /** The bytes of a samples file before compression: compact JSON and a newline. */

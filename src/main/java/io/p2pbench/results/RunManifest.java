@@ -1,7 +1,9 @@
 package io.p2pbench.results;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.SkipCause;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -45,11 +47,23 @@ public record RunManifest(String format, String suiteVersion, String suiteBuild,
      * @param rounds each round's outcome, in order, for a combination measured in several rounds (the entry's own
      *     status is ok only when every round is; its files and headline are the first round's); absent (null)
      *     for a combination measured once, so such manifests are unchanged
+     * @param skipCause why it was skipped, as a type, beside {@code reason} (which is for people): what decisions
+     *     read through {@link #cause()}; absent (null) when not skipped, and in manifests written before it was
+     *     recorded
      */
     public record Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
                         String logFile, Double seconds, String headline, Long bytesVerified,
                         @JsonInclude(JsonInclude.Include.NON_NULL) RankPlacement placement,
-                        @JsonInclude(JsonInclude.Include.NON_NULL) List<RoundResult> rounds) {
+                        @JsonInclude(JsonInclude.Include.NON_NULL) List<RoundResult> rounds,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) SkipCause skipCause) {
+        /** An entry with its rounds, not skipped. */
+        public Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
+                     String logFile, Double seconds, String headline, Long bytesVerified, RankPlacement placement,
+                     List<RoundResult> rounds) {
+            this(combination, status, reason, jmhFile, samplesFile, logFile, seconds, headline, bytesVerified, placement,
+                    rounds, null);
+        }
+
         /** An entry measured once. */
         public Entry(Combination combination, String status, String reason, String jmhFile, String samplesFile,
                      String logFile, Double seconds, String headline, Long bytesVerified, RankPlacement placement) {
@@ -79,9 +93,27 @@ public record RunManifest(String format, String suiteVersion, String suiteBuild,
             return rounds != null ? rounds : List.of(asRound());
         }
 
-        /** A not-yet-run entry (or a planned skip). */
+        /** A skipped entry: its cause as a type, its reason in words. */
+        public static Entry skipped(Combination c, SkipCause cause, String reason, String logFile, Double seconds) {
+            return new Entry(c, "skipped", reason, null, null, logFile, seconds, null, null, null, null, cause);
+        }
+
+        /**
+         * Why it was skipped, as a type; null when it was not skipped. A skip recorded without its cause (a manifest
+         * written before causes were, or by a tool that gives none) has the cause its reason's words meant: this
+         * is the manifest reader's one reading of a reason ({@link LegacySkipCauses}); nothing else reads one.
+         */
+        @JsonIgnore
+        public SkipCause cause() {
+            if (!"skipped".equals(status)) {
+                return null;
+            }
+            return skipCause != null ? skipCause : LegacySkipCauses.of(reason);
+        }
+
+        /** A not-yet-run entry (or a planned skip, with the cause the planner gave). */
         public static Entry planned(Combination c) {
-            return c.plannedSkip() ? new Entry(c, "skipped", c.skipReason(), null, null, null, 0.0, null)
+            return c.plannedSkip() ? skipped(c, c.skipCause(), c.skipReason(), null, 0.0)
                     : new Entry(c, "pending", null, null, null, null, null, null);
         }
     }

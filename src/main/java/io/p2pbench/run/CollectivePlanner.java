@@ -13,6 +13,8 @@ import io.p2pbench.spec.Metric;
 import io.p2pbench.spec.Exchange;
 import io.p2pbench.spec.NcclOp;
 import io.p2pbench.spec.Ring;
+import io.p2pbench.spec.Skip;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
 import java.util.Map;
@@ -70,7 +72,7 @@ final class CollectivePlanner {
         String id = "ring-" + metric.idTag() + "-" + s.dtype() + "-" + s.path() + "-" + RunPlanner.groupId(g) + "-"
                 + Sizes.compact(s.sizeBytes());
         return s.combination(id, metric, "collective", "group", s.sizeBytes(), g.repeatsDevices(),
-                RunPlanner.skipForGroup(t, g, s.path()),
+                Skip.of(SkipCause.NO_PEER_ACCESS, RunPlanner.skipForGroup(t, g, s.path())),
                 TimePredictor.collective(p.timing(metric), s.sizeBytes(), s.dtype(), s.ranks(), false));
     }
 
@@ -78,11 +80,11 @@ final class CollectivePlanner {
         Group g = s.group();
         String id = "nccl-" + metric.idTag() + "-" + s.operation() + "-" + s.dtype() + "-" + RunPlanner.groupId(g) + "-"
                 + Sizes.compact(s.sizeBytes());
-        String skip = null;
+        Skip skip = null;
         try {
             NcclCollective.requireShape(g, s.operation(), s.dtype(), s.sizeBytes());
         } catch (IllegalArgumentException e) {
-            skip = e.getMessage();
+            skip = new Skip(SkipCause.DOES_NOT_DIVIDE, e.getMessage());
         }
         return s.combination(id, metric, "collective", "group", s.sizeBytes(), g.measuresNoInterconnect(), skip,
                 TimePredictor.collective(p.timing(metric), s.sizeBytes(), s.dtype(), s.ranks(), true));
@@ -94,14 +96,14 @@ final class CollectivePlanner {
         ModelShape model = s.model().shape();
         String id = "exch-" + metric.idTag() + "-" + s.pattern() + "-" + model.name() + "-" + s.path() + "-"
                 + RunPlanner.groupId(g);
-        String skip = null;
+        Skip skip = null;
         try {
             ActivationExchange.requireShape(s.pattern(), g, model, g.size() - 1, 1.0 / g.size());
         } catch (IllegalArgumentException e) {
-            skip = e.getMessage();
+            skip = new Skip(SkipCause.DOES_NOT_DIVIDE, e.getMessage());
         }
         if (skip == null) {
-            skip = RunPlanner.skipForGroup(t, g, s.path());
+            skip = Skip.of(SkipCause.NO_PEER_ACCESS, RunPlanner.skipForGroup(t, g, s.path()));
         }
         return s.combination(id, metric, "collective", "group", s.sizeBytes(), g.repeatsDevices(), skip,
                 TimePredictor.exchange(p.timing(metric)));

@@ -5,6 +5,7 @@ import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.spec.Skip;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,7 +61,7 @@ final class ForkOutcome {
         }
         String keptLog = folder.storeLog(f.logRel(), !"ok".equals(e.status()));
         return new RunManifest.Entry(e.combination(), e.status(), e.reason(), e.jmhFile(), e.samplesFile(), keptLog,
-                e.seconds(), e.headline(), e.bytesVerified());
+                e.seconds(), e.headline(), e.bytesVerified(), null, null, e.skipCause());
     }
 
     /** What became of one fork, from the files it left; stores its JMH JSON when it is ok. */
@@ -71,8 +72,8 @@ final class ForkOutcome {
         Path tmpJson = f.tmpJson();
         if (Files.isRegularFile(target.skipFile())) {
             Files.deleteIfExists(tmpJson);
-            return new RunManifest.Entry(c, "skipped", Files.readString(target.skipFile()).strip(), null, null, logRel,
-                    seconds, null);
+            Skip skip = BenchmarkRecords.readSkip(target.skipFile());
+            return RunManifest.Entry.skipped(c, skip.cause(), skip.reason(), logRel, seconds);
         }
         if (timedOut) {
             Files.deleteIfExists(tmpJson);

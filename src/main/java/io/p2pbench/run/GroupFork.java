@@ -6,6 +6,7 @@ import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Metric;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.spec.SkipCause;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -73,8 +74,8 @@ final class GroupFork {
                 if (launcher == null) {
                     for (int i : List.copyOf(remaining)) {
                         Slot sl = slots.get(i);
-                        RunManifest.Entry e = new RunManifest.Entry(sl.c(), "skipped", NumaLauncher.NO_NUMACTL, null,
-                                null, null, 0.0, null);
+                        RunManifest.Entry e = RunManifest.Entry.skipped(sl.c(), SkipCause.NO_NUMACTL,
+                                NumaLauncher.NO_NUMACTL, null, 0.0);
                         remaining.remove(Integer.valueOf(i));
                         if (!run.recorder().record(i, sl.c(), e, 0, round)) {
                             return false;

@@ -10,6 +10,8 @@ import io.p2pbench.partition.Transport;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Metric;
 import io.p2pbench.spec.PartitionRun;
+import io.p2pbench.spec.Skip;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
 import java.util.Set;
@@ -74,17 +76,18 @@ final class PartitionPlanner {
                 + (request ? "REQUEST" : phase.name()) + (graph ? "-graph" : "-eager") + "-"
                 + RunPlanner.groupId(run.used());
         PartitionSpec spec = run.step();
-        String skip = null;
+        Skip skip = null;
         try {
             spec.requireDivides();
         } catch (IllegalArgumentException e) {
-            skip = e.getMessage();
+            skip = new Skip(SkipCause.DOES_NOT_DIVIDE, e.getMessage());
         }
         if (skip == null) {
-            skip = doesNotFit(t, g, spec);
+            skip = Skip.of(SkipCause.DOES_NOT_FIT, doesNotFit(t, g, spec));
         }
         if (skip == null && transport != Transport.HOST_STAGED && plan != Plan.SINGLE) {
-            skip = RunPlanner.skipForGroup(t, g, transport == Transport.P2P ? CollectivePath.P2P : null);
+            skip = Skip.of(SkipCause.NO_PEER_ACCESS,
+                    RunPlanner.skipForGroup(t, g, transport == Transport.P2P ? CollectivePath.P2P : null));
         }
         double predicted = TimePredictor.partition(p.timing(metric),
                 TimePredictor.partitionOperationSeconds(spec, run.distinctGpus(), request, DECODE_STEPS));

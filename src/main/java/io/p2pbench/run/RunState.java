@@ -119,7 +119,7 @@ final class RunState {
         Long verified = ok ? all.stream().mapToLong(x -> x.bytesVerified() == null ? 0 : x.bytesVerified()).sum() : null;
         return new RunManifest.Entry(e.combination(), status, reason, ok ? first.jmhFile() : null,
                 ok ? first.samplesFile() : null, ok ? first.logFile() : e.logFile(), seconds,
-                ok ? first.headline() : null, verified, null, List.copyOf(all));
+                ok ? first.headline() : null, verified, null, List.copyOf(all), ok ? null : e.skipCause());
     }
 
     /** Ends the run at combination {@code index} because another JMH run took JMH's lock. */

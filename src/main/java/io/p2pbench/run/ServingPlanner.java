@@ -21,6 +21,8 @@ import io.p2pbench.serving.StepCostModel;
 import io.p2pbench.serving.Target;
 import io.p2pbench.serving.Workload;
 import io.p2pbench.spec.Serving;
+import io.p2pbench.spec.Skip;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
@@ -120,7 +122,7 @@ final class ServingPlanner {
         ModelShape model = ModelShape.named(modelName == null ? "DENSE_8B" : modelName);
         Workload w = workload(p);
         long gpuBytes = group.devices().stream().mapToLong(d -> memory(t, d)).min().orElse(0);
-        record Candidate(Plan plan, Transport transport, String skip) {}
+        record Candidate(Plan plan, Transport transport, Skip skip) {}
         List<Candidate> all = new ArrayList<>();
         for (Plan plan : Plan.values()) {
             int ranks = plan == Plan.SINGLE ? 1 : group.size();
@@ -167,20 +169,22 @@ final class ServingPlanner {
         return t.gpus().stream().filter(g -> g.index() == device).mapToLong(GpuInfo::memoryBytes).findFirst().orElse(0);
     }
 
-    private static String skip(Topology t, Group g, ModelShape model, Plan plan, Transport transport, Workload w) {
+    private static Skip skip(Topology t, Group g, ModelShape model, Plan plan, Transport transport, Workload w) {
         int ranks = plan == Plan.SINGLE ? 1 : g.size();
         try {
             new PartitionSpec(model, plan, ranks, Phase.DECODE, 1, 1, 1).requireDivides();
         } catch (IllegalArgumentException e) {
-            return e.getMessage();
+            return new Skip(SkipCause.DOES_NOT_DIVIDE, e.getMessage());
         }
         KvCapacity kv = KvCapacity.of(model, plan, g, BatchPolicy.DEFAULT, d -> memory(t, d));
         if (!kv.fits(w.maxContextTokens())) {
-            return kv.shortfall() != null ? kv.shortfall() : "the KV cache left beside the weights holds " + kv.tokens()
-                    + " tokens, less than the longest request's " + w.maxContextTokens();
+            return new Skip(SkipCause.DOES_NOT_FIT, kv.shortfall() != null ? kv.shortfall()
+                    : "the KV cache left beside the weights holds " + kv.tokens()
+                    + " tokens, less than the longest request's " + w.maxContextTokens());
         }
         if (transport != Transport.HOST_STAGED && plan != Plan.SINGLE) {
-            return RunPlanner.skipForGroup(t, g, transport == Transport.P2P ? CollectivePath.P2P : null);
+            return Skip.of(SkipCause.NO_PEER_ACCESS,
+                    RunPlanner.skipForGroup(t, g, transport == Transport.P2P ? CollectivePath.P2P : null));
         }
         return null;
     }

@@ -5,6 +5,7 @@ import io.p2pbench.fork.ForkPhases;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Metric;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.spec.SkipCause;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,7 +62,7 @@ final class SingleFork {
         if (node != null) {
             Path wrapper = run.numa().forNode(node);
             if (wrapper == null) {
-                return new RunManifest.Entry(c, "skipped", NumaLauncher.NO_NUMACTL, null, null, null, 0.0, null);
+                return RunManifest.Entry.skipped(c, SkipCause.NO_NUMACTL, NumaLauncher.NO_NUMACTL, null, 0.0);
             }
             opts.jvm(wrapper.toString());
         }

@@ -8,6 +8,8 @@ import io.p2pbench.spec.HostCopy;
 import io.p2pbench.spec.HostCopyBidirectional;
 import io.p2pbench.spec.PeerCopy;
 import io.p2pbench.spec.PeerCopyBidirectional;
+import io.p2pbench.spec.Skip;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.GpuPair;
@@ -66,7 +68,8 @@ final class TransferPlanner {
             List<Long> sizes = device == devices.get(0) ? p.hostSizes() : List.of(p.matrixSize());
             Integer gpuNuma = t.gpu(device).numaNode();
             for (NumaPlacement numa : NumaPlacement.values()) {
-                Optional<String> numaSkip = Feasibility.numa(numa, numaNodes, gpuNuma);
+                Optional<Skip> numaSkip = Feasibility.numa(numa, numaNodes, gpuNuma)
+                        .map(why -> new Skip(SkipCause.NUMA, why));
                 if (numaSkip.isPresent() && numa == NumaPlacement.REMOTE) {
                     // One row says why, not one per size.
                     add(plan, host(p, new HostCopy(device, HostDirection.H2D, HostMemory.PINNED, numa, p.matrixSize(),
@@ -140,12 +143,16 @@ final class TransferPlanner {
                                     boolean bidirectional, String group) {
         String id = (bidirectional ? "peer-bidir-" : "peer-" + metric.idTag() + "-") + path + "-" + pair.src() + "-"
                 + pair.dst() + "-" + Sizes.compact(size);
-        String skip = Feasibility.peerCopy(path, pair, t).orElse(null);
+        // Feasibility refuses a pair of one GPU only for a variant that would measure nothing new there.
+        Skip skip = Feasibility.peerCopy(path, pair, t)
+                .map(why -> new Skip(pair.sameGpu() ? SkipCause.NOT_APPLICABLE : SkipCause.NO_PEER_ACCESS, why))
+                .orElse(null);
         if (skip == null) {
             long need = Feasibility.deviceBytesPerGpu(pair, size, bidirectional);
             long have = Math.min(t.gpu(pair.src()).memoryBytes(), t.gpu(pair.dst()).memoryBytes());
             if (need > have) {
-                skip = "too little memory: needs " + Sizes.format(need) + " per GPU, GPU has " + Sizes.format(have);
+                skip = new Skip(SkipCause.DOES_NOT_FIT, "too little memory: needs " + Sizes.format(need)
+                        + " per GPU, GPU has " + Sizes.format(have));
             }
         }
         String link = t.pair(pair.src(), pair.dst()).map(pi -> pi.link().label()).orElse("?");
@@ -156,7 +163,7 @@ final class TransferPlanner {
                 TimePredictor.transfer(spec.kind(), p.timing(metric), size, false));
     }
 
-    private static Combination host(Preset p, HostCopy copy, Metric metric, String skip) {
+    private static Combination host(Preset p, HostCopy copy, Metric metric, Skip skip) {
         String id = "host-" + metric.idTag() + "-" + copy.direction() + "-" + copy.memory() + "-" + copy.numa() + "-gpu"
                 + copy.device() + "-" + Sizes.compact(copy.sizeBytes());
         return copy.combination(id, metric, "sweep", "host", copy.sizeBytes(), false, skip,
@@ -164,7 +171,7 @@ final class TransferPlanner {
                         copy.memory() == HostMemory.PAGEABLE));
     }
 
-    private static Combination hostBidirectional(Preset p, HostCopyBidirectional copy, String skip) {
+    private static Combination hostBidirectional(Preset p, HostCopyBidirectional copy, Skip skip) {
         String id = "host-bidir-" + copy.memory() + "-" + copy.numa() + "-gpu" + copy.device() + "-"
                 + Sizes.compact(copy.sizeBytes());
         return copy.combination(id, Metric.BANDWIDTH, "sweep", "host", copy.sizeBytes(), false, skip,

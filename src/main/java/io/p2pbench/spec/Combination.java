@@ -1,5 +1,6 @@
 package io.p2pbench.spec;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
 
 /**
@@ -21,10 +22,19 @@ import java.util.Map;
  * @param singleGpu true when nothing crosses an interconnect between GPUs (pair 0-0, repeated devices)
  * @param skipReason why it will not run here, or null
  * @param predictedSeconds expected wall time, fork start included
+ * @param skipCause why it will not run here, as a type, when {@code skipReason} is set; else null (and absent
+ *     from the JSON, so plans without skips are unchanged)
  */
 public record Combination(String id, String benchmark, String kind, String metric, Map<String, String> params,
                           String group, String link, long sizeBytes, boolean singleGpu, String skipReason,
-                          double predictedSeconds) {
+                          double predictedSeconds, @JsonInclude(JsonInclude.Include.NON_NULL) SkipCause skipCause) {
+    /** A combination whose skip, if any, has no more precise cause than {@link SkipCause#OTHER}. */
+    public Combination(String id, String benchmark, String kind, String metric, Map<String, String> params,
+                       String group, String link, long sizeBytes, boolean singleGpu, String skipReason,
+                       double predictedSeconds) {
+        this(id, benchmark, kind, metric, params, group, link, sizeBytes, singleGpu, skipReason, predictedSeconds,
+                skipReason == null ? null : SkipCause.OTHER);
+    }
 
     /** Whether the plan already knows it cannot run. */
     public boolean plannedSkip() {

@@ -39,11 +39,12 @@ public sealed interface WorkloadSpec
      * @param id unique, path-safe name
      * @param group why it is in the plan ({@code sweep}, {@code matrix}, {@code collective}, ...)
      * @param link link class label of the pair, {@code host} or {@code group}
+     * @param skip why it will not run here (cause and reason), or null
      */
     default Combination combination(String id, Metric metric, String group, String link, long sizeBytes,
-                                    boolean singleGpu, String skipReason, double predictedSeconds) {
+                                    boolean singleGpu, Skip skip, double predictedSeconds) {
         return new Combination(id, method(metric), kind().label(), metric.label(), params(), group, link, sizeBytes,
-                singleGpu, skipReason, predictedSeconds);
+                singleGpu, skip == null ? null : skip.reason(), predictedSeconds, skip == null ? null : skip.cause());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.p2pbench.transfer;
 
 import io.p2pbench.cuda.CudaDevices;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.topology.HostProbe;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,7 +23,7 @@ public final class NumaBinding {
         Integer gpuNode = host.pciNumaNode(CudaDevices.pciBusId(device));
         Optional<String> reason = Feasibility.numa(placement, nodes, gpuNode);
         if (reason.isPresent()) {
-            throw new BenchmarkSkipped(reason.get());
+            throw new BenchmarkSkipped(SkipCause.NUMA, reason.get());
         }
         if (nodes <= 1) {
             return;
@@ -31,7 +32,7 @@ public final class NumaBinding {
         boolean local = allowed.equals(Integer.toString(gpuNode));
         boolean remote = !allowed.isEmpty() && !allowed.contains(",") && !allowed.contains("-") && !local;
         if (placement == NumaPlacement.LOCAL ? !local : !remote) {
-            throw new BenchmarkSkipped("host memory " + placement + " to GPU" + device + " (NUMA node " + gpuNode
+            throw new BenchmarkSkipped(SkipCause.NUMA, "host memory " + placement + " to GPU" + device + " (NUMA node " + gpuNode
                     + ") needs this fork bound to one " + (placement == NumaPlacement.LOCAL ? "matching" : "other")
                     + " node, but it may use nodes " + allowed + "; run it through 'p2pbench run', which binds forks "
                     + "with numactl");

@@ -10,6 +10,7 @@ import io.p2pbench.cuda.PeerAccess;
 import io.p2pbench.cuda.PinnedHostBuffer;
 import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.StreamGate;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.topology.GpuPair;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,7 +53,7 @@ public final class TransferFixture implements AutoCloseable {
     public static TransferFixture peer(CopyPath path, GpuPair pair, long bytes, boolean bidirectional,
                                        long stagingChunk, Binding binding) {
         if (binding != Binding.JAVACPP_RUNTIME && !path.name().startsWith("CE_")) {
-            throw new BenchmarkSkipped(path + " has no " + binding.label() + " variant: the binding comparison covers "
+            throw new BenchmarkSkipped(SkipCause.NOT_APPLICABLE, path + " has no " + binding.label() + " variant: the binding comparison covers "
                     + "copy-engine copies (CE_P2P_READ, CE_P2P_WRITE, CE_NO_P2P) and host-device copies");
         }
         Cuda.require();
@@ -94,7 +95,7 @@ public final class TransferFixture implements AutoCloseable {
     public static TransferFixture hostDevice(int device, List<HostDirection> directions, HostMemory memory,
                                              long bytes, Binding binding) {
         if (binding != Binding.JAVACPP_RUNTIME && memory != HostMemory.PINNED) {
-            throw new BenchmarkSkipped(memory + " host memory has no " + binding.label() + " variant: the binding "
+            throw new BenchmarkSkipped(SkipCause.NOT_APPLICABLE, memory + " host memory has no " + binding.label() + " variant: the binding "
                     + "comparison covers pinned host memory");
         }
         Cuda.require();
@@ -130,10 +131,10 @@ public final class TransferFixture implements AutoCloseable {
 
     private static RuntimeException translate(RuntimeException e, long bytes) {
         if (e instanceof CudaException ce && "cudaErrorMemoryAllocation".equals(ce.errorName())) {
-            return new BenchmarkSkipped("too little memory for " + Sizes.format(bytes) + " transfers: " + ce.getMessage());
+            return new BenchmarkSkipped(SkipCause.DOES_NOT_FIT, "too little memory for " + Sizes.format(bytes) + " transfers: " + ce.getMessage());
         }
         if (e instanceof CudaException ce && "cudaErrorPeerAccessUnsupported".equals(ce.errorName())) {
-            return new BenchmarkSkipped("peer access refused by the driver: " + ce.getMessage());
+            return new BenchmarkSkipped(SkipCause.NO_PEER_ACCESS, "peer access refused by the driver: " + ce.getMessage());
         }
         return e;
     }

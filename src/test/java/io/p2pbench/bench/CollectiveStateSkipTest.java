@@ -1,5 +1,6 @@
 package io.p2pbench.bench;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.spec.Skip;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,7 +73,8 @@ class CollectiveStateSkipTest {
         BenchmarkSkipped e = assertThrows(BenchmarkSkipped.class, () -> new Fake(
                 new IllegalArgumentException("a ring all-reduce needs at least 2 ranks"), null).openTrial(null));
         assertEquals("a ring all-reduce needs at least 2 ranks", e.getMessage());
-        assertTrue(Files.isRegularFile(skip));
+        assertEquals(new Skip(SkipCause.DOES_NOT_DIVIDE, "a ring all-reduce needs at least 2 ranks"),
+                assertDoesNotThrow(() -> BenchmarkRecords.readSkip(skip)));
     }
 
     @Test
@@ -86,7 +90,7 @@ class CollectiveStateSkipTest {
     @Test
     void anExplicitSkipWhileOpeningIsStillASkip() {
         Path skip = skipFile();
-        assertThrows(BenchmarkSkipped.class, () -> new Fake(null, new BenchmarkSkipped("too little memory")).openTrial(null));
+        assertThrows(BenchmarkSkipped.class, () -> new Fake(null, new BenchmarkSkipped(SkipCause.DOES_NOT_FIT, "too little memory")).openTrial(null));
         assertTrue(Files.isRegularFile(skip));
     }
 }

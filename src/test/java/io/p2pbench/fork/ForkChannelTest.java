@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.spec.Skip;
+import io.p2pbench.spec.SkipCause;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,7 +37,7 @@ class ForkChannelTest {
     void outsideARunNothingIsWritten() throws Exception {
         assertTrue(ForkChannel.target().isEmpty());
         ForkChannel.writeVerified(4096);
-        ForkChannel.writeSkip("no peer access");
+        ForkChannel.writeSkip(SkipCause.NO_PEER_ACCESS, "no peer access");
         try (var files = Files.list(run)) {
             assertEquals(0, files.count());
         }
@@ -48,6 +50,22 @@ class ForkChannelTest {
         ForkChannel.writeVerified(123_731_968L);
         assertEquals(run.resolve("verified").resolve("peer-lat-CE_P2P_READ-0-1-4B.txt"), t.verifiedFile());
         assertEquals(123_731_968L, BenchmarkRecords.readVerified(t.verifiedFile()));
+    }
+
+    @Test
+    void aSkipKeepsItsCauseBesideItsReason() throws Exception {
+        BenchmarkRecords.Target t = inRun("part-step-DENSE_70B-SINGLE-P2P-DECODE-eager-g0");
+        ForkChannel.writeSkip(SkipCause.DOES_NOT_FIT, "weights and KV need 150.0 GiB, the GPU has 80.0 GiB\n");
+        assertEquals(new Skip(SkipCause.DOES_NOT_FIT, "weights and KV need 150.0 GiB, the GPU has 80.0 GiB"),
+                BenchmarkRecords.readSkip(t.skipFile()));
+    }
+
+    @Test
+    void aSkipFileWithoutACauseReadsAsOther() throws Exception {
+        BenchmarkRecords.Target t = inRun("x");
+        Files.createDirectories(t.skipFile().getParent());
+        Files.writeString(t.skipFile(), "does not fit: written by hand\n");
+        assertEquals(new Skip(SkipCause.OTHER, "does not fit: written by hand"), BenchmarkRecords.readSkip(t.skipFile()));
     }
 
     @Test

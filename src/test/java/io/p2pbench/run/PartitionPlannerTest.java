@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2pbench.collective.Group;
 import io.p2pbench.partition.Transport;
 import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.topology.SyntheticTopologies;
 import io.p2pbench.topology.Topology;
 import java.util.List;
@@ -38,6 +39,11 @@ class PartitionPlannerTest {
         assertTrue(single.skipReason().startsWith("does not fit: DENSE_70B SINGLE over 1 GPU needs"), single.skipReason());
         Combination ep = find(plan, "part-step-DENSE_70B-EP-P2P-DECODE-eager-g0.1.2.3.4.5.6.7");
         assertTrue(ep.skipReason().startsWith("plan EP needs experts, but DENSE_70B is dense"), ep.skipReason());
+        assertEquals(SkipCause.DOES_NOT_FIT, single.skipCause(), "the verdict reads the cause, not the words");
+        assertEquals(SkipCause.DOES_NOT_DIVIDE, ep.skipCause());
+        assertNull(tp.skipCause());
+        assertTrue(plan.stream().allMatch(c -> (c.skipReason() == null) == (c.skipCause() == null)),
+                "every planned skip has a cause, and only those");
     }
 
     @Test

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2pbench.collective.Group;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.StepCostModel;
 import io.p2pbench.serving.Target;
@@ -75,6 +76,7 @@ class ServingPlannerTest {
         Combination p2p = plan(topology("l40sx8-pix+sys-r580"), null, null, null, null).stream()
                 .filter(c -> c.id().equals("serve-DENSE_8B-TP-P2P-g0.1.2.3.4.5.6.7")).findFirst().orElseThrow();
         assertTrue(p2p.skipReason().startsWith("no peer access between GPU"), p2p.skipReason());
+        assertEquals(SkipCause.NO_PEER_ACCESS, p2p.skipCause());
     }
 
     @Test
@@ -107,6 +109,8 @@ class ServingPlannerTest {
         Combination single = two.stream().filter(c -> c.id().equals("serve-DENSE_70B-SINGLE-P2P-g0")).findFirst()
                 .orElseThrow();
         assertTrue(single.skipReason().startsWith("does not fit: DENSE_70B SINGLE over 1 GPU"), single.skipReason());
+        assertEquals(SkipCause.DOES_NOT_FIT, single.skipCause(), "the verdict reads the cause, not the words");
+        assertEquals(SkipCause.DOES_NOT_FIT, tp.skipCause());
         assertTrue(RunPlanner.describe(small, Preset.QUICK, two).contains("skipped: does not fit"));
         assertTrue(plan(small, null, "DENSE_70B", null, null).stream().anyMatch(c -> c.skipReason() == null));
         // one H200 holds 70B in bf16 with about 16k KV tokens to spare: slow, so the sweep starts at the lowest rate

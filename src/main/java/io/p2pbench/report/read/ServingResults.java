@@ -14,6 +14,7 @@ import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.Target;
 import io.p2pbench.spec.Serving;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.spec.WorkloadSpec;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -85,9 +86,17 @@ public final class ServingResults {
      * @param singleGpu whether its group repeats a GPU (then not an interconnect measurement)
      * @param sweep the sweep's parameters (of its first run)
      * @param skipReason why it did not run, or null
+     * @param skipCause the cause of that, as a type (what verdicts read), or null
      */
     public record Sweep(String machine, String model, Plan plan, String transport, String group, boolean singleGpu,
-                 ServingSweep sweep, List<Run> runs, String skipReason) {
+                 ServingSweep sweep, List<Run> runs, String skipReason, SkipCause skipCause) {
+        /** A sweep whose skip, if any, has no more precise cause than {@link SkipCause#OTHER}. */
+        public Sweep(String machine, String model, Plan plan, String transport, String group, boolean singleGpu,
+                     ServingSweep sweep, List<Run> runs, String skipReason) {
+            this(machine, model, plan, transport, group, singleGpu, sweep, runs, skipReason,
+                    skipReason == null ? null : SkipCause.OTHER);
+        }
+
         /** What a plan is judged against SINGLE within: machine, model and comparable sweep. */
         public String scenario() {
             return machine + "|" + model + "|" + sweep.comparableKey();
@@ -145,6 +154,7 @@ public final class ServingResults {
                 Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p, c.singleGpu(), sweep));
                 if ("skipped".equals(e.status()) && b.skip == null) {
                     b.skip = e.reason();
+                    b.skipCause = e.cause();
                 }
                 if (!"ok".equals(e.status()) || e.samplesFile() == null) {
                     continue;
@@ -155,7 +165,8 @@ public final class ServingResults {
         List<Sweep> out = new ArrayList<>();
         for (Builder b : byKey.values()) {
             out.add(new Sweep(b.machine, b.spec.model().name(), b.spec.plan(), b.spec.transport().name(),
-                    b.spec.group().toString(), b.singleGpu, b.sweep, List.copyOf(b.runs), b.runs.isEmpty() ? b.skip : null));
+                    b.spec.group().toString(), b.singleGpu, b.sweep, List.copyOf(b.runs), b.runs.isEmpty() ? b.skip : null,
+                    b.runs.isEmpty() ? b.skipCause : null));
         }
         return out;
     }
@@ -198,6 +209,7 @@ public final class ServingResults {
         final ServingSweep sweep;
         final List<Run> runs = new ArrayList<>();
         String skip;
+        SkipCause skipCause;
 
         Builder(String machine, Serving spec, boolean singleGpu, ServingSweep sweep) {
             this.machine = machine;

@@ -16,6 +16,7 @@ import io.p2pbench.spec.Metric;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.spec.SecondaryMetric;
+import io.p2pbench.spec.SkipCause;
 import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.LinkClass;
 import io.p2pbench.topology.PairInfo;
@@ -77,10 +78,20 @@ public final class PartitionVerdict {
      * @param commShare exposed communication / step time, median over runs (0 for SINGLE)
      * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
      * @param skipReason why it did not run (does not divide, does not fit), or null
+     * @param skipCause the cause of that, as a type (what the verdict reads), or null
      */
     public record Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
                          String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> stepUs,
-                         List<Double> p99RequestUs, double commShare, double busGBps, String skipReason) {
+                         List<Double> p99RequestUs, double commShare, double busGBps, String skipReason,
+                         SkipCause skipCause) {
+        /** A figure whose skip, if any, has no more precise cause than {@link SkipCause#OTHER}. */
+        public Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
+                      String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> stepUs,
+                      List<Double> p99RequestUs, double commShare, double busGBps, String skipReason) {
+            this(machine, model, phase, batch, graph, plan, transport, group, singleGpu, tokensPerSecond, stepUs,
+                    p99RequestUs, commShare, busGBps, skipReason, skipReason == null ? null : SkipCause.OTHER);
+        }
+
         String scenario() {
             return model + " " + phase + " batch " + batch + (graph ? " graph" : " eager");
         }
@@ -144,7 +155,7 @@ public final class PartitionVerdict {
         if (s == null || (s.skipReason() == null && s.tokensPerSecond().isEmpty())) {
             return new Row(f, s, "no verdict", "SINGLE was not measured for " + f.scenario());
         }
-        if (s.skipReason() != null && s.skipReason().startsWith("does not fit")) {
+        if (s.skipReason() != null && s.skipCause() == SkipCause.DOES_NOT_FIT) {
             return new Row(f, s, "keep", "SINGLE does not fit one GPU (" + s.skipReason()
                     + "): splitting is needed for capacity" + (f.singleGpu() ? "; " + SINGLE_GPU : ""));
         }
@@ -351,6 +362,7 @@ public final class PartitionVerdict {
                         p.batch(), graph, p.plan(), p.transport().name(), p.group().toString(), c.singleGpu()));
                 if ("skipped".equals(e.status()) && b.skip == null) {
                     b.skip = e.reason();
+                    b.skipCause = e.cause();
                 }
                 if (!"ok".equals(e.status()) || e.jmhFile() == null) {
                     continue;
@@ -410,6 +422,7 @@ public final class PartitionVerdict {
         final List<Double> commShare = new ArrayList<>();
         final List<Double> bus = new ArrayList<>();
         String skip;
+        SkipCause skipCause;
 
         Builder(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
                 String group, boolean singleGpu) {
@@ -427,7 +440,7 @@ public final class PartitionVerdict {
         Figure build() {
             return new Figure(machine, model, phase, batch, graph, plan, transport, group, singleGpu, List.copyOf(tokens),
                     List.copyOf(step), List.copyOf(p99), commShare.isEmpty() ? 0 : median(commShare), bus.isEmpty() ? 0 : median(bus),
-                    tokens.isEmpty() && p99.isEmpty() ? skip : null);
+                    tokens.isEmpty() && p99.isEmpty() ? skip : null, tokens.isEmpty() && p99.isEmpty() ? skipCause : null);
         }
     }
 }

@@ -12,6 +12,7 @@ import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.serving.BatchPolicy;
 import io.p2pbench.serving.SearchPlan;
 import io.p2pbench.serving.ServingSamples;
+import io.p2pbench.spec.SkipCause;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Path;
@@ -85,7 +86,7 @@ public final class ServingVerdict {
         if (s == null || (s.skipReason() == null && s.runs().isEmpty())) {
             return new Row(f, s, Double.NaN, "no verdict", "SINGLE was not measured for this workload");
         }
-        if (s.skipReason() != null && s.skipReason().startsWith("does not fit")) {
+        if (s.skipReason() != null && s.skipCause() == SkipCause.DOES_NOT_FIT) {
             return new Row(f, s, Double.NaN, "keep", "SINGLE does not fit one GPU (" + s.skipReason()
                     + "): splitting is needed for capacity" + (f.singleGpu() ? "; " + PartitionVerdict.SINGLE_GPU : ""));
         }

@@ -11,6 +11,7 @@ import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.render.HtmlReport;
 import io.p2pbench.report.verdict.PartitionVerdict.Figure;
 import io.p2pbench.report.verdict.PartitionVerdict.Row;
+import io.p2pbench.spec.SkipCause;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -25,6 +26,12 @@ class PartitionVerdictTest {
                               double comm, double bus, String skip) {
         return new Figure("h200x8", "DENSE_8B", "DECODE", 8, true, Plan.valueOf(plan), transport, oneGpu ? "0,0" : "0,1", oneGpu, tokens, List.of(), p99,
                 comm, bus, skip);
+    }
+
+    /** A figure that did not run, for {@code cause}. */
+    private static Figure skipped(String plan, SkipCause cause, String reason) {
+        return new Figure("h200x8", "DENSE_8B", "DECODE", 8, true, Plan.valueOf(plan), "P2P", "0,1", false, List.of(),
+                List.of(), List.of(), 0, 0, reason, cause);
     }
 
     private static Row only(List<Figure> figures) {
@@ -60,8 +67,20 @@ class PartitionVerdictTest {
     }
 
     @Test
+    void theSkipCauseDecidesNotTheWordsOfItsReason() {
+        Figure tp = fig("TP", "P2P", false, List.of(100.0), List.of(), 0.2, 300, null);
+        Row reworded = only(List.of(skipped("SINGLE", SkipCause.DOES_NOT_FIT,
+                "weights and KV need 150.0 GiB on one GPU, which has 141.0 GiB"), tp));
+        assertEquals("keep", reworded.verdict(), reworded.why());
+        assertTrue(reworded.why().contains("which has 141.0 GiB"), reworded.why());
+        Row otherCause = only(List.of(skipped("SINGLE", SkipCause.DOES_NOT_DIVIDE,
+                "does not fit the words a verdict once looked for"), tp));
+        assertEquals("no verdict", otherCause.verdict(), otherCause.why());
+    }
+
+    @Test
     void keepsWhenSingleDoesNotFitAndJudgesNothingOnOneGpu() {
-        Row capacity = only(List.of(fig("SINGLE", "P2P", false, List.of(), List.of(), 0, 0,
+        Row capacity = only(List.of(skipped("SINGLE", SkipCause.DOES_NOT_FIT,
                 "does not fit: DENSE_70B SINGLE over 1 GPU needs 150.0 GiB"),
                 fig("TP", "P2P", false, List.of(100.0), List.of(), 0.2, 300, null)));
         assertEquals("keep", capacity.verdict());

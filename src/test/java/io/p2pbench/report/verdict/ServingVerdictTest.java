@@ -17,6 +17,7 @@ import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.StepShape;
 import io.p2pbench.serving.Target;
 import io.p2pbench.serving.Workload;
+import io.p2pbench.spec.SkipCause;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,12 @@ class ServingVerdictTest {
     static ServingResults.Sweep sweep(String plan, String transport, String group, boolean oneGpu, String skip,
                                       ServingResults.Run... runs) {
         return new ServingResults.Sweep("h200x8", "DENSE_8B", Plan.valueOf(plan), transport, group, oneGpu, SWEEP, List.of(runs), skip);
+    }
+
+    /** A sweep that did not run, for {@code cause}. */
+    static ServingResults.Sweep skipped(String plan, String group, SkipCause cause, String reason) {
+        return new ServingResults.Sweep("h200x8", "DENSE_8B", Plan.valueOf(plan), "P2P", group, false, SWEEP, List.of(),
+                reason, cause);
     }
 
     private static final ServingResults.Sweep SINGLE = sweep("SINGLE", "P2P", "0", false, null,
@@ -155,12 +162,25 @@ class ServingVerdictTest {
                 run(null, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40))));
         assertEquals("cannot judge", oneGpu.verdict());
         assertTrue(oneGpu.why().startsWith(PartitionVerdict.SINGLE_GPU), oneGpu.why());
-        ServingVerdict.Row fits = only(sweep("SINGLE", "P2P", "0", false, "does not fit: DENSE_70B SINGLE over 1 GPU"),
+        ServingVerdict.Row fits = only(skipped("SINGLE", "0", SkipCause.DOES_NOT_FIT,
+                        "does not fit: DENSE_70B SINGLE over 1 GPU"),
                 sweep("TP", "P2P", "0,1", false, null, run(null, point(10, 300, 30))));
         assertEquals("keep", fits.verdict());
         assertTrue(fits.why().contains("splitting is needed for capacity"), fits.why());
         ServingVerdict.Row skipped = only(SINGLE, sweep("EP", "P2P", "0,1", false, "plan EP needs experts"));
         assertEquals("not measured", skipped.verdict());
+    }
+
+    @Test
+    void theSkipCauseDecidesNotTheWordsOfItsReason() {
+        ServingResults.Sweep tp = sweep("TP", "P2P", "0,1", false, null, run(null, point(10, 300, 30)));
+        ServingVerdict.Row reworded = only(skipped("SINGLE", "0", SkipCause.DOES_NOT_FIT,
+                "weights and KV cache need 150.0 GiB on one GPU, which has 141.0 GiB"), tp);
+        assertEquals("keep", reworded.verdict(), reworded.why());
+        assertTrue(reworded.why().contains("which has 141.0 GiB"), reworded.why());
+        ServingVerdict.Row otherCause = only(skipped("SINGLE", "0", SkipCause.NO_PEER_ACCESS,
+                "does not fit the words a verdict once looked for"), tp);
+        assertEquals("no verdict", otherCause.verdict(), otherCause.why());
     }
 
     @Test
