@@ -2,8 +2,11 @@ package io.p2pbench.serving;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The latency target a capacity search holds a plan to: p99 time to first token and p99 time per
@@ -41,8 +44,43 @@ public record Target(long ttftP99Nanos, long tpotP99Nanos) {
      *
      * @param met whether it met it
      * @param why {@code met}, or {@code broke: } and every reason, separated by {@code ; }
+     * @param breaches what broke it, in the order of {@code why} (empty: met)
      */
-    public record Judgement(boolean met, String why) {}
+    public record Judgement(boolean met, String why, Set<Breach> breaches) {
+        /** Copies the breaches. */
+        public Judgement {
+            breaches = breaches.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(breaches));
+        }
+    }
+
+    /** One way a point breaks the target, with a short name for a chart. */
+    public enum Breach {
+        /** Cut at its cap. */
+        CAPPED("cut at the cap"),
+        /** Fewer measured requests than the workload's count. */
+        FEW_REQUESTS("too few measured requests"),
+        /** Requests left unfinished. */
+        UNFINISHED("requests unfinished"),
+        /** p99 TTFT over the target. */
+        TTFT("p99 TTFT over the target"),
+        /** p99 TPOT over the target. */
+        TPOT("p99 TPOT over the target"),
+        /** The server did not keep up: the queue grows ({@link Stability#keepsUp()}). */
+        QUEUE_GROWS("the queue grows (server fell behind)"),
+        /** Its requests are not the sweep's trace, so whether the queue grows is unknown. */
+        UNTRACED("not the sweep's trace: keeping up unknown");
+
+        private final String shortName;
+
+        Breach(String shortName) {
+            this.shortName = shortName;
+        }
+
+        /** A few words for a chart's legend. */
+        public String shortName() {
+            return shortName;
+        }
+    }
 
     /**
      * Judges a point: cut at the cap, fewer than {@code expectedRequests} measured requests, a p99 beyond the
@@ -52,25 +90,33 @@ public record Target(long ttftP99Nanos, long tpotP99Nanos) {
     public Judgement judge(PointStats s, Stability stability, boolean capped, int measuredRequests,
                            int expectedRequests) {
         List<String> why = new ArrayList<>();
+        Set<Breach> breaches = EnumSet.noneOf(Breach.class);
         if (capped) {
             why.add("cut at the cap");
+            breaches.add(Breach.CAPPED);
         }
         if (measuredRequests != expectedRequests) {
             why.add(measuredRequests + " measured requests of " + expectedRequests);
+            breaches.add(Breach.FEW_REQUESTS);
         }
         if (s.unfinished() > 0) {
             why.add(s.unfinished() + " unfinished");
+            breaches.add(Breach.UNFINISHED);
         }
         if (s.ttft().p99() > ttftP99Nanos) {
             why.add("p99 TTFT over " + formatDuration(ttftP99Nanos));
+            breaches.add(Breach.TTFT);
         }
         if (s.tpot().p99() > tpotP99Nanos) {
             why.add("p99 TPOT over " + formatDuration(tpotP99Nanos));
+            breaches.add(Breach.TPOT);
         }
         if (stability.problem() != null) {
             why.add(stability.problem());
+            breaches.add(stability.traced() ? Breach.QUEUE_GROWS : Breach.UNTRACED);
         }
-        return why.isEmpty() ? new Judgement(true, "met") : new Judgement(false, "broke: " + String.join("; ", why));
+        return why.isEmpty() ? new Judgement(true, "met", breaches)
+                : new Judgement(false, "broke: " + String.join("; ", why), breaches);
     }
 
     /**

@@ -50,12 +50,14 @@ public final class WhatIf {
      *     switch reduced, whose bus bandwidth no ring reaches)
      * @param fits whether the model's parameters and gradients fit the source's GPUs under this strategy (null:
      *     the source does not say how much memory its GPUs have)
+     * @param singleGpu whether a curve it used was measured on one GPU (not an interconnect measurement)
      * @param methods how the message times were predicted
      * @param flags where the prediction leaves what was measured
      * @param curves the curves used
      */
     public record Row(Source source, Strategy.Step step, double seconds, double lowSeconds, double highSeconds,
-                      String noInterval, boolean lowerBound, Boolean fits, Set<String> methods, Set<String> flags,
+                      String noInterval, boolean lowerBound, Boolean fits, boolean singleGpu, Set<String> methods,
+                      Set<String> flags,
                       Set<String> curves) {
         /** Share of a step communication takes if not overlapped with {@code computeSeconds} of compute. */
         public double share(double computeSeconds) {
@@ -94,6 +96,7 @@ public final class WhatIf {
         Set<String> inSwitch = new LinkedHashSet<>();
         Set<String> outside = new LinkedHashSet<>();
         Source.Candidate switchReduced = null;
+        boolean singleGpu = false;
         for (Strategy.Message m : step.messages()) {
             Source.Candidate c = curveFor(source, m.op(), request, step.strategy(), flags);
             if (c.op() != m.op() && c.inSwitchReduction() != null) {
@@ -120,6 +123,7 @@ public final class WhatIf {
             }
             if (c.curve().singleGpu()) {
                 flags.add(Measurement.SINGLE_GPU);
+                singleGpu = true;
             }
         }
         derived.remove(Comm.SEND.label());
@@ -143,7 +147,8 @@ public final class WhatIf {
         }
         boolean interval = noInterval.isEmpty();
         return new Row(source, step, total, interval ? low : Double.NaN, interval ? high : Double.NaN,
-                interval ? null : String.join("; ", noInterval), switchReduced != null, fits, methods, flags, curves);
+                interval ? null : String.join("; ", noInterval), switchReduced != null, fits, singleGpu, methods, flags,
+                curves);
     }
 
     /** The flag of a row whose collectives came from an all-reduce the switch reduced: its time is a lower bound. */
@@ -198,7 +203,7 @@ public final class WhatIf {
 
     /**
      * One plain line per source, before any table: the first requested strategy's time per step (data parallel
-     * where requested), then, where the source says how much memory its GPUs have, the strategies under which
+     * where requested; saying so where a curve of the source was measured on one GPU), then, where the source says how much memory its GPUs have, the strategies under which
      * the model does not fit, or that this was not checked.
      */
     public static List<String> headlines(Request request, List<Source> sources, List<Row> rows) {
@@ -208,7 +213,8 @@ public final class WhatIf {
             List<Row> mine = rows.stream().filter(r -> r.source() == s).toList();
             Row head = mine.stream().filter(r -> r.step().strategy() == first).findFirst().orElseThrow();
             out.add(s.label() + ": " + first.sync() + (head.lowerBound() ? " ≥ " : " ≈ ") + plain(head.seconds())
-                    + " per step" + (head.lowerBound() ? " (a lower bound)" : ""));
+                    + " per step" + (head.lowerBound() ? " (a lower bound)" : "")
+                    + (mine.stream().anyMatch(Row::singleGpu) ? "; " + Measurement.SINGLE_GPU : ""));
             List<Strategy> tooBig = mine.stream().filter(r -> Boolean.FALSE.equals(r.fits()))
                     .map(r -> r.step().strategy()).toList();
             if (!tooBig.isEmpty()) {

@@ -61,7 +61,7 @@ class WhatIfCliTest {
     }
 
     @Test
-    void singleGpuResultsAreUsableOnlyWithTheExtrapolationFlagAndSaySo() {
+    void singleGpuResultsAreUsableOnlyWithTheExtrapolationFlagAndSaySo() throws Exception {
         String folder = "results/h200x1-single-r580/2026-12-02T14-44-42Z";
         assertOneLine(run("whatif", folder, "--gpus", "8", "--out", out()), "--gpus 8",
                 "measured all-reduce on 4 ranks only", "--extrapolate-gpus");
@@ -70,6 +70,11 @@ class WhatIfCliTest {
         String dp = rowOf(r.out(), "h200x1-single-r580", "data parallel");
         assertTrue(dp.contains("single GPU: not an interconnect measurement"), dp);
         assertTrue(dp.contains("group of 8 predicted from 4 measured ranks"), dp);
+        String first = r.out().lines().findFirst().orElseThrow();
+        assertTrue(first.startsWith("h200x1-single-r580") && first.endsWith("; single GPU: not an interconnect measurement"),
+                "the first line says it as the table does: " + first);
+        String svg = Files.readString(work.resolve("whatif/whatif.svg"));
+        assertTrue(svg.contains("(single GPU: not an interconnect measurement)"), svg);
     }
 
     @Test

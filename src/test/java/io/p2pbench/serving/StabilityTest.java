@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -67,7 +68,7 @@ class StabilityTest {
         assertNull(s.problem());
         assertEquals(0.95, s.servedShare(), 1e-3);
         PointStats st = PointStats.of(rs, start, end(rs), Math.round(offered * 0.95));
-        assertEquals(new Target.Judgement(true, "met"), Target.DEFAULT.judge(st, s, false, rs.size(), W.measured()));
+        assertEquals(new Target.Judgement(true, "met", Set.of()), Target.DEFAULT.judge(st, s, false, rs.size(), W.measured()));
     }
 
     @Test
@@ -87,6 +88,7 @@ class StabilityTest {
         Target.Judgement j = Target.DEFAULT.judge(st, s, false, rs.size(), W.measured());
         assertFalse(j.met());
         assertTrue(j.why().startsWith("broke: the queue grows: offered "), j.why());
+        assertEquals(Set.of(Target.Breach.QUEUE_GROWS), j.breaches(), "typed, for the charts: the queue alone broke it");
         assertTrue(j.why().contains("(60% of the output tokens that arrived in the"), j.why());
         assertEquals(0.6 * s.offeredPerSecond(), s.servedPerSecond(), 1e-3);
         // just below the margin breaks, just above it does not

@@ -73,6 +73,24 @@ class WhatIfTest {
         assertTrue(svg.contains(">data parallel</text>") && svg.contains(">ZeRO-3/FSDP</text>"), svg);
     }
 
+    /** The chart marks what the table flags: a lower bound as a bound, a strategy the model does not fit. */
+    @Test
+    void chartMarksLowerBoundsAndWhatDoesNotFit() {
+        List<Source> refs = List.of(Source.references().get("h200x8-nvlink-nvls"));
+        WhatIf.Request req = request(8, false, Strategy.DP, Strategy.ZERO12, Strategy.ZERO3);
+        List<WhatIf.Row> rows = WhatIf.predict(req, refs);
+        WhatIfChart.Bars bars = WhatIfChart.bars(rows);
+        // DP: all-reduce measured, does not fit 150 GB; ZeRO-1/2: a lower bound, does not fit; ZeRO-3: a lower bound, fits
+        assertEquals(String.format(java.util.Locale.ROOT, "does not fit\n%.3g", rows.get(0).seconds()), bars.labels()[0][0]);
+        assertEquals(String.format(java.util.Locale.ROOT, "does not fit\n≥ %.3g", rows.get(1).seconds()), bars.labels()[1][0]);
+        assertEquals(String.format(java.util.Locale.ROOT, "≥ %.3g", rows.get(2).seconds()), bars.labels()[2][0]);
+        String svg = WhatIfChart.svg(req, rows);
+        assertTrue(svg.contains(">does not fit</text>") && svg.contains(">≥ "), svg);
+        assertTrue(svg.contains("≥: a lower bound"), svg);
+        assertTrue(svg.contains("does not fit: the model's parameters and gradients alone exceed a GPU's memory"), svg);
+        assertFalse(svg.contains("single GPU"), "eight GPUs: " + svg);
+    }
+
     /**
      * The NVLS all-reduce reaches 480 GB/s, above NVLink's 450 GB/s line rate: reduce-scatter, all-gather and a
      * send derived from it are marked a lower bound; the all-reduce rows are not.

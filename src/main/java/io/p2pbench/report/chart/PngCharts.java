@@ -138,12 +138,15 @@ public final class PngCharts {
         return bytes.toByteArray();
     }
 
-    private static XYChart sizeChart(SvgChart.SizeChart c) {
+    static XYChart sizeChart(SvgChart.SizeChart c) {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(PLOT_HEIGHT)
                 .xAxisTitle("transfer size (log2 scale; a marker per measured size)").yAxisTitle(c.yTitle()).build();
         style(chart.getStyler());
         chart.getStyler().setLegendVisible(false).setChartTitleVisible(false);
         chart.getStyler().setYAxisLogarithmic(c.logY()).setErrorBarsColorSeriesColor(true).setMarkerSize(9);
+        if (!c.logY()) {
+            chart.getStyler().setYAxisMin(0.0); // a linear axis (bandwidth) starts at 0, as the SVG's does
+        }
         TreeSet<Long> sizes = new TreeSet<>();
         c.series().forEach(s -> s.points().stream().filter(p -> usable(p, c.logY())).forEach(p -> sizes.add(p.sizeBytes())));
         if (sizes.isEmpty()) {
@@ -152,8 +155,11 @@ public final class PngCharts {
         // x is log2 of the size on a linear axis, labelled only at whole powers of two, in KiB/MiB/GiB. XChart sizes
         // its labels by formatting the axis ends, so those get the label of their nearest power of two; they sit
         // 0.45 octaves out, where no tick of a 1, 2, 5 x 10^k step falls.
-        double xMin = Charts.log2(sizes.first()) - 0.45;
-        double xMax = Charts.log2(sizes.last()) + 0.45;
+        // One size: XChart places no tick inside less than one octave (the size went unlabelled), so the axis spans
+        // an octave more each way, labelled at the powers of two either side too.
+        double margin = sizes.size() == 1 ? 1.45 : 0.45;
+        double xMin = Charts.log2(sizes.first()) - margin;
+        double xMax = Charts.log2(sizes.last()) + margin;
         chart.getStyler().setXAxisMin(xMin).setXAxisMax(xMax);
         chart.getStyler().setxAxisTickLabelsFormattingFunction(x -> {
             boolean end = Math.abs(x - xMin) < 1e-9 || Math.abs(x - xMax) < 1e-9;

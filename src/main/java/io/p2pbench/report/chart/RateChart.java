@@ -9,7 +9,8 @@ import java.util.List;
  * a log axis (requests per second, ticks 1, 2, 5 x 10^k), a latency on a log time axis, one series per
  * plan and transport with a marker per measured rate, the point's distribution-free interval as an
  * error bar (asymmetric), and the target as a dashed horizontal line. A point whose percentile is
- * infinite (requests left unfinished at the cap) is drawn at the top edge as a downward triangle.
+ * infinite (requests left unfinished at the cap) is drawn at the top edge as a downward triangle. A point
+ * that broke the target is ringed in red, and a series may say in its legend entry why it broke.
  */
 final class RateChart {
     private RateChart() {}
@@ -19,11 +20,19 @@ final class RateChart {
      *
      * @param low lower end of the interval (NaN: none)
      * @param high upper end (NaN: none)
+     * @param broke whether it broke the target (ringed)
      */
-    record Point(double ratePerSecond, double y, double low, double high) {}
+    record Point(double ratePerSecond, double y, double low, double high, boolean broke) {}
 
-    /** One series. */
-    record Series(String name, List<Point> points) {}
+    /**
+     * One series.
+     *
+     * @param note a line under its legend entry (null: none)
+     */
+    record Series(String name, List<Point> points, String note) {}
+
+    /** The ring around a point that broke the target. */
+    static final String BROKE_COLOR = "#b00020";
 
     /**
      * Renders the chart.
@@ -107,11 +116,16 @@ final class RateChart {
             }
             for (Point p : pts) {
                 double px = SvgChart.LEFT + x.fraction(p.ratePerSecond()) * width;
+                double py = Double.isFinite(p.y()) ? top + height - y.fraction(p.y()) * height : top + 6;
+                if (p.broke()) {
+                    body.append("<circle cx=\"").append(SvgChart.fmt(px)).append("\" cy=\"").append(SvgChart.fmt(py))
+                            .append("\" r=\"9.0\" fill=\"none\" stroke=\"").append(BROKE_COLOR)
+                            .append("\" stroke-width=\"1.6\"><title>broke the target</title></circle>\n");
+                }
                 if (!Double.isFinite(p.y())) {
-                    body.append(SvgChart.marker("down", px, top + 6, color));
+                    body.append(SvgChart.marker("down", px, py, color));
                     continue;
                 }
-                double py = top + height - y.fraction(p.y()) * height;
                 if (Double.isFinite(p.low()) && p.low() > 0) {
                     double lo = top + height - y.fraction(p.low()) * height;
                     double hi = Double.isFinite(p.high()) ? top + height - y.fraction(p.high()) * height : top;
@@ -135,6 +149,11 @@ final class RateChart {
             body.append(SvgChart.marker(SeriesStyles.MARKERS[i % SeriesStyles.MARKERS.length], SvgChart.LEFT + 22, ly - 4, color));
             body.append(SvgChart.text(SvgChart.LEFT + 54, ly, 12, "start", "", series.get(i).name()));
             ly += 18;
+            if (series.get(i).note() != null) {
+                body.append(SvgChart.text(SvgChart.LEFT + 54, ly - 2, 11, "start", "fill=\"" + BROKE_COLOR + "\"",
+                        series.get(i).note()));
+                ly += 17;
+            }
         }
         return SvgChart.document(ly + 6, body);
     }

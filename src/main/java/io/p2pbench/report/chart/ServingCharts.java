@@ -5,16 +5,21 @@ import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.Target;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -29,6 +34,9 @@ public final class ServingCharts {
     private static final List<String> TRANSPORT_ORDER = List.of("P2P", "P2P_OFF", "HOST_STAGED");
 
     private static final String SVG = ".svg";
+    /** What a knee is, said on every chart that draws one or points that decide it. */
+    static final String KNEE = "knee: the highest offered rate at which the server keeps up (its queue does not grow) AND "
+            + "meets the latency target";
 
     private ServingCharts() {}
 
@@ -99,15 +107,18 @@ public final class ServingCharts {
                     low = values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
                     high = values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
                 }
-                pts.add(new RateChart.Point(rate, y, low, high));
+                pts.add(new RateChart.Point(rate, y, low, high, s.at(rate, p -> p.met() ? 0 : 1).contains(1.0)));
             }
-            series.add(new RateChart.Series(label(s) + (s.plan() == Plan.SINGLE ? "" : ", " + s.transport()), pts));
+            series.add(new RateChart.Series(label(s) + (s.plan() == Plan.SINGLE ? "" : ", " + s.transport()), pts,
+                    whyBroke(s)));
         }
         String what = metric.equals("ttft") ? "p99 time to first token" : "p99 time per output token";
         List<String> notes = List.of(what + " (R-7) per offered rate, " + (runs == 1
                         ? "bars: its distribution-free interval from order statistics (coverage in the summary's table)"
                         : "median of " + runs + " runs, bars: their range"),
-                "the dashed line is the target; a triangle at the top: requests left unfinished at the point's cap");
+                "the dashed line is the target; a triangle at the top: requests left unfinished at the point's cap",
+                "ringed red: the point broke the target in a run (why: under its legend entry); a point below the target line",
+                "still breaks it where the server does not keep up (its queue grows)", KNEE);
         Path file = FileNames.fresh(dir, name.substring(0, name.length() - SVG.length()), SVG);
         AtomicFiles.write(file, RateChart.render(title, subtitle, notes, what + " (log scale)", series, targetUs,
                 "plan and transport"));
@@ -136,11 +147,50 @@ public final class ServingCharts {
                 values[i][plans.indexOf(s.plan())] = knee;
             }
         }
-        return SvgChart.bars(title, subtitle, List.of("knee: the highest offered rate whose p99 TTFT <= "
+        return SvgChart.bars(title, subtitle, List.of(KNEE, "target: p99 TTFT <= "
                         + Target.formatDuration(target.ttftP99Nanos()) + " and p99 TPOT <= "
-                        + Target.formatDuration(target.tpotP99Nanos()) + ", known to within its bracket (see the table); "
-                        + "higher is better; no bar: not measured or no rate met the target"),
+                        + Target.formatDuration(target.tpotP99Nanos()) + ", every request finished, served >= "
+                        + Math.round(100 * (1 - Stability.MARGIN)) + "% of the output tokens that arrived",
+                        "a knee is known to within its bracket (see the table); higher is better; no bar: not measured or "
+                        + "no rate met the target"),
                 "requests/s at the target", labels, series, values, new double[series.size()][plans.size()], "%.3g");
+    }
+
+    /**
+     * Why {@code s} broke the target at the lowest rate any run broke it, with its knee:
+     * {@code knee 44.1; broke at 62.4 req/s (4 of 4 runs): the queue grows (server fell behind); p99 TTFT 163 ms,
+     * TPOT 42.1 ms within target}; null where no run broke it.
+     */
+    static String whyBroke(ServingResults.Sweep s) {
+        double rate = s.commonRates().stream().filter(r -> s.at(r, p -> p.met() ? 0 : 1).contains(1.0)).findFirst()
+                .orElse(Double.NaN);
+        if (Double.isNaN(rate)) {
+            return null;
+        }
+        Set<Target.Breach> causes = EnumSet.noneOf(Target.Breach.class);
+        int broke = 0;
+        for (ServingResults.Run r : s.runs()) {
+            ServingResults.Point p = r.at(rate);
+            if (p != null && !p.met()) {
+                broke++;
+                causes.addAll(p.breaches());
+            }
+        }
+        double knee = PartitionVerdict.median(s.knees());
+        String text = (Double.isNaN(knee) ? "no knee" : "knee " + rate(knee)) + "; broke at " + rate(rate) + " req/s"
+                + (s.runs().size() > 1 ? " (" + broke + " of " + s.runs().size() + " runs)" : "") + ": "
+                + causes.stream().map(Target.Breach::shortName).collect(Collectors.joining(", "));
+        if (!causes.contains(Target.Breach.TTFT) && !causes.contains(Target.Breach.TPOT)) {
+            double ttft = PartitionVerdict.median(s.at(rate, p -> p.stats().ttft().p99()));
+            double tpot = PartitionVerdict.median(s.at(rate, p -> p.stats().tpot().p99()));
+            text += "; p99 TTFT " + Axis.micros(ttft / 1e3) + ", TPOT " + Axis.micros(tpot / 1e3) + " within target";
+        }
+        return text;
+    }
+
+    /** A rate to three significant digits, without trailing zeros. */
+    private static String rate(double r) {
+        return new BigDecimal(r).round(new MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     private static String label(ServingResults.Sweep s) {

@@ -232,6 +232,17 @@ public final class SvgChart {
      */
     public static String bars(String title, String subtitle, List<String> notes, String yTitle, List<String> groups,
                               List<String> series, double[][] values, double[][] halfWidths, String valueFormat) {
+        return bars(title, subtitle, notes, yTitle, groups, series, values, halfWidths, valueFormat, null);
+    }
+
+    /**
+     * {@link #bars(String, String, List, String, List, List, double[][], double[][], String)} with a label of
+     * its own above each bar where {@code labels[series][group]} is not null (lines split at {@code \n}, the
+     * last just above the bar); null: every bar's value in {@code valueFormat}.
+     */
+    public static String bars(String title, String subtitle, List<String> notes, String yTitle, List<String> groups,
+                              List<String> series, double[][] values, double[][] halfWidths, String valueFormat,
+                              String[][] labels) {
         StringBuilder body = new StringBuilder();
         int top = header(body, title, subtitle, notes) + 14;
         int plotWidth = WIDTH - LEFT - RIGHT;
@@ -287,8 +298,13 @@ public final class SvgChart {
                     body.append(line(cx - 4, lo, cx + 4, lo, "stroke=\"#222222\""));
                     labelY = Math.min(labelY, hi - 4);
                 }
-                body.append(text(x + barWidth / 2, labelY, 10, "middle", "",
-                        String.format(Locale.ROOT, valueFormat, v)));
+                String barLabel = labels == null || labels[i][j] == null ? String.format(Locale.ROOT, valueFormat, v)
+                        : labels[i][j];
+                List<String> labelParts = List.of(barLabel.split("\n"));
+                for (int k = 0; k < labelParts.size(); k++) {
+                    body.append(text(x + barWidth / 2, labelY - 12 * (labelParts.size() - 1 - k), 10, "middle", "",
+                            labelParts.get(k)));
+                }
             }
         }
         int ly = top + PLOT_HEIGHT + 24 + 15 * labelLines;

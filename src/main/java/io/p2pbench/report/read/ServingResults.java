@@ -23,6 +23,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -48,10 +49,11 @@ public final class ServingResults {
      * @param e2eP99 the same for end-to-end latency
      * @param stability whether its server kept up with the load ({@link Stability})
      * @param judgement {@code met}, or {@code broke: } and why
+     * @param breaches what broke it, typed (empty: met)
      */
     public record Point(double ratePerSecond, boolean met, boolean capped, PointStats stats, ExactTests.Interval ttftP99,
                  ExactTests.Interval tpotP99, ExactTests.Interval e2eP99, double meanStepUs, Stability stability,
-                 String judgement) {}
+                 String judgement, Set<Target.Breach> breaches) {}
 
     /** One run of a sweep: its folder's label, its samples and its points in rate order. */
     public record Run(String label, ServingSamples samples, List<Point> points) {
@@ -192,7 +194,7 @@ public final class ServingResults {
             Target.Judgement j = sweep.target().judge(st, stability, p.capped(), p.requests().size(),
                     sweep.workload().measured());
             points.add(new Point(p.ratePerSecond(), j.met(), p.capped(), st, interval(st.ttft()), interval(st.tpot()),
-                    interval(st.e2e()), p.meanStepUs(), stability, j.why()));
+                    interval(st.e2e()), p.meanStepUs(), stability, j.why(), j.breaches()));
         }
         points.sort(Comparator.comparingDouble(Point::ratePerSecond));
         return new Run(d.label(), s, List.copyOf(points));

@@ -70,6 +70,57 @@ class PngChartsTest {
         assertFalse(stems(out, ".svg").isEmpty());
     }
 
+    /** A bandwidth chart's y axis starts at 0, as the SVG's does; a log axis (latency) is left to XChart. */
+    @Test
+    void aBandwidthAxisStartsAtZero() {
+        SvgChart.SizeChart bandwidth = oneSize(false);
+        assertEquals(0.0, PngCharts.sizeChart(bandwidth).getStyler().getYAxisMin(), "linear axis from 0");
+        assertEquals(null, PngCharts.sizeChart(oneSize(true)).getStyler().getYAxisMin(), "log axis");
+    }
+
+    /**
+     * A chart of one size still labels its x axis with that size: below the plot's frame, the centre column (where
+     * the one size sits) holds two lines of text, the tick label and the axis title, not the title alone.
+     */
+    @Test
+    void aOneSizeChartKeepsItsSizeLabel() throws Exception {
+        Optional<String> why = PngCharts.here().unavailable();
+        assumeTrue(why.isEmpty(), () -> "no PNG on this machine: " + why.orElse(""));
+        BufferedImage image = ImageIO.read(new java.io.ByteArrayInputStream(PngCharts.png(oneSize(false))));
+        int frame = -1;
+        for (int y = 0; y < image.getHeight(); y++) {
+            int dark = 0;
+            for (int x = 100; x < 900; x++) {
+                dark += dark(image.getRGB(x, y)) ? 1 : 0;
+            }
+            if (dark > 700) {
+                frame = y;
+            }
+        }
+        assertTrue(frame > 0, "the plot's frame");
+        int lines = 0;
+        boolean inText = false;
+        for (int y = frame + 1; y < image.getHeight(); y++) {
+            boolean any = false;
+            for (int x = 430; x < 530; x++) {
+                any |= dark(image.getRGB(x, y));
+            }
+            lines += any && !inText ? 1 : 0;
+            inText = any;
+        }
+        assertEquals(2, lines, "the size's label and the axis title under the plot");
+    }
+
+    private static SvgChart.SizeChart oneSize(boolean logY) {
+        return new SvgChart.SizeChart("one size", "test", List.of(), logY ? "p99 latency" : "bandwidth, GB/s", logY, logY,
+                "", List.of(new SvgChart.Series("a", List.of(new SvgChart.Point(1L << 30, 480, 2)), false),
+                new SvgChart.Series("b", List.of(new SvgChart.Point(1L << 30, 470, 2)), false)));
+    }
+
+    private static boolean dark(int rgb) {
+        return ((rgb >> 16) & 0xff) < 128 && ((rgb >> 8) & 0xff) < 128 && (rgb & 0xff) < 128;
+    }
+
     private static Set<String> stems(Path dir, String ext) throws Exception {
         try (Stream<Path> s = Files.list(dir)) {
             return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(ext))

@@ -46,11 +46,12 @@ public final class ServingFixtures {
         long tokens = Double.isNaN(outputTokensPerSecond) ? 2200 : Math.round(outputTokensPerSecond * end / 1e9);
         PointStats st = PointStats.of(rs, 0, end, tokens);
         boolean met = Target.DEFAULT.metBy(st);
+        Stability stability = new Stability(2.0, 200, 2200, 2200, true);
         return new ServingResults.Point(rate, met, false, st,
                 ExactTests.quantileInterval(st.ttft().sorted(), 0.99, 0.95),
                 ExactTests.quantileInterval(st.tpot().sorted(), 0.99, 0.95),
-                ExactTests.quantileInterval(st.e2e().sorted(), 0.99, 0.95), 8000, new Stability(2.0, 200, 2200, 2200, true),
-                met ? "met" : "broke: p99 TTFT over 2s");
+                ExactTests.quantileInterval(st.e2e().sorted(), 0.99, 0.95), 8000, stability,
+                met ? "met" : "broke: p99 TTFT over 2s", Target.DEFAULT.judge(st, stability, false, 200, 200).breaches());
     }
 
     /** A run labelled {@code label} of {@link #SWEEP} with these points and step breakdown (null: none). */

@@ -20,6 +20,7 @@ import io.p2pbench.serving.Workload;
 import io.p2pbench.spec.SkipCause;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The keep/reject logic of "Does splitting pay at a request rate?" on fixture sweeps. */
@@ -113,10 +114,10 @@ class ServingVerdictTest {
         assertEquals("reject", r.verdict(), r.why());
     }
 
-    /** {@code p} judged broken for {@code why}. */
+    /** {@code p} judged broken because its queue grows, for {@code why}. */
     private static ServingResults.Point broke(ServingResults.Point p, String why) {
         return new ServingResults.Point(p.ratePerSecond(), false, p.capped(), p.stats(), p.ttftP99(), p.tpotP99(),
-                p.e2eP99(), p.meanStepUs(), p.stability(), "broke: " + why);
+                p.e2eP99(), p.meanStepUs(), p.stability(), "broke: " + why, Set.of(Target.Breach.QUEUE_GROWS));
     }
 
     @Test
