@@ -48,7 +48,7 @@ class SkipCauseReadTest {
 
     @Test
     void aRecordedCauseIsReadAsWrittenAndAnOldSkipByItsReason(@TempDir Path dir) throws Exception {
-        RunManifest m = new RunManifest(RunManifest.FORMAT, "0.1.0", "abc1234", "p2pbench run", "quick", "m", "t0",
+        RunManifest m = new RunManifest(RunManifest.FORMAT, "0.1.0", "abc1234", "p2pbench run", "quick", "m", "2026-12-02T14:27:49Z",
                 "t1", "complete", Map.of(), List.of(
                         RunManifest.Entry.skipped(C, SkipCause.DOES_NOT_FIT, "needs 150.0 GiB, the GPU has 80.0 GiB",
                                 null, 0.0),
