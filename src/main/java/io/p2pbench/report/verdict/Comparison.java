@@ -225,6 +225,7 @@ public final class Comparison {
         List<Row> rows = new ArrayList<>();
         List<String> rowKeys = new ArrayList<>();
         boolean inRounds = false;
+        boolean byTable = false;
         RunDrift drift = across ? RunDrift.NONE : RunDrift.of(baseline.machine(), baselines);
         for (String key : candKeys) {
             if (!baseKeys.contains(key)) {
@@ -238,8 +239,10 @@ public final class Comparison {
                 rows.add(inRoundsRow);
                 inRounds = true;
             } else {
-                rows.add(measure(b, c, figures(base, key), figures(cand, key), across
-                        ? new NoiseFloors.Floor(Double.NaN, OTHER_MACHINE) : floors.floorOf(b.key())));
+                Row row = measure(b, c, figures(base, key), figures(cand, key), across
+                        ? new NoiseFloors.Floor(Double.NaN, OTHER_MACHINE) : floors.floorOf(b.key()));
+                rows.add(row);
+                byTable |= !row.noRatio(); // a row without a ratio is judged by nothing
             }
             rowKeys.add(key);
         }
@@ -248,7 +251,7 @@ public final class Comparison {
                     + RoundRows.rounds(candidates)
                     + " rounds; Student t on log figures, pooled spread) and the drift between runs from "
                     + (drift.known() ? drift.source() : "nothing (none known for this machine: give a baseline of "
-                    + "2 runs or more)") + " where measured in rounds, else the " + noise;
+                    + "2 runs or more)") + (byTable ? " where measured in rounds, else the " + noise : "");
         }
         if (rows.isEmpty()) {
             throw new BadInputException(NothingInCommon.why(baseline, candidate, matching));
