@@ -1,6 +1,6 @@
 package io.p2pbench.cli;
 
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.Compare;
 import io.p2pbench.report.Reporter;
 import io.p2pbench.report.StagedOutput;

@@ -1,7 +1,7 @@
 package io.p2pbench.report.read;
 
 import io.p2pbench.partition.Plan;
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;

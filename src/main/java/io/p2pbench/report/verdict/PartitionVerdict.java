@@ -2,7 +2,7 @@ package io.p2pbench.report.verdict;
 
 import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.chart.ChartData;
 import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.read.JmhJson;

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.Compare;
 import io.p2pbench.report.Fixtures;
 import io.p2pbench.report.read.Measurement;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.Fixtures;
 import io.p2pbench.results.BatchSamples;
 import java.nio.file.Files;
