@@ -5,6 +5,7 @@ import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.serving.PointStats;
 import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.Target;
 import java.io.IOException;
@@ -99,8 +100,8 @@ public final class ServingCharts {
                 double low;
                 double high;
                 if (s.runs().size() == 1) {
-                    ExactTests.Interval ci = metric.equals("ttft") ? s.runs().get(0).at(rate).ttftP99()
-                            : s.runs().get(0).at(rate).tpotP99();
+                    PointStats st = s.runs().get(0).at(rate).stats();
+                    ExactTests.Interval ci = ExactTests.p99Interval(metric.equals("ttft") ? st.ttft() : st.tpot());
                     low = ci.exists() ? ci.low() / 1e3 : Double.NaN;
                     high = ci.exists() ? ci.high() / 1e3 : Double.NaN;
                 } else {
