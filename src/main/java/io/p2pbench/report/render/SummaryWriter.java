@@ -10,7 +10,6 @@ import io.p2pbench.report.stats.LinkRates;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.report.verdict.MachineDoctor;
 import io.p2pbench.report.verdict.PartitionVerdict;
-import io.p2pbench.report.verdict.VerdictSections;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.topology.HostInfo;
