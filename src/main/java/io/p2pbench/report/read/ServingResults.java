@@ -1,7 +1,6 @@
 package io.p2pbench.report.read;
 
 import io.p2pbench.partition.Plan;
-import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;

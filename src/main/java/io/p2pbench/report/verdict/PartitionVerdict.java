@@ -2,10 +2,10 @@ package io.p2pbench.report.verdict;
 
 import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
-import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.chart.ChartData;
 import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.chart.PartitionNames;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.JmhJson;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.render.Markdown;
