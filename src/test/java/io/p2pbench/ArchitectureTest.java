@@ -46,8 +46,6 @@ class ArchitectureTest {
             "collective -> transfer",
             "partition -> collective",
             "partition -> transfer",
-            "report.render -> report.verdict",
-            "report.verdict -> report.render",
             "serving -> collective",
             "serving -> partition",
             "spec -> collective",

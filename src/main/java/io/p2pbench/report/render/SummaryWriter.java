@@ -8,6 +8,7 @@ import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.stats.HockneyFit;
 import io.p2pbench.report.stats.LinkRates;
 import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.verdict.MachineDoctor;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.spec.Kind;

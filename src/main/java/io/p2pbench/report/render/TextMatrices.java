@@ -3,6 +3,7 @@ package io.p2pbench.report.render;
 import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;

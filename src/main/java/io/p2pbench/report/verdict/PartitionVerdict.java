@@ -8,7 +8,7 @@ import io.p2pbench.report.chart.PartitionNames;
 import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.JmhJson;
 import io.p2pbench.report.read.ResultData;
-import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Combination;

@@ -2,7 +2,7 @@ package io.p2pbench.report.verdict;
 
 import io.p2pbench.partition.Plan;
 import io.p2pbench.report.read.ServingResults;
-import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.serving.PointStats;
 import io.p2pbench.serving.Stability;
