@@ -40,7 +40,11 @@ class ArchitectureTest {
 
     /**
      * Package edges (short names, without {@code io.p2pbench.}) that lie on a cycle today and are
-     * tolerated until broken. Empty means the graph is acyclic.
+     * tolerated until broken; empty means the graph is acyclic. What remains is one cycle: {@code spec},
+     * {@code serving}, {@code partition}, {@code collective} and {@code transfer} depend one way except for
+     * {@code transfer -> spec} ({@code spec.SkipCause}, carried by {@code transfer.BenchmarkSkipped}); moving
+     * {@code SkipCause} below {@code transfer} breaks it, and then this list is empty. The report's
+     * sub-packages have no cycle (issue 35).
      */
     private static final Set<String> KNOWN_CYCLIC_EDGES = Set.of(
             "collective -> transfer",
