@@ -8,7 +8,7 @@ import io.p2pbench.doctor.FixtureMachine;
 import io.p2pbench.doctor.LiveMachine;
 import io.p2pbench.doctor.MachineSource;
 import io.p2pbench.doctor.Measured;
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.verdict.MachineDoctor;
 import java.io.IOException;
 import java.io.InputStream;

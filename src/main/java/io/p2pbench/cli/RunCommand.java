@@ -4,7 +4,7 @@ import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ResultCheck;
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.fork.ForkSettings;
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.Reporter;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.LockFile;

@@ -1,9 +1,9 @@
 package io.p2pbench.cli;
 
-import io.p2pbench.report.BadInputException;
 import io.p2pbench.report.Compare;
 import io.p2pbench.report.Reporter;
 import io.p2pbench.report.StagedOutput;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.render.MarkdownSafety;
 import io.p2pbench.results.AtomicFiles;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.imports.NcclTestsImport;
 import io.p2pbench.report.imports.NvbandwidthImport;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.JmhJson;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;

@@ -4,6 +4,7 @@ import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.chart.FileNames;
 import io.p2pbench.report.chart.PngCharts;
 import io.p2pbench.report.chart.ServingCharts;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
@@ -40,7 +41,7 @@ public final class Reporter {
     /** Name of the summary file. */
     public static final String SUMMARY = "summary.md";
     /** Name of the full per-size statistics file. */
-    public static final String STATISTICS = "statistics.md";
+    public static final String STATISTICS = SummaryWriter.STATISTICS;
     /** Where reports go when no folder is named: {@value #DEFAULT_ROOT}, ignored by git in a checkout. */
     public static final String DEFAULT_ROOT = "reports";
 

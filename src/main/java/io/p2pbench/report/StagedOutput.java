@@ -1,5 +1,6 @@
 package io.p2pbench.report;
 
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;

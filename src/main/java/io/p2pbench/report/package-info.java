@@ -6,6 +6,6 @@
  * {@code read} (result folders into measurements), {@code imports} (nvbandwidth and nccl-tests outputs as
  * baselines), {@code stats} (statistics and models over measurements), {@code verdict} (worse, keep, reject),
  * {@code chart} (SVG and PNG charts) and {@code render} (Markdown, HTML and export files).
- * {@link io.p2pbench.report.BadInputException} is the one error they all throw for input they cannot use.
+ * {@link io.p2pbench.report.read.BadInputException} is the one error they all throw for input they cannot use.
  */
 package io.p2pbench.report;

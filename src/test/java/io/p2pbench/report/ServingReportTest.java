@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelShape;
 import io.p2pbench.partition.Plan;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.verdict.PartitionVerdict;

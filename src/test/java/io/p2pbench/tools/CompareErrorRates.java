@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
-import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.verdict.Comparison;
 import io.p2pbench.report.verdict.NoiseFloors;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package io.p2pbench.tools;
 
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.read.ServingResults;
-import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.report.verdict.ServingVerdict;
 import java.io.IOException;

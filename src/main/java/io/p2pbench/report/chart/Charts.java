@@ -3,7 +3,6 @@ package io.p2pbench.report.chart;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
-import io.p2pbench.report.render.TextMatrices;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Kind;
@@ -215,7 +214,7 @@ public final class Charts {
     private static List<ChartFile> heatmaps(Topology t, List<Measurement> ms, String name, Path dir, String prefix)
             throws IOException {
         Map<String, List<Measurement>> matrices = new TreeMap<>();
-        for (Measurement m : TextMatrices.matrixCells(ms)) {
+        for (Measurement m : matrixCells(ms)) {
             if (m.key().direction().equals(ResultReader.ONE_WAY)) {
                 matrices.computeIfAbsent(m.key().path() + "-" + Sizes.compact(m.key().sizeBytes()), k -> new ArrayList<>())
                         .add(m);
@@ -374,5 +373,25 @@ public final class Charts {
             }
         }
         return new ArrayList<>(gpus);
+    }
+
+    /**
+     * The peer bandwidth figures of the pair matrix: every path, direction and size the plan measured as
+     * {@code matrix}, with the figures of every pair at them (a pair the sweep already measured at that
+     * size keeps the sweep's combination, so its group says {@code sweep}).
+     */
+    public static List<Measurement> matrixCells(List<Measurement> ms) {
+        Set<String> matrixKeys = new HashSet<>();
+        for (Measurement m : ms) {
+            if (m.group().equals("matrix") && m.key().is(Kind.PEER) && m.key().biggerIsBetter()) {
+                matrixKeys.add(cellKey(m));
+            }
+        }
+        return ms.stream().filter(m -> m.key().is(Kind.PEER) && m.key().biggerIsBetter()
+                && matrixKeys.contains(cellKey(m))).toList();
+    }
+
+    private static String cellKey(Measurement m) {
+        return m.key().path() + "|" + m.key().direction() + "|" + m.key().sizeBytes();
     }
 }

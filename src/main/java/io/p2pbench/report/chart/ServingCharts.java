@@ -3,8 +3,9 @@ package io.p2pbench.report.chart;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.stats.ExactTests;
-import io.p2pbench.report.verdict.PartitionVerdict;
+import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
+import io.p2pbench.serving.PointStats;
 import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.Target;
 import java.io.IOException;
@@ -47,7 +48,7 @@ public final class ServingCharts {
 
     /** Whether {@code c} is one of these charts of {@code machine}, in a report over {@code machines} machines. */
     public static boolean isChartOf(Charts.ChartFile c, String machine, int machines) {
-        return isChart(c) && c.svg().getFileName().toString().startsWith(PartitionVerdict.prefix(machine, machines)
+        return isChart(c) && c.svg().getFileName().toString().startsWith(PartitionNames.prefix(machine, machines)
                 + "serving-");
     }
 
@@ -64,9 +65,9 @@ public final class ServingCharts {
             for (List<ServingResults.Sweep> scenario : byScenario.values()) {
                 String slug = Charts.stem(scenario.get(0).model().toLowerCase(Locale.ROOT))
                         + (byScenario.size() > 1 ? "-" + (++k) : "");
-                String prefix = PartitionVerdict.prefix(machine, machines.size()) + "serving-";
+                String prefix = PartitionNames.prefix(machine, machines.size()) + "serving-";
                 String subtitle = "on " + descriptions.getOrDefault(machine, machine)
-                        + (scenario.stream().anyMatch(ServingResults.Sweep::singleGpu) ? "; " + PartitionVerdict.SINGLE_GPU
+                        + (scenario.stream().anyMatch(ServingResults.Sweep::singleGpu) ? "; " + PartitionNames.SINGLE_GPU
                         : "");
                 Target target = scenario.get(0).sweep().target();
                 String model = scenario.get(0).model();
@@ -95,12 +96,12 @@ public final class ServingCharts {
                 Function<ServingResults.Point, Double> value = p -> (metric.equals("ttft") ? p.stats().ttft().p99()
                         : p.stats().tpot().p99()) / 1e3;
                 List<Double> values = s.at(rate, value::apply);
-                double y = PartitionVerdict.median(values);
+                double y = Statistics.median(values);
                 double low;
                 double high;
                 if (s.runs().size() == 1) {
-                    ExactTests.Interval ci = metric.equals("ttft") ? s.runs().get(0).at(rate).ttftP99()
-                            : s.runs().get(0).at(rate).tpotP99();
+                    PointStats st = s.runs().get(0).at(rate).stats();
+                    ExactTests.Interval ci = ExactTests.p99Interval(metric.equals("ttft") ? st.ttft() : st.tpot());
                     low = ci.exists() ? ci.low() / 1e3 : Double.NaN;
                     high = ci.exists() ? ci.high() / 1e3 : Double.NaN;
                 } else {
@@ -134,7 +135,7 @@ public final class ServingCharts {
                 labels.add(label(s));
             }
         }
-        List<String> series = new ArrayList<>(List.of(PartitionVerdict.NO_EXCHANGES));
+        List<String> series = new ArrayList<>(List.of(PartitionNames.NO_EXCHANGES));
         series.addAll(TRANSPORT_ORDER);
         double[][] values = new double[series.size()][plans.size()];
         for (double[] row : values) {
@@ -142,7 +143,7 @@ public final class ServingCharts {
         }
         for (ServingResults.Sweep s : scenario) {
             int i = s.plan() == Plan.SINGLE ? 0 : series.indexOf(s.transport());
-            double knee = PartitionVerdict.median(s.knees());
+            double knee = Statistics.median(s.knees());
             if (i >= 0 && !Double.isNaN(knee)) {
                 values[i][plans.indexOf(s.plan())] = knee;
             }
@@ -176,13 +177,13 @@ public final class ServingCharts {
                 causes.addAll(p.breaches());
             }
         }
-        double knee = PartitionVerdict.median(s.knees());
+        double knee = Statistics.median(s.knees());
         String text = (Double.isNaN(knee) ? "no knee" : "knee " + rate(knee)) + "; broke at " + rate(rate) + " req/s"
                 + (s.runs().size() > 1 ? " (" + broke + " of " + s.runs().size() + " runs)" : "") + ": "
                 + causes.stream().map(Target.Breach::shortName).collect(Collectors.joining(", "));
         if (!causes.contains(Target.Breach.TTFT) && !causes.contains(Target.Breach.TPOT)) {
-            double ttft = PartitionVerdict.median(s.at(rate, p -> p.stats().ttft().p99()));
-            double tpot = PartitionVerdict.median(s.at(rate, p -> p.stats().tpot().p99()));
+            double ttft = Statistics.median(s.at(rate, p -> p.stats().ttft().p99()));
+            double tpot = Statistics.median(s.at(rate, p -> p.stats().tpot().p99()));
             text += "; p99 TTFT " + Axis.micros(ttft / 1e3) + ", TPOT " + Axis.micros(tpot / 1e3) + " within target";
         }
         return text;

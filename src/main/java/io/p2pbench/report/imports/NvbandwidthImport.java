@@ -1,7 +1,7 @@
 package io.p2pbench.report.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;

@@ -3,7 +3,6 @@ package io.p2pbench.report.read;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.p2pbench.report.BadInputException;
 import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;

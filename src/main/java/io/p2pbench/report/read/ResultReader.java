@@ -3,7 +3,6 @@ package io.p2pbench.report.read;
 import com.fasterxml.jackson.core.JacksonException;
 import io.p2pbench.collective.Group;
 import io.p2pbench.cuda.Binding;
-import io.p2pbench.report.BadInputException;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;

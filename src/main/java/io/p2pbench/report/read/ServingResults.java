@@ -1,9 +1,6 @@
 package io.p2pbench.report.read;
 
 import io.p2pbench.partition.Plan;
-import io.p2pbench.report.BadInputException;
-import io.p2pbench.report.stats.ExactTests;
-import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
@@ -44,16 +41,12 @@ public final class ServingResults {
      * @param ratePerSecond the rate offered
      * @param met whether it met the sweep's target (recomputed from its requests, {@link Target#judge})
      * @param stats its figures
-     * @param ttftP99 distribution-free interval of the p99 TTFT ({@link ExactTests#quantileInterval})
-     * @param tpotP99 the same for TPOT
-     * @param e2eP99 the same for end-to-end latency
      * @param stability whether its server kept up with the load ({@link Stability})
      * @param judgement {@code met}, or {@code broke: } and why
      * @param breaches what broke it, typed (empty: met)
      */
-    public record Point(double ratePerSecond, boolean met, boolean capped, PointStats stats, ExactTests.Interval ttftP99,
-                 ExactTests.Interval tpotP99, ExactTests.Interval e2eP99, double meanStepUs, Stability stability,
-                 String judgement, Set<Target.Breach> breaches) {}
+    public record Point(double ratePerSecond, boolean met, boolean capped, PointStats stats, double meanStepUs,
+                 Stability stability, String judgement, Set<Target.Breach> breaches) {}
 
     /** One run of a sweep: its folder's label, its samples and its points in rate order. */
     public record Run(String label, ServingSamples samples, List<Point> points) {
@@ -193,15 +186,10 @@ public final class ServingResults {
                     p.windowEndNanos(), p.windowTokens());
             Target.Judgement j = sweep.target().judge(st, stability, p.capped(), p.requests().size(),
                     sweep.workload().measured());
-            points.add(new Point(p.ratePerSecond(), j.met(), p.capped(), st, interval(st.ttft()), interval(st.tpot()),
-                    interval(st.e2e()), p.meanStepUs(), stability, j.why(), j.breaches()));
+            points.add(new Point(p.ratePerSecond(), j.met(), p.capped(), st, p.meanStepUs(), stability, j.why(), j.breaches()));
         }
         points.sort(Comparator.comparingDouble(Point::ratePerSecond));
         return new Run(d.label(), s, List.copyOf(points));
-    }
-
-    private static ExactTests.Interval interval(PointStats.Latency l) {
-        return ExactTests.quantileInterval(l.sorted(), 0.99, Statistics.CONFIDENCE);
     }
 
     private static final class Builder {

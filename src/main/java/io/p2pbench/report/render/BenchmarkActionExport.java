@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;

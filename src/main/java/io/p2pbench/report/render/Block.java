@@ -1,5 +1,6 @@
 package io.p2pbench.report.render;
 
+import io.p2pbench.report.text.Markdown;
 import java.util.List;
 
 /**

@@ -1,6 +1,5 @@
 package io.p2pbench.report.render;
 
-import io.p2pbench.report.Reporter;
 import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.chart.ServingCharts;
 import io.p2pbench.report.read.Measurement;
@@ -9,9 +8,9 @@ import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.stats.HockneyFit;
 import io.p2pbench.report.stats.LinkRates;
 import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.verdict.MachineDoctor;
 import io.p2pbench.report.verdict.PartitionVerdict;
-import io.p2pbench.report.verdict.VerdictSections;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.topology.HostInfo;
@@ -37,6 +36,8 @@ import java.util.stream.Collectors;
 public final class SummaryWriter {
     /** GitHub's limit for one step's job summary. */
     public static final int LIMIT_BYTES = 1 << 20;
+    /** Name of the full per-size statistics file the summary points to (the reporter writes it). */
+    public static final String STATISTICS = "statistics.md";
     /** What the summary may use, leaving room for the lines that say what was left out. */
     private static final int BUDGET_BYTES = LIMIT_BYTES - 8 * 1024;
 
@@ -70,13 +71,13 @@ public final class SummaryWriter {
         page.addAll(notMeasured(r));
         page.addAll(method(r));
         page.add(new Block.Paragraph("Per-size statistics (median, mean, interval, CV, n, efficiency; latency "
-                + "percentiles) of every figure: see `" + Reporter.STATISTICS + "` next to this file."));
+                + "percentiles) of every figure: see `" + STATISTICS + "` next to this file."));
         String statistics = "# p2pbench statistics per size\n\n" + Block.markdown(method(r)) + statistics(r);
         String markdown = Block.markdown(page);
         String summary = markdown.substring(0, markdown.length() - 1); // the file ends with its last line
         if (bytes(summary) > BUDGET_BYTES) {
             summary = summary.substring(0, BUDGET_BYTES / 2) + "\n\n(cut here to stay under 1 MiB, a CI job summary's "
-                    + "limit: see `" + Reporter.STATISTICS + "`)\n";
+                    + "limit: see `" + STATISTICS + "`)\n";
             page = List.of(new Block.MarkdownText(summary));
         }
         return new Documents(summary, statistics, page);

@@ -1,12 +1,13 @@
 package io.p2pbench.report.render;
 
+import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -56,24 +57,9 @@ public final class TextMatrices {
         return sb.toString();
     }
 
-    /**
-     * The peer bandwidth figures of the pair matrix: every path, direction and size the plan measured as
-     * {@code matrix}, with the figures of every pair at them (a pair the sweep already measured at that
-     * size keeps the sweep's combination, so its group says {@code sweep}).
-     */
+    /** The peer bandwidth figures of the pair matrix ({@link Charts#matrixCells}). */
     public static List<Measurement> matrixCells(List<Measurement> ms) {
-        Set<String> matrixKeys = new HashSet<>();
-        for (Measurement m : ms) {
-            if (m.group().equals("matrix") && m.key().is(Kind.PEER) && m.key().biggerIsBetter()) {
-                matrixKeys.add(cellKey(m));
-            }
-        }
-        return ms.stream().filter(m -> m.key().is(Kind.PEER) && m.key().biggerIsBetter()
-                && matrixKeys.contains(cellKey(m))).toList();
-    }
-
-    private static String cellKey(Measurement m) {
-        return m.key().path() + "|" + m.key().direction() + "|" + m.key().sizeBytes();
+        return Charts.matrixCells(ms);
     }
 
     /** Host x GPU matrices per direction at the size most GPUs were measured at; empty when there is none. */

@@ -1,5 +1,6 @@
 package io.p2pbench.report.stats;
 
+import io.p2pbench.serving.PointStats;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 import org.apache.commons.math3.distribution.BinomialDistribution;
@@ -194,6 +195,14 @@ public final class ExactTests {
             }
         }
         return new Interval(s[best - 1], s[n - best], coverage, hasTies(s));
+    }
+
+    /**
+     * The distribution-free interval of the p99 of one serving point's latencies at
+     * {@link Statistics#CONFIDENCE}: what the serving tables and charts give around a p99.
+     */
+    public static Interval p99Interval(PointStats.Latency l) {
+        return quantileInterval(l.sorted(), 0.99, Statistics.CONFIDENCE);
     }
 
     /**

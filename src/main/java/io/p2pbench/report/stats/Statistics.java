@@ -2,6 +2,7 @@ package io.p2pbench.report.stats;
 
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 import org.apache.commons.math3.distribution.NormalDistribution;
@@ -123,5 +124,11 @@ public final class Statistics {
         if (samples == null || samples.length == 0) {
             throw new IllegalArgumentException("no samples");
         }
+    }
+
+    /** The median of {@code v} (for an even count, the mean of the two middle values); {@code v} is not changed. */
+    public static double median(List<Double> v) {
+        double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
     }
 }

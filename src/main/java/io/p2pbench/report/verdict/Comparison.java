@@ -1,10 +1,10 @@
 package io.p2pbench.report.verdict;
 
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
-import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.stats.Statistics;
 import java.math.BigDecimal;

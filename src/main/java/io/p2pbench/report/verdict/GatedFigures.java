@@ -1,9 +1,9 @@
 package io.p2pbench.report.verdict;
 
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ServingResults;
-import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.text.Markdown;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;

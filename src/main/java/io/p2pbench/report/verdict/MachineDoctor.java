@@ -4,7 +4,7 @@ import io.p2pbench.doctor.Diagnosis;
 import io.p2pbench.doctor.Doctor;
 import io.p2pbench.doctor.DoctorText;
 import io.p2pbench.doctor.Measured;
-import io.p2pbench.report.BadInputException;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;

@@ -2,12 +2,13 @@ package io.p2pbench.report.verdict;
 
 import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
-import io.p2pbench.report.BadInputException;
 import io.p2pbench.report.chart.ChartData;
 import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.chart.PartitionNames;
+import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.JmhJson;
 import io.p2pbench.report.read.ResultData;
-import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Combination;
@@ -63,7 +64,7 @@ public final class PartitionVerdict {
     /** Exposed communication share of the step from which a plan counts as communication-bound. */
     public static final double COMM_BOUND_SHARE = 0.30;
     /** The label of rows measured over a group that repeats a GPU. */
-    public static final String SINGLE_GPU = "single GPU: not an interconnect measurement";
+    public static final String SINGLE_GPU = PartitionNames.SINGLE_GPU;
 
     private PartitionVerdict() {}
 
@@ -228,8 +229,7 @@ public final class PartitionVerdict {
     }
 
     public static double median(List<Double> v) {
-        double[] a = v.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
+        return Statistics.median(v);
     }
 
     /** The GPU pairs of the best (nearest) link class in {@code t}, e.g. {@code 0-1, 2-3 (NV18)}; empty on one GPU. */
@@ -316,11 +316,11 @@ public final class PartitionVerdict {
     }
 
     /** The series name of SINGLE, which has no exchanges and so no transport. */
-    public static final String NO_EXCHANGES = "SINGLE: no exchanges";
+    public static final String NO_EXCHANGES = PartitionNames.NO_EXCHANGES;
 
     /** What the file names of {@code machine}'s charts start with, as {@code Reporter} names the other charts. */
     public static String prefix(String machine, int machines) {
-        return machines > 1 ? Charts.stem(machine) + "-" : "";
+        return PartitionNames.prefix(machine, machines);
     }
 
     /** Writes the section's charts ({@link PartitionCharts#charts}) into {@code dir}; the files written, in order. */

@@ -2,7 +2,7 @@ package io.p2pbench.report.verdict;
 
 import io.p2pbench.partition.Plan;
 import io.p2pbench.report.read.ServingResults;
-import io.p2pbench.report.render.Markdown;
+import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.serving.PointStats;
 import io.p2pbench.serving.Stability;
@@ -107,7 +107,8 @@ final class ServingTables {
                                     + ServingVerdict.rate(p.stability().servedPerSecond()),
                             String.format(Locale.ROOT, "%.0f", st.outputTokensPerSecond()),
                             st.ttft().n() + (st.unfinished() > 0 ? " (" + st.unfinished() + " unfinished)" : ""),
-                            latency(st.ttft(), p.ttftP99()), latency(st.tpot(), p.tpotP99()), latency(st.e2e(), p.e2eP99()),
+                            latency(st.ttft(), ExactTests.p99Interval(st.ttft())), latency(st.tpot(), ExactTests.p99Interval(st.tpot())),
+                            latency(st.e2e(), ExactTests.p99Interval(st.e2e())),
                             String.format(Locale.ROOT, "%.2f", p.meanStepUs() / 1000),
                             p.judgement()));
                 }

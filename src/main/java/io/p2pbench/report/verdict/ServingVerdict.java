@@ -358,8 +358,8 @@ public final class ServingVerdict {
      * The markdown section: per machine a verdict table, its charts and every point's figures; empty without
      * serving sweeps.
      */
-    static String section(List<ServingResults.Sweep> sweeps, Map<String, PartitionVerdict.Machine> machines,
-                          List<Charts.ChartFile> charts, Function<Path, String> link) {
+    public static String section(List<ServingResults.Sweep> sweeps, Map<String, PartitionVerdict.Machine> machines,
+                                 List<Charts.ChartFile> charts, Function<Path, String> link) {
         if (sweeps.isEmpty()) {
             return "";
         }

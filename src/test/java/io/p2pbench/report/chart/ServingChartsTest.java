@@ -27,8 +27,7 @@ class ServingChartsTest {
 
     /** {@code p} judged broken only because its queue grows (its latencies within the target). */
     private static ServingResults.Point queueGrows(ServingResults.Point p) {
-        return new ServingResults.Point(p.ratePerSecond(), false, p.capped(), p.stats(), p.ttftP99(), p.tpotP99(),
-                p.e2eP99(), p.meanStepUs(), p.stability(), "broke: the queue grows: offered 62 req/s, served 49 req/s",
+        return new ServingResults.Point(p.ratePerSecond(), false, p.capped(), p.stats(), p.meanStepUs(), p.stability(), "broke: the queue grows: offered 62 req/s, served 49 req/s",
                 Set.of(Target.Breach.QUEUE_GROWS));
     }
 

@@ -116,8 +116,7 @@ class ServingVerdictTest {
 
     /** {@code p} judged broken because its queue grows, for {@code why}. */
     private static ServingResults.Point broke(ServingResults.Point p, String why) {
-        return new ServingResults.Point(p.ratePerSecond(), false, p.capped(), p.stats(), p.ttftP99(), p.tpotP99(),
-                p.e2eP99(), p.meanStepUs(), p.stability(), "broke: " + why, Set.of(Target.Breach.QUEUE_GROWS));
+        return new ServingResults.Point(p.ratePerSecond(), false, p.capped(), p.stats(), p.meanStepUs(), p.stability(), "broke: " + why, Set.of(Target.Breach.QUEUE_GROWS));
     }
 
     @Test

@@ -1,9 +1,9 @@
-package io.p2pbench.report.verdict;
+package io.p2pbench.report.render;
 
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
-import io.p2pbench.report.render.ReportContent;
-import io.p2pbench.report.render.SummaryWriter;
+import io.p2pbench.report.verdict.PartitionVerdict;
+import io.p2pbench.report.verdict.ServingVerdict;
 import io.p2pbench.spec.Kind;
 import java.nio.file.Path;
 import java.util.Arrays;

@@ -1,10 +1,10 @@
-package io.p2pbench.report.render;
+package io.p2pbench.report.text;
 
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 
-/** Markdown pieces and number formats shared by the summary and the comparison. */
+/** Markdown pieces and number formats shared by the verdicts, the summary and the comparison. */
 public final class Markdown {
     private Markdown() {}
 
@@ -43,7 +43,7 @@ public final class Markdown {
     }
 
     /** A ratio as a percentage with one decimal, e.g. {@code 85.7%}. */
-    static String percent(double ratio) {
+    public static String percent(double ratio) {
         return Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, "%.1f%%", 100 * ratio);
     }
 

@@ -1,4 +1,4 @@
-package io.p2pbench.report;
+package io.p2pbench.report.read;
 
 import java.io.IOException;
 
