@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
  * imports {@code cli}, and only {@code cli} imports {@code run}.
  *
  * <p>An edge {@code a -> b} is cyclic when {@code b} also reaches {@code a} (both lie in one strongly
- * connected component). {@link #KNOWN_CYCLIC_EDGES} lists the cyclic edges that remain from issue 35: a new
- * cyclic edge fails this test (with every cycle printed, one {@code file:line} per edge), and so does an
- * entry of the list that is no longer cyclic, so the list only shrinks. The goal is an empty list.
+ * connected component). {@link #KNOWN_CYCLIC_EDGES} is empty: any cyclic edge fails this test (with every cycle
+ * printed, one {@code file:line} per edge); an entry added to the list must still be cyclic, so the list only
+ * shrinks.
  */
 class ArchitectureTest {
     private static final Path MAIN = Path.of("src/main/java");
@@ -39,24 +39,10 @@ class ArchitectureTest {
             Pattern.compile("^\\s*import\\s+(?:static\\s+)?(io\\.p2pbench(?:\\.[a-z]\\w*)*)\\.[A-Z*]");
 
     /**
-     * Package edges (short names, without {@code io.p2pbench.}) that lie on a cycle today and are
-     * tolerated until broken; empty means the graph is acyclic. What remains is one cycle: {@code spec},
-     * {@code serving}, {@code partition}, {@code collective} and {@code transfer} depend one way except for
-     * {@code transfer -> spec} ({@code spec.SkipCause}, carried by {@code transfer.BenchmarkSkipped}); moving
-     * {@code SkipCause} below {@code transfer} breaks it, and then this list is empty. The report's
-     * sub-packages have no cycle (issue 35).
+     * Package edges (short names, without {@code io.p2pbench.}) that lie on a cycle and are tolerated until broken;
+     * empty: the graph is acyclic, and a new cyclic edge fails the build.
      */
-    private static final Set<String> KNOWN_CYCLIC_EDGES = Set.of(
-            "collective -> transfer",
-            "partition -> collective",
-            "partition -> transfer",
-            "serving -> collective",
-            "serving -> partition",
-            "spec -> collective",
-            "spec -> partition",
-            "spec -> serving",
-            "spec -> transfer",
-            "transfer -> spec");
+    private static final Set<String> KNOWN_CYCLIC_EDGES = Set.of();
 
     /** package -> imported package -> first {@code file:line} that imports it. */
     private static Map<String, Map<String, String>> graph() throws IOException {

@@ -6,7 +6,7 @@ import io.p2pbench.collective.CollectiveTiming;
 import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.settings.Settings;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.util.ArrayList;
 import java.util.List;

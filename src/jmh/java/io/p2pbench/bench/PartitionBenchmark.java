@@ -10,7 +10,7 @@ import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.StepBreakdown;
 import io.p2pbench.partition.Transport;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.util.concurrent.TimeUnit;

@@ -19,7 +19,7 @@ import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.StepExecutor;
 import io.p2pbench.serving.StepShape;
 import io.p2pbench.serving.VerifiedStepExecutor;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import io.p2pbench.transfer.TransferFixture;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.settings.Settings;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

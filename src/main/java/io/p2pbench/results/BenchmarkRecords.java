@@ -2,7 +2,7 @@ package io.p2pbench.results;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.p2pbench.spec.Skip;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

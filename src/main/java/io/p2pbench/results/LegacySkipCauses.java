@@ -1,6 +1,6 @@
 package io.p2pbench.results;
 
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import java.util.List;
 
 /**

@@ -3,7 +3,7 @@ package io.p2pbench.results;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.p2pbench.spec.Combination;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -14,7 +14,7 @@ import io.p2pbench.spec.Exchange;
 import io.p2pbench.spec.NcclOp;
 import io.p2pbench.spec.Ring;
 import io.p2pbench.spec.Skip;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
 import java.util.Map;

@@ -6,7 +6,7 @@ import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Metric;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

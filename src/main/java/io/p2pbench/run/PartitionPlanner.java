@@ -11,7 +11,7 @@ import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Metric;
 import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.spec.Skip;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
 import java.util.Set;

@@ -22,7 +22,7 @@ import io.p2pbench.serving.Target;
 import io.p2pbench.serving.Workload;
 import io.p2pbench.spec.Serving;
 import io.p2pbench.spec.Skip;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;

@@ -5,7 +5,7 @@ import io.p2pbench.fork.ForkPhases;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Metric;
 import io.p2pbench.results.RunManifest;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -9,7 +9,7 @@ import io.p2pbench.spec.HostCopyBidirectional;
 import io.p2pbench.spec.PeerCopy;
 import io.p2pbench.spec.PeerCopyBidirectional;
 import io.p2pbench.spec.Skip;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.GpuPair;

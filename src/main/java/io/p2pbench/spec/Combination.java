@@ -1,5 +1,6 @@
 package io.p2pbench.spec;
 
+import io.p2pbench.transfer.SkipCause;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
 

@@ -1,5 +1,7 @@
 package io.p2pbench.spec;
 
+import io.p2pbench.transfer.SkipCause;
+
 /**
  * Why a planned combination will not run here: the cause decisions read and the reason people read.
  *

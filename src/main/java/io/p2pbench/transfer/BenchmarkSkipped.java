@@ -1,6 +1,6 @@
 package io.p2pbench.transfer;
 
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 
 /**
  * A benchmark that cannot run on this machine (no peer access, too little memory, one NUMA node):

@@ -1,7 +1,7 @@
 package io.p2pbench.transfer;
 
 import io.p2pbench.cuda.CudaDevices;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.topology.HostProbe;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -10,7 +10,7 @@ import io.p2pbench.cuda.PeerAccess;
 import io.p2pbench.cuda.PinnedHostBuffer;
 import io.p2pbench.cuda.Resources;
 import io.p2pbench.cuda.StreamGate;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.topology.GpuPair;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.p2pbench.collective.CollectiveOperation;
 import io.p2pbench.fork.ForkChannel;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.spec.Skip;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.transfer.BenchmarkSkipped;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2pbench.collective.Group;
 import io.p2pbench.partition.Plan;
 import io.p2pbench.spec.Combination;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.StepCostModel;
 import io.p2pbench.serving.Target;

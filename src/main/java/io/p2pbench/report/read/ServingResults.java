@@ -11,7 +11,7 @@ import io.p2pbench.serving.ServingSweep;
 import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.Target;
 import io.p2pbench.spec.Serving;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.spec.WorkloadSpec;
 import java.io.IOException;
 import java.nio.file.Path;

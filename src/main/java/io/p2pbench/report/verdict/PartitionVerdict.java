@@ -17,7 +17,7 @@ import io.p2pbench.spec.Metric;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.spec.SecondaryMetric;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.LinkClass;
 import io.p2pbench.topology.PairInfo;

@@ -12,7 +12,7 @@ import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.serving.BatchPolicy;
 import io.p2pbench.serving.SearchPlan;
 import io.p2pbench.serving.ServingSamples;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Path;

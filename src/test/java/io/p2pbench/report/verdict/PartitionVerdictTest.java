@@ -11,7 +11,7 @@ import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.render.HtmlReport;
 import io.p2pbench.report.verdict.PartitionVerdict.Figure;
 import io.p2pbench.report.verdict.PartitionVerdict.Row;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -17,7 +17,7 @@ import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.StepShape;
 import io.p2pbench.serving.Target;
 import io.p2pbench.serving.Workload;
-import io.p2pbench.spec.SkipCause;
+import io.p2pbench.transfer.SkipCause;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,4 +1,4 @@
-package io.p2pbench.spec;
+package io.p2pbench.transfer;
 
 /**
  * Why a combination did not run here, as a type: what a verdict decides on, where the reason beside it is for people
