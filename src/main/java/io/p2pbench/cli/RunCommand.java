@@ -361,9 +361,11 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static Integer numaNode(Topology t, Combination c) {
-        if (!(WorkloadSpec.of(c) instanceof HostBuffer host) || t.host().numaNodes() <= 1) {
+        Optional<HostBuffer> buffer = WorkloadSpec.of(c).hostBuffer();
+        if (buffer.isEmpty() || t.host().numaNodes() <= 1) {
             return null;
         }
+        HostBuffer host = buffer.get();
         Integer gpuNode = t.gpu(host.device()).numaNode();
         if (gpuNode == null || gpuNode < 0) {
             return null;

@@ -84,46 +84,102 @@ final class PlanText {
 
     /** What a planned skip is: its path, else its kind (and host placement). */
     private static String skipWhat(Combination c) {
-        WorkloadSpec s = WorkloadSpec.of(c);
-        if (s instanceof PeerCopy x) {
-            return x.path().name();
-        } else if (s instanceof PeerCopyBidirectional x) {
-            return x.path().name();
-        } else if (s instanceof Ring x) {
-            return x.path().name();
-        } else if (s instanceof Exchange x) {
-            return x.path().name();
-        } else if (s instanceof HostCopy x) {
-            return c.kind() + " " + x.numa();
-        } else if (s instanceof HostCopyBidirectional x) {
-            return c.kind() + " " + x.numa();
-        }
-        return c.kind();
+        return WorkloadSpec.of(c).accept(new WorkloadSpec.Cases<String>() {
+            @Override
+            public String peerCopy(PeerCopy s) {
+                return s.path().name();
+            }
+
+            @Override
+            public String peerCopyBidirectional(PeerCopyBidirectional s) {
+                return s.path().name();
+            }
+
+            @Override
+            public String hostCopy(HostCopy s) {
+                return c.kind() + " " + s.numa();
+            }
+
+            @Override
+            public String hostCopyBidirectional(HostCopyBidirectional s) {
+                return c.kind() + " " + s.numa();
+            }
+
+            @Override
+            public String ring(Ring s) {
+                return s.path().name();
+            }
+
+            @Override
+            public String ncclOp(NcclOp s) {
+                return c.kind();
+            }
+
+            @Override
+            public String exchange(Exchange s) {
+                return s.path().name();
+            }
+
+            @Override
+            public String partitionRun(PartitionRun s) {
+                return c.kind();
+            }
+
+            @Override
+            public String serving(Serving s) {
+                return c.kind();
+            }
+        });
     }
 
     /** Where a planned skip applies: its pair, its GPU or its group, never a placeholder. */
     static String skipWhere(Combination c) {
-        WorkloadSpec s = WorkloadSpec.of(c);
-        if (s instanceof PeerCopy x) {
-            return x.pair().toString();
-        } else if (s instanceof PeerCopyBidirectional x) {
-            return x.pair().toString();
-        } else if (s instanceof HostCopy x) {
-            return "GPU" + x.device();
-        } else if (s instanceof HostCopyBidirectional x) {
-            return "GPU" + x.device();
-        } else if (s instanceof Ring x) {
-            return "group " + x.group();
-        } else if (s instanceof NcclOp x) {
-            return "group " + x.group();
-        } else if (s instanceof Exchange x) {
-            return "group " + x.group();
-        } else if (s instanceof PartitionRun x) {
-            return "group " + x.group();
-        } else if (s instanceof Serving x) {
-            return "group " + x.group();
-        }
-        return c.id();
+        return WorkloadSpec.of(c).accept(new WorkloadSpec.Cases<String>() {
+            @Override
+            public String peerCopy(PeerCopy s) {
+                return s.pair().toString();
+            }
+
+            @Override
+            public String peerCopyBidirectional(PeerCopyBidirectional s) {
+                return s.pair().toString();
+            }
+
+            @Override
+            public String hostCopy(HostCopy s) {
+                return "GPU" + s.device();
+            }
+
+            @Override
+            public String hostCopyBidirectional(HostCopyBidirectional s) {
+                return "GPU" + s.device();
+            }
+
+            @Override
+            public String ring(Ring s) {
+                return "group " + s.group();
+            }
+
+            @Override
+            public String ncclOp(NcclOp s) {
+                return "group " + s.group();
+            }
+
+            @Override
+            public String exchange(Exchange s) {
+                return "group " + s.group();
+            }
+
+            @Override
+            public String partitionRun(PartitionRun s) {
+                return "group " + s.group();
+            }
+
+            @Override
+            public String serving(Serving s) {
+                return "group " + s.group();
+            }
+        });
     }
 
     /** {@code 2m05s}, {@code 1h02m}, {@code 40s}. */

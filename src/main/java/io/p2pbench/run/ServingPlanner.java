@@ -23,7 +23,6 @@ import io.p2pbench.serving.Workload;
 import io.p2pbench.spec.Serving;
 import io.p2pbench.spec.Skip;
 import io.p2pbench.transfer.SkipCause;
-import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
 import java.math.BigDecimal;
@@ -220,7 +219,7 @@ final class ServingPlanner {
             return "";
         }
         StringBuilder sb = new StringBuilder();
-        ServingSweep first = ((Serving) WorkloadSpec.of(sweeps.get(0))).sweep();
+        ServingSweep first = Serving.of(sweeps.get(0)).sweep();
         SearchPlan s = first.search();
         sb.append(String.format(Locale.ROOT, "Serving sweeps (%s): %s. Rates from %.3g req/s x%.0f until the target "
                         + "breaks (at most %d down), then %d bisections; at most %d points and %.0f s of search per sweep. "
@@ -229,7 +228,7 @@ final class ServingPlanner {
                 s.startRatePerSecond(), s.growth(), s.maxDown(), s.bisections(), s.maxPoints(), s.budgetSeconds()));
         double total = 0;
         for (Combination c : sweeps) {
-            Serving spec = (Serving) WorkloadSpec.of(c);
+            Serving spec = Serving.of(c);
             String who = String.format(Locale.ROOT, "  %-6s %-11s over %-9s", spec.plan(), spec.transport(),
                     spec.group());
             if (c.plannedSkip()) {
@@ -261,7 +260,7 @@ final class ServingPlanner {
 
     private static double budgetSecondsOf(List<Combination> sweeps) {
         long runnable = sweeps.stream().filter(c -> !c.plannedSkip()).count();
-        double search = ((Serving) WorkloadSpec.of(sweeps.get(0))).sweep().search().budgetSeconds();
+        double search = Serving.of(sweeps.get(0)).sweep().search().budgetSeconds();
         return runnable * (search + overheadSeconds());
     }
 }

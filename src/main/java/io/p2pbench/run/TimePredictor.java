@@ -18,7 +18,6 @@ import io.p2pbench.spec.PeerCopyBidirectional;
 import io.p2pbench.spec.Ring;
 import io.p2pbench.spec.Serving;
 import io.p2pbench.spec.WorkloadSpec;
-import io.p2pbench.transfer.HostMemory;
 import java.util.List;
 import java.util.function.Function;
 
@@ -157,13 +156,65 @@ public final class TimePredictor {
         for (int i = 0; i < plan.size(); i++) {
             if (!plan.get(i).plannedSkip()) {
                 total += each[i];
-                // A serving sweep's measurement is its whole search, not the preset's iteration time.
-                measured += WorkloadSpec.of(plan.get(i)) instanceof Serving serving
-                        ? ServingPlanner.predictedSearch(serving).elapsedSeconds()
-                        : preset.timing(Metric.of(plan.get(i).metric())).measurementMillis() / 1000.0;
+                measured += measuredSeconds(plan.get(i), preset);
             }
         }
         return new double[] {total + shape.runStartSeconds(), measured};
+    }
+
+    /** The measurement part of {@code c}'s fork: the preset's measurement iterations, a serving sweep's search. */
+    private static double measuredSeconds(Combination c, Preset preset) {
+        return WorkloadSpec.of(c).accept(new WorkloadSpec.Cases<Double>() {
+            @Override
+            public Double peerCopy(PeerCopy s) {
+                return iterations();
+            }
+
+            @Override
+            public Double peerCopyBidirectional(PeerCopyBidirectional s) {
+                return iterations();
+            }
+
+            @Override
+            public Double hostCopy(HostCopy s) {
+                return iterations();
+            }
+
+            @Override
+            public Double hostCopyBidirectional(HostCopyBidirectional s) {
+                return iterations();
+            }
+
+            @Override
+            public Double ring(Ring s) {
+                return iterations();
+            }
+
+            @Override
+            public Double ncclOp(NcclOp s) {
+                return iterations();
+            }
+
+            @Override
+            public Double exchange(Exchange s) {
+                return iterations();
+            }
+
+            @Override
+            public Double partitionRun(PartitionRun s) {
+                return iterations();
+            }
+
+            @Override
+            public Double serving(Serving s) {
+                // A serving sweep's measurement is its whole search, not the preset's iteration time.
+                return ServingPlanner.predictedSearch(s).elapsedSeconds();
+            }
+
+            private double iterations() {
+                return preset.timing(Metric.of(c.metric())).measurementMillis() / 1000.0;
+            }
+        });
     }
 
     /** Predicted wall seconds of each combination of {@code plan} (by index; 0 for planned skips) in its fork. */
@@ -305,25 +356,7 @@ public final class TimePredictor {
                                   RunShape shape) {
         Kind k = spec.kind();
         Preset.Timing t = warmJvm ? ForkGroups.warm(timing, shape.groupWarmupMillis()) : timing;
-        double isolated;
-        if (spec instanceof HostCopy h) {
-            isolated = transfer(k, t, size, h.memory() == HostMemory.PAGEABLE);
-        } else if (spec instanceof HostCopyBidirectional h) {
-            isolated = transfer(k, t, size, h.memory() == HostMemory.PAGEABLE);
-        } else if (spec instanceof PeerCopy || spec instanceof PeerCopyBidirectional) {
-            isolated = transfer(k, t, size, false);
-        } else if (spec instanceof Ring r) {
-            isolated = collective(t, size, r.dtype(), r.ranks(), false, shape);
-        } else if (spec instanceof NcclOp n) {
-            isolated = collective(t, size, n.dtype(), n.ranks(), true, shape);
-        } else if (spec instanceof Exchange) {
-            isolated = exchange(t);
-        } else if (spec instanceof PartitionRun r) {
-            isolated = partition(t, partitionOperationSeconds(r.step(), r.distinctGpus(), latency, r.decodeSteps()));
-        } else {
-            // A serving sweep is one invocation whatever the preset's iteration times; its own search decides its length.
-            isolated = ServingPlanner.predictedSeconds((Serving) spec);
-        }
+        double isolated = spec.accept(new IsolatedSeconds(t, size, latency, shape));
         boolean collective = k == Kind.ALLREDUCE_RING || k == Kind.NCCL;
         double fixed = collective ? COLLECTIVE_FORK_SECONDS : TRANSFER_FORK_SECONDS;
         double own = shape.mode() == ForkGroups.Mode.PER_BENCHMARK

@@ -2,12 +2,17 @@ package io.p2pbench.run;
 
 import io.p2pbench.cuda.Binding;
 import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Exchange;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.spec.Metric;
 import io.p2pbench.spec.HostCopy;
 import io.p2pbench.spec.HostCopyBidirectional;
+import io.p2pbench.spec.NcclOp;
+import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.spec.PeerCopy;
 import io.p2pbench.spec.PeerCopyBidirectional;
+import io.p2pbench.spec.Ring;
+import io.p2pbench.spec.Serving;
 import io.p2pbench.spec.Skip;
 import io.p2pbench.transfer.SkipCause;
 import io.p2pbench.spec.WorkloadSpec;
@@ -100,14 +105,8 @@ final class TransferPlanner {
         List<Combination> ordered = new ArrayList<>();
         for (Combination c : plan.values()) {
             ordered.add(c);
-            WorkloadSpec spec = WorkloadSpec.of(c);
-            boolean compared = spec instanceof PeerCopy pc && pc.path() == CopyPath.CE_P2P_READ
-                    && pc.pair().equals(firstPair) && pc.binding() == Binding.JAVACPP_RUNTIME
-                    || spec instanceof HostCopy hc && hc.memory() == HostMemory.PINNED
-                    && hc.numa() == NumaPlacement.LOCAL && hc.device() == firstDevice
-                    && hc.binding() == Binding.JAVACPP_RUNTIME;
-            if (compared && Metric.LATENCY.label().equals(c.metric()) && c.sizeBytes() <= RunPlanner.BINDING_MAX_BYTES
-                    && !c.plannedSkip()) {
+            if (compared(WorkloadSpec.of(c), firstPair, firstDevice) && Metric.LATENCY.label().equals(c.metric())
+                    && c.sizeBytes() <= RunPlanner.BINDING_MAX_BYTES && !c.plannedSkip()) {
                 // Right after its JavaCPP row: on a drifting VM, minutes apart is already a difference.
                 ordered.add(jcudaTwin(c));
             }
@@ -118,31 +117,143 @@ final class TransferPlanner {
         }
     }
 
-    /** The same latency row with its copies and waits through JCuda's driver API (only {@code binding} differs). */
+    /**
+     * Whether the binding comparison covers {@code spec}: JavaCPP's CE_P2P_READ copy of {@code firstPair} and its pinned
+     * local host copies of {@code firstDevice}.
+     */
+    private static boolean compared(WorkloadSpec spec, GpuPair firstPair, int firstDevice) {
+        return spec.accept(new WorkloadSpec.Cases<Boolean>() {
+            @Override
+            public Boolean peerCopy(PeerCopy s) {
+                return s.path() == CopyPath.CE_P2P_READ && s.pair().equals(firstPair)
+                        && s.binding() == Binding.JAVACPP_RUNTIME;
+            }
+
+            @Override
+            public Boolean peerCopyBidirectional(PeerCopyBidirectional s) {
+                return false;
+            }
+
+            @Override
+            public Boolean hostCopy(HostCopy s) {
+                return s.memory() == HostMemory.PINNED && s.numa() == NumaPlacement.LOCAL && s.device() == firstDevice
+                        && s.binding() == Binding.JAVACPP_RUNTIME;
+            }
+
+            @Override
+            public Boolean hostCopyBidirectional(HostCopyBidirectional s) {
+                return false;
+            }
+
+            @Override
+            public Boolean ring(Ring s) {
+                return false;
+            }
+
+            @Override
+            public Boolean ncclOp(NcclOp s) {
+                return false;
+            }
+
+            @Override
+            public Boolean exchange(Exchange s) {
+                return false;
+            }
+
+            @Override
+            public Boolean partitionRun(PartitionRun s) {
+                return false;
+            }
+
+            @Override
+            public Boolean serving(Serving s) {
+                return false;
+            }
+        });
+    }
+
+    /**
+     * The same latency row with its copies and waits through JCuda's driver API (only {@code binding} differs), its
+     * id the row's with {@code jcuda-} after the metric tag.
+     *
+     * @throws IllegalArgumentException for a row that is not a one-way copy's latency row
+     */
     static Combination jcudaTwin(Combination c) {
-        String tag = "-" + Metric.LATENCY.idTag() + "-";
-        String prefix = Kind.of(c.kind()).label() + tag;
-        if (!c.id().startsWith(prefix)) {
+        if (Metric.of(c.metric()) != Metric.LATENCY) {
             throw new IllegalArgumentException(c.id() + " is not a latency row of kind " + c.kind());
         }
-        String id = Kind.of(c.kind()).label() + tag + "jcuda-" + c.id().substring(prefix.length());
-        WorkloadSpec spec = WorkloadSpec.of(c);
-        WorkloadSpec twin;
-        if (spec instanceof PeerCopy pc) {
-            twin = pc.with(Binding.JCUDA_DRIVER);
-        } else if (spec instanceof HostCopy hc) {
-            twin = hc.with(Binding.JCUDA_DRIVER);
-        } else {
-            throw new IllegalArgumentException(c.id() + " is not a one-way copy; only those have a JCuda twin");
-        }
-        return twin.combination(id, Metric.LATENCY, "binding", c.link(), c.sizeBytes(), c.singleGpu(), null,
-                c.predictedSeconds());
+        return WorkloadSpec.of(c).accept(new WorkloadSpec.Cases<Combination>() {
+            @Override
+            public Combination peerCopy(PeerCopy s) {
+                return twin(s.with(Binding.JCUDA_DRIVER), peerIdTail(s.path(), s.pair(), s.sizeBytes()));
+            }
+
+            @Override
+            public Combination peerCopyBidirectional(PeerCopyBidirectional s) {
+                throw notOneWay();
+            }
+
+            @Override
+            public Combination hostCopy(HostCopy s) {
+                return twin(s.with(Binding.JCUDA_DRIVER), hostIdTail(s));
+            }
+
+            @Override
+            public Combination hostCopyBidirectional(HostCopyBidirectional s) {
+                throw notOneWay();
+            }
+
+            @Override
+            public Combination ring(Ring s) {
+                throw notOneWay();
+            }
+
+            @Override
+            public Combination ncclOp(NcclOp s) {
+                throw notOneWay();
+            }
+
+            @Override
+            public Combination exchange(Exchange s) {
+                throw notOneWay();
+            }
+
+            @Override
+            public Combination partitionRun(PartitionRun s) {
+                throw notOneWay();
+            }
+
+            @Override
+            public Combination serving(Serving s) {
+                throw notOneWay();
+            }
+
+            private Combination twin(WorkloadSpec twin, String idTail) {
+                String id = twin.kind().label() + "-" + Metric.LATENCY.idTag() + "-jcuda-" + idTail;
+                return twin.combination(id, Metric.LATENCY, "binding", c.link(), c.sizeBytes(), c.singleGpu(), null,
+                        c.predictedSeconds());
+            }
+
+            private IllegalArgumentException notOneWay() {
+                return new IllegalArgumentException(c.id() + " is not a one-way copy; only those have a JCuda twin");
+            }
+        });
+    }
+
+    /** What a peer copy's id says after its metric tag: path, pair and size. */
+    private static String peerIdTail(CopyPath path, GpuPair pair, long size) {
+        return path + "-" + pair.src() + "-" + pair.dst() + "-" + Sizes.compact(size);
+    }
+
+    /** What a host copy's id says after its metric tag: direction, memory, placement, GPU and size. */
+    private static String hostIdTail(HostCopy copy) {
+        return copy.direction() + "-" + copy.memory() + "-" + copy.numa() + "-gpu" + copy.device() + "-"
+                + Sizes.compact(copy.sizeBytes());
     }
 
     private static Combination peer(Topology t, Preset p, GpuPair pair, CopyPath path, long size, Metric metric,
                                     boolean bidirectional, String group) {
-        String id = (bidirectional ? "peer-bidir-" : "peer-" + metric.idTag() + "-") + path + "-" + pair.src() + "-"
-                + pair.dst() + "-" + Sizes.compact(size);
+        String id = (bidirectional ? "peer-bidir-" : "peer-" + metric.idTag() + "-") + peerIdTail(path, pair, size);
         // Feasibility refuses a pair of one GPU only for a variant that would measure nothing new there.
         Skip skip = Feasibility.peerCopy(path, pair, t)
                 .map(why -> new Skip(pair.sameGpu() ? SkipCause.NOT_APPLICABLE : SkipCause.NO_PEER_ACCESS, why))
@@ -164,8 +275,7 @@ final class TransferPlanner {
     }
 
     private static Combination host(Preset p, HostCopy copy, Metric metric, Skip skip) {
-        String id = "host-" + metric.idTag() + "-" + copy.direction() + "-" + copy.memory() + "-" + copy.numa() + "-gpu"
-                + copy.device() + "-" + Sizes.compact(copy.sizeBytes());
+        String id = "host-" + metric.idTag() + "-" + hostIdTail(copy);
         return copy.combination(id, metric, "sweep", "host", copy.sizeBytes(), false, skip,
                 TimePredictor.transfer(Kind.HOST, p.timing(metric), copy.sizeBytes(),
                         copy.memory() == HostMemory.PAGEABLE));

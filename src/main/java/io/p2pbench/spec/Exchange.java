@@ -5,6 +5,7 @@ import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ModelPreset;
 import java.util.Map;
+import java.util.Optional;
 
 /** The activation exchange of one parallelism pattern and model over a group of ranks. */
 public record Exchange(Group group, ActivationExchange.Pattern pattern, ModelPreset model, CollectivePath path)
@@ -27,6 +28,16 @@ public record Exchange(Group group, ActivationExchange.Pattern pattern, ModelPre
     @Override
     public Exchange curve() {
         return this;
+    }
+
+    @Override
+    public <R> R accept(Cases<R> cases) {
+        return cases.exchange(this);
+    }
+
+    @Override
+    public Optional<HostBuffer> hostBuffer() {
+        return Optional.empty();
     }
 
     static Exchange read(Params p) {

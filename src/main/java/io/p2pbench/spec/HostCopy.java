@@ -5,6 +5,7 @@ import io.p2pbench.transfer.HostDirection;
 import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.NumaPlacement;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Copies between host memory and one GPU in one direction.
@@ -33,6 +34,16 @@ public record HostCopy(int device, HostDirection direction, HostMemory memory, N
     @Override
     public HostCopy curve() {
         return new HostCopy(device, direction, memory, numa, 0, binding);
+    }
+
+    @Override
+    public <R> R accept(Cases<R> cases) {
+        return cases.hostCopy(this);
+    }
+
+    @Override
+    public Optional<HostBuffer> hostBuffer() {
+        return Optional.of(this);
     }
 
     static HostCopy read(Params p) {

@@ -3,6 +3,7 @@ package io.p2pbench.spec;
 import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.NumaPlacement;
 import java.util.Map;
+import java.util.Optional;
 
 /** Host-to-device and device-to-host copies of one GPU at once. */
 public record HostCopyBidirectional(int device, HostMemory memory, NumaPlacement numa, long sizeBytes)
@@ -20,6 +21,16 @@ public record HostCopyBidirectional(int device, HostMemory memory, NumaPlacement
     @Override
     public HostCopyBidirectional curve() {
         return new HostCopyBidirectional(device, memory, numa, 0);
+    }
+
+    @Override
+    public <R> R accept(Cases<R> cases) {
+        return cases.hostCopyBidirectional(this);
+    }
+
+    @Override
+    public Optional<HostBuffer> hostBuffer() {
+        return Optional.of(this);
     }
 
     static HostCopyBidirectional read(Params p) {

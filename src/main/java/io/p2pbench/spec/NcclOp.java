@@ -4,6 +4,7 @@ import io.p2pbench.collective.BusBandwidth;
 import io.p2pbench.collective.Group;
 import io.p2pbench.cuda.Nccl.DataType;
 import java.util.Map;
+import java.util.Optional;
 
 /** One NCCL collective over a group of GPUs. */
 public record NcclOp(Group group, BusBandwidth.Operation operation, DataType dtype, long sizeBytes)
@@ -26,6 +27,16 @@ public record NcclOp(Group group, BusBandwidth.Operation operation, DataType dty
     @Override
     public NcclOp curve() {
         return new NcclOp(group, operation, DataType.FLOAT32, 0);
+    }
+
+    @Override
+    public <R> R accept(Cases<R> cases) {
+        return cases.ncclOp(this);
+    }
+
+    @Override
+    public Optional<HostBuffer> hostBuffer() {
+        return Optional.empty();
     }
 
     static NcclOp read(Params p) {

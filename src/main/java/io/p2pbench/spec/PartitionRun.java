@@ -8,6 +8,7 @@ import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.Transport;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The partition study: steps (and requests) of a model split by {@code plan} over {@code group}.
@@ -70,6 +71,28 @@ public record PartitionRun(Group group, ModelShape model, Plan plan, Transport t
     @Override
     public PartitionRun curve() {
         return new PartitionRun(group, model, plan, transport, Phase.DECODE, batch, prompt, context, decodeSteps, false);
+    }
+
+    @Override
+    public <R> R accept(Cases<R> cases) {
+        return cases.partitionRun(this);
+    }
+
+    @Override
+    public Optional<HostBuffer> hostBuffer() {
+        return Optional.empty();
+    }
+
+    /**
+     * The spec of a plan row of kind {@link Kind#PARTITION}.
+     *
+     * @throws IllegalArgumentException for a bad parameter (as {@link WorkloadSpec#of}) or a row of another kind
+     */
+    public static PartitionRun of(Combination c) {
+        if (WorkloadSpec.of(c) instanceof PartitionRun s) {
+            return s;
+        }
+        throw new IllegalArgumentException(c.id() + " is of kind " + c.kind() + ", not a partition run");
     }
 
     static PartitionRun read(Params p) {

@@ -4,6 +4,7 @@ import io.p2pbench.cuda.Binding;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Copies from one GPU to another (or within one, pair {@code 0-0}) in one direction.
@@ -35,6 +36,16 @@ public record PeerCopy(GpuPair pair, CopyPath path, long sizeBytes, Binding bind
     @Override
     public PeerCopy curve() {
         return new PeerCopy(new GpuPair(0, 0), path, 0, binding);
+    }
+
+    @Override
+    public <R> R accept(Cases<R> cases) {
+        return cases.peerCopy(this);
+    }
+
+    @Override
+    public Optional<HostBuffer> hostBuffer() {
+        return Optional.empty();
     }
 
     static PeerCopy read(Params p) {

@@ -3,6 +3,7 @@ package io.p2pbench.spec;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
 import java.util.Map;
+import java.util.Optional;
 
 /** Copies between two GPUs in both directions at once (JavaCPP's binding only). */
 public record PeerCopyBidirectional(GpuPair pair, CopyPath path, long sizeBytes) implements WorkloadSpec {
@@ -19,6 +20,16 @@ public record PeerCopyBidirectional(GpuPair pair, CopyPath path, long sizeBytes)
     @Override
     public PeerCopyBidirectional curve() {
         return new PeerCopyBidirectional(new GpuPair(0, 0), path, 0);
+    }
+
+    @Override
+    public <R> R accept(Cases<R> cases) {
+        return cases.peerCopyBidirectional(this);
+    }
+
+    @Override
+    public Optional<HostBuffer> hostBuffer() {
+        return Optional.empty();
     }
 
     static PeerCopyBidirectional read(Params p) {

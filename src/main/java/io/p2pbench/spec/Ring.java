@@ -4,6 +4,7 @@ import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.cuda.Nccl.DataType;
 import java.util.Map;
+import java.util.Optional;
 
 /** The suite's ring all-reduce over a group of ranks (a GPU may repeat). */
 public record Ring(Group group, DataType dtype, CollectivePath path, long sizeBytes) implements WorkloadSpec {
@@ -25,6 +26,16 @@ public record Ring(Group group, DataType dtype, CollectivePath path, long sizeBy
     @Override
     public Ring curve() {
         return new Ring(group, DataType.FLOAT32, path, 0);
+    }
+
+    @Override
+    public <R> R accept(Cases<R> cases) {
+        return cases.ring(this);
+    }
+
+    @Override
+    public Optional<HostBuffer> hostBuffer() {
+        return Optional.empty();
     }
 
     static Ring read(Params p) {

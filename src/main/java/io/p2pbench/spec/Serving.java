@@ -6,6 +6,7 @@ import io.p2pbench.partition.Plan;
 import io.p2pbench.partition.Transport;
 import io.p2pbench.serving.ServingSweep;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A serving sweep: requests at rising rates against a model split by {@code plan} over {@code group}, up to
@@ -39,6 +40,28 @@ public record Serving(Group group, ModelShape model, Plan plan, Transport transp
     @Override
     public Serving curve() {
         return this;
+    }
+
+    @Override
+    public <R> R accept(Cases<R> cases) {
+        return cases.serving(this);
+    }
+
+    @Override
+    public Optional<HostBuffer> hostBuffer() {
+        return Optional.empty();
+    }
+
+    /**
+     * The spec of a plan row of kind {@link Kind#SERVING}.
+     *
+     * @throws IllegalArgumentException for a bad parameter (as {@link WorkloadSpec#of}) or a row of another kind
+     */
+    public static Serving of(Combination c) {
+        if (WorkloadSpec.of(c) instanceof Serving s) {
+            return s;
+        }
+        throw new IllegalArgumentException(c.id() + " is of kind " + c.kind() + ", not a serving sweep");
     }
 
     static Serving read(Params p) {

@@ -1,6 +1,7 @@
 package io.p2pbench.spec;
 
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What one planned benchmark runs, typed: the JMH benchmark class and its parameter values. A manifest
@@ -22,6 +23,42 @@ public sealed interface WorkloadSpec
      * one value: combinations of one benchmark method whose curves are equal can share a fork.
      */
     WorkloadSpec curve();
+
+    /**
+     * {@code cases}' method for this spec's record, given this spec: what code outside this package does per
+     * workload. A new record adds its method to {@link Cases}, and every visitor fails to compile until it handles it.
+     */
+    <R> R accept(Cases<R> cases);
+
+    /** The host buffer it copies to and from (host-device copies), else empty. */
+    Optional<HostBuffer> hostBuffer();
+
+    /**
+     * One method per workload record: per-workload behaviour that belongs outside this package (predicted time,
+     * printed text, reading figures back), checked by the compiler for every workload. Code outside {@code spec}
+     * uses it instead of {@code instanceof} or casts on specs ({@code WorkloadDispatchTest} checks that).
+     *
+     * @param <R> what each case returns
+     */
+    interface Cases<R> {
+        R peerCopy(PeerCopy s);
+
+        R peerCopyBidirectional(PeerCopyBidirectional s);
+
+        R hostCopy(HostCopy s);
+
+        R hostCopyBidirectional(HostCopyBidirectional s);
+
+        R ring(Ring s);
+
+        R ncclOp(NcclOp s);
+
+        R exchange(Exchange s);
+
+        R partitionRun(PartitionRun s);
+
+        R serving(Serving s);
+    }
 
     /** What it measures. */
     default Kind kind() {

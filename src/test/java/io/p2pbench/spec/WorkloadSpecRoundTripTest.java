@@ -32,7 +32,7 @@ class WorkloadSpecRoundTripTest {
     private static final Path TOPOLOGY = Path.of("src/test/resources/topologies/h200x8-nv18-r580.json");
 
     /** The default plan, the partition study and the serving sweeps of an eight-GPU machine. */
-    private static List<Combination> planned() throws IOException {
+    static List<Combination> planned() throws IOException {
         Topology t = TopologyJson.read(TOPOLOGY);
         List<Combination> out = new ArrayList<>(RunPlanner.plan(t, new RunPlanner.Request(Preset.QUICK, null, null, null)));
         out.addAll(RunPlanner.plan(t, new RunPlanner.Request(Preset.QUICK, null, null,

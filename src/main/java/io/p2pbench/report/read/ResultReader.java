@@ -14,10 +14,12 @@ import io.p2pbench.spec.Exchange;
 import io.p2pbench.spec.HostCopy;
 import io.p2pbench.spec.HostCopyBidirectional;
 import io.p2pbench.spec.NcclOp;
+import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.spec.PeerCopy;
 import io.p2pbench.spec.PeerCopyBidirectional;
 import io.p2pbench.spec.Ring;
 import io.p2pbench.spec.SecondaryMetric;
+import io.p2pbench.spec.Serving;
 import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
@@ -239,33 +241,75 @@ public final class ResultReader {
             String peer = Kind.PEER.label();
             String host = Kind.HOST.label();
             boolean latency = c.metric().equals(Measurement.LATENCY);
-            if (spec instanceof PeerCopy s) {
-                String path = s.path().name();
-                return List.of(latency ? latency(peer, viaBinding(path, s.binding()), ONE_WAY, s.pair().toString(), jmh)
-                        : bandwidth(peer, path, ONE_WAY, s.pair().toString(), lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
-            } else if (spec instanceof PeerCopyBidirectional s) {
-                return peerBidirectional(s, jmh);
-            } else if (spec instanceof HostCopy s) {
-                String path = hostPath(s.memory(), s.numa());
-                String gpu = "GPU" + s.device();
-                return List.of(latency ? latency(host, viaBinding(path, s.binding()), s.direction().name(), gpu, jmh)
-                        : bandwidth(host, path, s.direction().name(), gpu, lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
-            } else if (spec instanceof HostCopyBidirectional s) {
-                String path = hostPath(s.memory(), s.numa());
-                String gpu = "GPU" + s.device();
-                return List.of(
-                        bandwidth(host, path, "H2D, D2H running", gpu, lane(jmh, 0, SecondaryMetric.FORWARD_GBPS)),
-                        bandwidth(host, path, "D2H, H2D running", gpu, lane(jmh, 1, SecondaryMetric.REVERSE_GBPS)),
-                        bandwidth(host, path, "H2D+D2H (sum)", gpu, sum(jmh)));
-            } else if (spec instanceof Ring s) {
-                return collective("ALL_REDUCE " + s.dtype() + " ring over " + s.path(), s.group(), jmh);
-            } else if (spec instanceof NcclOp s) {
-                return collective(s.operation() + " " + s.dtype(), s.group(), jmh);
-            } else if (spec instanceof Exchange s) {
-                return collective(s.pattern() + " " + s.model() + " over " + s.path(), s.group(), jmh);
-            }
-            throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id() + " of kind " + c.kind()
-                    + " is read by its own section, not here");
+            return spec.accept(new WorkloadSpec.Cases<Figures>() {
+                @Override
+                public Figures peerCopy(PeerCopy s) {
+                    String path = s.path().name();
+                    return () -> List.of(latency ? latency(peer, viaBinding(path, s.binding()), ONE_WAY, s.pair().toString(), jmh)
+                            : bandwidth(peer, path, ONE_WAY, s.pair().toString(), lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
+                }
+
+                @Override
+                public Figures peerCopyBidirectional(PeerCopyBidirectional s) {
+                    return () -> peerBidirectional(s, jmh);
+                }
+
+                @Override
+                public Figures hostCopy(HostCopy s) {
+                    String path = hostPath(s.memory(), s.numa());
+                    String gpu = "GPU" + s.device();
+                    return () -> List.of(latency ? latency(host, viaBinding(path, s.binding()), s.direction().name(), gpu, jmh)
+                            : bandwidth(host, path, s.direction().name(), gpu, lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
+                }
+
+                @Override
+                public Figures hostCopyBidirectional(HostCopyBidirectional s) {
+                    String path = hostPath(s.memory(), s.numa());
+                    String gpu = "GPU" + s.device();
+                    return () -> List.of(
+                            bandwidth(host, path, "H2D, D2H running", gpu, lane(jmh, 0, SecondaryMetric.FORWARD_GBPS)),
+                            bandwidth(host, path, "D2H, H2D running", gpu, lane(jmh, 1, SecondaryMetric.REVERSE_GBPS)),
+                            bandwidth(host, path, "H2D+D2H (sum)", gpu, sum(jmh)));
+                }
+
+                @Override
+                public Figures ring(Ring s) {
+                    return () -> collective("ALL_REDUCE " + s.dtype() + " ring over " + s.path(), s.group(), jmh);
+                }
+
+                @Override
+                public Figures ncclOp(NcclOp s) {
+                    return () -> collective(s.operation() + " " + s.dtype(), s.group(), jmh);
+                }
+
+                @Override
+                public Figures exchange(Exchange s) {
+                    return () -> collective(s.pattern() + " " + s.model() + " over " + s.path(), s.group(), jmh);
+                }
+
+                @Override
+                public Figures partitionRun(PartitionRun s) {
+                    return ownSection();
+                }
+
+                @Override
+                public Figures serving(Serving s) {
+                    return ownSection();
+                }
+            }).read();
+        }
+
+        /** The figures of one row, read when called (reading may fail on bad input). */
+        private interface Figures {
+            List<Measurement> read() throws BadInputException;
+        }
+
+        /** The partition study and serving sweeps are read by their own sections. */
+        private Figures ownSection() {
+            return () -> {
+                throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id() + " of kind "
+                        + c.kind() + " is read by its own section, not here");
+            };
         }
 
         /**

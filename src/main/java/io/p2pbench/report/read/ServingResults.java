@@ -12,7 +12,6 @@ import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.Target;
 import io.p2pbench.spec.Serving;
 import io.p2pbench.transfer.SkipCause;
-import io.p2pbench.spec.WorkloadSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -138,7 +137,7 @@ public final class ServingResults {
                 }
                 Serving p;
                 try {
-                    p = (Serving) WorkloadSpec.of(c);
+                    p = Serving.of(c);
                 } catch (IllegalArgumentException bad) {
                     throw new BadInputException(d.source().resolve("manifest.json") + ": entry " + c.id() + ": "
                             + bad.getMessage());

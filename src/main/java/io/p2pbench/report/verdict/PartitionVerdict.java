@@ -18,7 +18,6 @@ import io.p2pbench.results.RunManifest;
 import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.spec.SecondaryMetric;
 import io.p2pbench.transfer.SkipCause;
-import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.LinkClass;
 import io.p2pbench.topology.PairInfo;
 import io.p2pbench.topology.Topology;
@@ -396,7 +395,7 @@ public final class PartitionVerdict {
 
     private static PartitionRun partitionRun(ResultData d, Combination c) throws BadInputException {
         try {
-            return (PartitionRun) WorkloadSpec.of(c);
+            return PartitionRun.of(c);
         } catch (IllegalArgumentException e) {
             throw new BadInputException(d.source().resolve("manifest.json") + ": entry " + c.id() + ": " + e.getMessage());
         }
