@@ -161,6 +161,50 @@ class ArchitectureTest {
         assertEquals(List.of(), wrong);
     }
 
+    /**
+     * An import of the Markdown builder or of the renderer, or Markdown syntax opening a string: a heading, a table
+     * rule, an image, a code fence.
+     */
+    private static final Pattern MARKDOWN = Pattern.compile(
+            "^\\s*import\\s+(?:static\\s+)?io\\.p2pbench\\.report\\.(?:text\\.Markdown|render)\\b|\\bMarkdown\\."
+                    + "|\"(?:#{2,} |!\\[|\\|-|```)");
+
+    /**
+     * {@code report.verdict} decides and {@code report.render} writes: the verdicts are records and the shared
+     * {@code Verdict} enum, so no verdict class imports {@code report.text.Markdown} (or the renderer) or writes Markdown.
+     */
+    @Test
+    void reportVerdictWritesNoMarkdown() throws IOException {
+        List<String> wrong = new ArrayList<>();
+        List<Path> files;
+        try (Stream<Path> s = Files.walk(MAIN.resolve("io/p2pbench/report/verdict"))) {
+            files = s.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        }
+        assertTrue(files.size() > 5, "the verdict package's files: " + files);
+        for (Path file : files) {
+            List<String> lines = Files.readAllLines(file);
+            for (int i = 0; i < lines.size(); i++) {
+                if (MARKDOWN.matcher(lines.get(i)).find()) {
+                    wrong.add(file + ":" + (i + 1) + ": " + lines.get(i).strip());
+                }
+            }
+        }
+        assertEquals(List.of(), wrong);
+    }
+
+    @Test
+    void theMarkdownCheckFindsMarkdown() {
+        for (String line : List.of("import io.p2pbench.report.text.Markdown;", "import io.p2pbench.report.render.Block;",
+                "        sb.append(Markdown.table(header, rows));", "        sb.append(\"## Does splitting pay?\\n\\n\");",
+                "        sb.append(\"![\").append(title);", "        return \"```text\\n\" + s;")) {
+            assertTrue(MARKDOWN.matcher(line).find(), line);
+        }
+        for (String line : List.of("import io.p2pbench.report.text.Numbers;", "String.join(\"|\", k.metric(), k.kind());",
+                "        return \"within ±\" + Numbers.plain(thresholdPct) + \"%\";")) {
+            assertTrue(!MARKDOWN.matcher(line).find(), line);
+        }
+    }
+
     @Test
     void theCheckFindsACycleWhereThereIsOne() {
         Map<String, Map<String, String>> edges = new TreeMap<>();

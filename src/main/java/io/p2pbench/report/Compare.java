@@ -14,6 +14,7 @@ import io.p2pbench.report.render.MarkdownSafety;
 import io.p2pbench.report.verdict.Comparison;
 import io.p2pbench.report.verdict.GatedFigures;
 import io.p2pbench.report.verdict.NoiseFloors;
+import io.p2pbench.report.verdict.Verdict;
 import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -111,7 +112,7 @@ public final class Compare {
             md.append(r.groups().isEmpty() && !g.isEmpty() ? GatedFiguresReport.heading(r) : ComparisonReport.markdown(r))
                     .append(GatedFiguresReport.markdown(g, r.thresholdPct()));
             summary.addAll(ComparisonReport.summary(r, g, SUMMARY_ROWS));
-            worse |= r.count(Comparison.Verdict.WORSE) + g.count(Comparison.Verdict.WORSE) > 0;
+            worse |= r.count(Verdict.WORSE) + g.count(Verdict.WORSE) > 0;
             String prefix = results.size() > 1 ? "candidate" + (i + 1) + "-" : "";
             for (Charts.ChartFile chart : ComparisonReport.charts(r, dir, prefix)) {
                 md.append("![").append(chart.title()).append("](").append(chart.svg().getFileName()).append(")\n\n");

@@ -12,6 +12,7 @@ import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.report.verdict.ServingVerdict;
+import io.p2pbench.report.verdict.Verdict;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.results.ResultFolder;
@@ -130,9 +131,9 @@ class ServingReportTest {
         ServingVerdict.Row staged = rows.stream().filter(r -> r.plan().transport().equals("HOST_STAGED")).findFirst()
                 .orElseThrow();
         // TP over two GPUs halves each step: faster at SINGLE's rate and a higher knee
-        assertEquals("keep", p2p.verdict(), p2p.why());
+        assertEquals(Verdict.KEEP, p2p.verdict(), p2p.why());
         // host-staged: 2.5 times slower steps and 44% of a step exposed
-        assertEquals("reject", staged.verdict(), staged.why());
+        assertEquals(Verdict.REJECT, staged.verdict(), staged.why());
         assertTrue(staged.why().contains("communication-bound: 44% of the step is exposed communication"), staged.why());
         assertTrue(staged.why().contains("0-1 (NV18)") && staged.why().contains("PP instead of TP"), staged.why());
         assertEquals(p2p.ratePerSecond(), staged.ratePerSecond(), "every transport is compared at one rate");

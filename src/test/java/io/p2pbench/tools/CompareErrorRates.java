@@ -1,12 +1,14 @@
 package io.p2pbench.tools;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.p2pbench.report.render.VerdictWords;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.verdict.Comparison;
 import io.p2pbench.report.verdict.NoiseFloors;
+import io.p2pbench.report.verdict.Verdict;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,26 +59,26 @@ public final class CompareErrorRates {
 
         void add(Comparison.Result r, Set<String> changedIds, String label) {
             comparisons++;
-            boolean worse = r.count(Comparison.Verdict.WORSE) > 0;
+            boolean worse = r.count(Verdict.WORSE) > 0;
             exit1 += worse ? 1 : 0;
             for (Comparison.Group g : r.groups()) {
                 boolean bw = g.headline().candidate().key().biggerIsBetter();
-                boolean cannot = g.verdict() == Comparison.Verdict.UNJUDGED;
+                boolean cannot = g.verdict() == Verdict.UNJUDGED;
                 measurements++;
                 bandwidth += bw ? 1 : 0;
                 bandwidthUnjudged += bw && cannot ? 1 : 0;
                 boolean isChanged = changedIds.contains(g.headline().candidate().id());
-                boolean named = g.verdict() == Comparison.Verdict.WORSE || g.verdict() == Comparison.Verdict.BETTER;
-                unjudged += g.verdict() == Comparison.Verdict.UNJUDGED ? 1 : 0;
+                boolean named = g.verdict() == Verdict.WORSE || g.verdict() == Verdict.BETTER;
+                unjudged += g.verdict() == Verdict.UNJUDGED ? 1 : 0;
                 if (isChanged) {
                     changed++;
-                    changedNamed += g.verdict() == Comparison.Verdict.WORSE ? 1 : 0;
+                    changedNamed += g.verdict() == Verdict.WORSE ? 1 : 0;
                 } else {
                     unchanged++;
                     unchangedNamed += named ? 1 : 0;
                     if (named && examples.size() < 5) {
                         Measurement c = g.headline().candidate();
-                        examples.add(label + ": " + g.verdict() + " " + c.key().kind() + " " + c.key().path() + " "
+                        examples.add(label + ": " + VerdictWords.word(g.verdict()) + " " + c.key().kind() + " " + c.key().path() + " "
                                 + c.key().direction() + " " + io.p2pbench.transfer.Sizes.format(c.key().sizeBytes())
                                 + " " + Markdown.change(g.headline().ratio()));
                     }

@@ -13,6 +13,7 @@ import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.verdict.Comparison;
 import io.p2pbench.report.verdict.NoiseFloors;
+import io.p2pbench.report.verdict.Verdict;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.ResultMigration;
 import io.p2pbench.results.RunManifest;
@@ -44,7 +45,7 @@ class ScaleResultsTest {
             double expected = row.candidate().id().equals(id) ? 0.9 : 1.0;
             assertEquals(expected, row.ratio(), 1e-9, row.candidate().toString());
         }
-        assertEquals(1, r.count(Comparison.Verdict.WORSE));
+        assertEquals(1, r.count(Verdict.WORSE));
         assertTrue(Files.readString(work.resolve("s/manifest.json")).contains("injectedChange"));
     }
 

@@ -8,6 +8,7 @@ import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.verdict.Comparison;
 import io.p2pbench.report.verdict.GatedFigures;
+import io.p2pbench.report.verdict.Verdict;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -55,8 +56,8 @@ public final class ComparisonReport {
                 + "figures), with its coverage stated: exact for continuous figures, at least that (≥) where run figures "
                 + "tie; none with one run on each side.\n");
         sb.append(String.format(Locale.ROOT, "- Result: **%d worse**, %d better, %d same%s measurements (%d rows); "
-                        + "%d baseline-only and %d candidate-only rows not compared.%n%n", r.count(Comparison.Verdict.WORSE),
-                r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME), unjudged(r), r.rows().size(),
+                        + "%d baseline-only and %d candidate-only rows not compared.%n%n", r.count(Verdict.WORSE),
+                r.count(Verdict.BETTER), r.count(Verdict.SAME), unjudged(r), r.rows().size(),
                 r.baselineOnly(), r.candidateOnly()));
         for (ResultData b : Stream.concat(r.baselines().stream(), r.candidates().stream()).toList()) {
             if (!b.isRun() && !b.notMeasured().isEmpty()) {
@@ -72,9 +73,9 @@ public final class ComparisonReport {
             for (Comparison.Row row : g.rows()) {
                 Measurement c = row.candidate();
                 String unit = c.key().biggerIsBetter() ? " GB/s" : " µs";
-                String verdict = !firstOfGroup ? (row.verdict() == Comparison.Verdict.UNJUDGED ? "(lane)" : "〃")
-                        : g.verdict() == Comparison.Verdict.SAME || g.verdict() == Comparison.Verdict.UNJUDGED
-                        ? g.verdict().toString() : "**" + g.verdict() + "**";
+                String verdict = !firstOfGroup ? (row.verdict() == Verdict.UNJUDGED ? "(lane)" : "〃")
+                        : g.verdict() == Verdict.SAME || g.verdict() == Verdict.UNJUDGED
+                        ? VerdictWords.word(g.verdict()) : "**" + VerdictWords.word(g.verdict()) + "**";
                 rows.add(List.of(c.key().metric(), c.key().kind(), c.pairWithLink(), c.key().path(),
                         c.key().direction(), Sizes.format(c.key().sizeBytes()),
                         Markdown.number(row.baselineValue()) + unit + runs(row.baselineRuns()),
@@ -110,23 +111,23 @@ public final class ComparisonReport {
             return sideBySideSummary(r);
         }
         List<String> out = new ArrayList<>();
-        long worse = r.count(Comparison.Verdict.WORSE) + gated.count(Comparison.Verdict.WORSE);
-        long better = r.count(Comparison.Verdict.BETTER) + gated.count(Comparison.Verdict.BETTER);
+        long worse = r.count(Verdict.WORSE) + gated.count(Verdict.WORSE);
+        long better = r.count(Verdict.BETTER) + gated.count(Verdict.BETTER);
         String noise = gated.isEmpty() ? r.noise() : r.groups().isEmpty() ? GatedFigures.NOISE
                 : r.noise() + "; " + GatedFigures.NOISE;
         out.add(String.format(Locale.ROOT, "%s: %s vs baseline %s: %d worse, %d better, %d same%s of %d measurements "
                         + "(threshold ±%s%%, noise floor from %s)", worse > 0 ? "WORSE" : better > 0 ? "BETTER" : "SAME",
-                r.candidateLabel(), r.baselineLabel(), worse, better, r.count(Comparison.Verdict.SAME)
-                        + gated.count(Comparison.Verdict.SAME), unjudged(r, gated),
+                r.candidateLabel(), r.baselineLabel(), worse, better, r.count(Verdict.SAME)
+                        + gated.count(Verdict.SAME), unjudged(r, gated),
                 r.groups().size() + gated.groups().size(), Markdown.plain(r.thresholdPct()), noise));
-        List<Comparison.Group> named = r.groups().stream().filter(g -> g.verdict() == Comparison.Verdict.WORSE
-                || g.verdict() == Comparison.Verdict.BETTER).toList();
+        List<Comparison.Group> named = r.groups().stream().filter(g -> g.verdict() == Verdict.WORSE
+                || g.verdict() == Verdict.BETTER).toList();
         for (Comparison.Group g : named.subList(0, Math.min(maxRows, named.size()))) {
             Comparison.Row h = g.headline();
             Measurement c = h.candidate();
             String unit = c.key().biggerIsBetter() ? "GB/s" : "µs";
             out.add(String.format(Locale.ROOT, "  %-6s %s %s %s %s %s: %s -> %s %s (%s; %.1f%% apart, floor %.1f%%)%s",
-                    g.verdict(), c.key().kind(), c.pairLabel(), c.key().path(), c.key().direction(),
+                    VerdictWords.word(g.verdict()), c.key().kind(), c.pairLabel(), c.key().path(), c.key().direction(),
                     Sizes.format(c.key().sizeBytes()), Markdown.number(h.baselineValue()),
                     Markdown.number(h.candidateValue()), unit, Markdown.change(h.ratio()),
                     (Math.max(h.ratio(), 1 / h.ratio()) - 1) * 100,
@@ -227,13 +228,13 @@ public final class ComparisonReport {
 
     /** The same over the measurements and the partition and serving figures together. */
     static String unjudged(Comparison.Result r, GatedFigures.Result gated) {
-        long fromGated = gated.count(Comparison.Verdict.UNJUDGED);
-        long n = r.count(Comparison.Verdict.UNJUDGED) + fromGated;
+        long fromGated = gated.count(Verdict.UNJUDGED);
+        long n = r.count(Verdict.UNJUDGED) + fromGated;
         if (n == 0) {
             return "";
         }
         long wider = r.widerFloors() + gated.widerFloors();
-        long noRatio = r.count(Comparison.Verdict.UNJUDGED) - r.widerFloors();
+        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors();
         long other = fromGated - gated.widerFloors();
         List<String> why = new ArrayList<>();
         if (wider > 0) {

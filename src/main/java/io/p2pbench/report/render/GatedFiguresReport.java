@@ -3,6 +3,7 @@ package io.p2pbench.report.render;
 import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.verdict.Comparison;
 import io.p2pbench.report.verdict.GatedFigures;
+import io.p2pbench.report.verdict.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -40,14 +41,14 @@ public final class GatedFiguresReport {
                         + "sides are apart beyond their search brackets.\n");
         sb.append(String.format(Locale.ROOT, "- Result: **%d worse**, %d better, %d same, %d cannot be judged of %d "
                         + "measurements; %d baseline-only and %d candidate-only configurations not compared.%n%n",
-                r.count(Comparison.Verdict.WORSE), r.count(Comparison.Verdict.BETTER), r.count(Comparison.Verdict.SAME),
-                r.count(Comparison.Verdict.UNJUDGED), r.groups().size(), r.baselineOnly(), r.candidateOnly()));
+                r.count(Verdict.WORSE), r.count(Verdict.BETTER), r.count(Verdict.SAME),
+                r.count(Verdict.UNJUDGED), r.groups().size(), r.baselineOnly(), r.candidateOnly()));
         List<List<String>> rows = new ArrayList<>();
         for (GatedFigures.Group g : r.groups()) {
             boolean first = true;
             for (GatedFigures.Row row : g.rows()) {
-                String verdict = !first ? "〃" : g.verdict() == Comparison.Verdict.WORSE
-                        || g.verdict() == Comparison.Verdict.BETTER ? "**" + g.verdict() + "**" : g.verdict().toString();
+                String verdict = !first ? "〃" : g.verdict() == Verdict.WORSE
+                        || g.verdict() == Verdict.BETTER ? "**" + VerdictWords.word(g.verdict()) + "**" : VerdictWords.word(g.verdict());
                 rows.add(List.of(g.section(), g.what(), row.figure(), value(row.baselineValue(), row.baselineRuns()),
                         value(row.candidateValue(), row.candidateRuns()), Markdown.change(row.ratio()),
                         String.format(Locale.ROOT, "±%.1f%%", 100 * row.floor()), verdict, row.why()));
@@ -62,12 +63,12 @@ public final class GatedFiguresReport {
     /** The worse and better measurements, worst first, at most {@code maxRows}; the same format as the measurements'. */
     static List<String> named(GatedFigures.Result r, int maxRows) {
         List<String> out = new ArrayList<>();
-        List<GatedFigures.Group> named = r.groups().stream().filter(g -> g.verdict() == Comparison.Verdict.WORSE
-                || g.verdict() == Comparison.Verdict.BETTER).toList();
+        List<GatedFigures.Group> named = r.groups().stream().filter(g -> g.verdict() == Verdict.WORSE
+                || g.verdict() == Verdict.BETTER).toList();
         for (GatedFigures.Group g : named.subList(0, Math.min(maxRows, named.size()))) {
             GatedFigures.Row h = g.headline();
             out.add(String.format(Locale.ROOT, "  %-6s %s %s, %s: %s -> %s (%s; %.1f%% apart, floor %.1f%%)",
-                    g.verdict(), g.section(), g.what(), h.figure(), Markdown.number(h.baselineValue()),
+                    VerdictWords.word(g.verdict()), g.section(), g.what(), h.figure(), Markdown.number(h.baselineValue()),
                     Markdown.number(h.candidateValue()), Markdown.change(h.ratio()),
                     (Math.max(h.ratio(), 1 / h.ratio()) - 1) * 100, 100 * h.floor()));
         }
@@ -76,7 +77,7 @@ public final class GatedFiguresReport {
 
     /** How many worse or better measurements {@link #named} could list. */
     static long changed(GatedFigures.Result r) {
-        return r.count(Comparison.Verdict.WORSE) + r.count(Comparison.Verdict.BETTER);
+        return r.count(Verdict.WORSE) + r.count(Verdict.BETTER);
     }
 
     private static String value(double v, List<Double> runs) {

@@ -9,7 +9,6 @@ import io.p2pbench.report.stats.HockneyFit;
 import io.p2pbench.report.stats.LinkRates;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.report.text.Markdown;
-import io.p2pbench.report.verdict.MachineDoctor;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.results.RunManifest;
@@ -261,7 +260,7 @@ public final class SummaryWriter {
                     h.sockets(), h.numaNodes(), h.iommu(), h.virtualization())));
             out.add(new Block.Code(TopologyPrinter.gpuTable(t) + '\n' + TopologyPrinter.linkMatrix(t) + '\n'
                     + TopologyPrinter.p2pMatrix(t)));
-            out.add(new Block.MarkdownText(MachineDoctor.section(d, ms)));
+            out.add(new Block.MarkdownText(VerdictSections.diagnosis(d, ms)));
         }
         String peer = TextMatrices.peer(ms, t);
         if (!peer.isEmpty()) {

@@ -1,6 +1,5 @@
 package io.p2pbench.report.text;
 
-import java.math.BigDecimal;
 import java.util.List;
 import java.util.Locale;
 
@@ -39,7 +38,7 @@ public final class Markdown {
 
     /** A threshold or other plain number without trailing zeros, e.g. {@code 5}, {@code 2.5}. */
     public static String plain(double v) {
-        return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+        return Numbers.plain(v);
     }
 
     /** A ratio as a percentage with one decimal, e.g. {@code 85.7%}. */

@@ -4,7 +4,7 @@ import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
-import io.p2pbench.report.text.Markdown;
+import io.p2pbench.report.text.Numbers;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.stats.Statistics;
 import java.math.BigDecimal;
@@ -66,26 +66,6 @@ public final class Comparison {
         /** The fields results are matched by. */
         public String key() {
             return key;
-        }
-    }
-
-    /** What a match says. */
-    public enum Verdict {
-        /** Worse beyond the threshold and the noise floor (and significant where testable). */
-        WORSE,
-        /** Better beyond the threshold and the noise floor (and significant where testable). */
-        BETTER,
-        /** Within the threshold, and the noise floor is not wider than the threshold; or not significant. */
-        SAME,
-        /**
-         * Cannot be judged at the threshold: within a noise floor wider than the threshold, no ratio, a
-         * lane of a bidirectional copy (its sum decides), or a row of two different machines.
-         */
-        UNJUDGED;
-
-        @Override
-        public String toString() {
-            return this == UNJUDGED ? "cannot judge" : name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -315,16 +295,16 @@ public final class Comparison {
         } else if (sizePct <= floorPct && floorPct > thresholdPct) {
             verdict = Verdict.UNJUDGED;
             why = String.format(Locale.ROOT, "cannot judge at ±%s%%: within the noise floor %.1f%%, which is wider "
-                    + "(the figures are %.1f%% apart)", Markdown.plain(thresholdPct), floorPct, sizePct);
+                    + "(the figures are %.1f%% apart)", Numbers.plain(thresholdPct), floorPct, sizePct);
         } else if (changePct <= thresholdPct) {
             // The floor is not wider than the threshold here, so within the threshold is within the noise too.
-            why = "within ±" + Markdown.plain(thresholdPct) + "%";
+            why = "within ±" + Numbers.plain(thresholdPct) + "%";
         } else if (!Double.isNaN(r.p()) && !(q < ALPHA)) {
             why = "not significant (" + test + ")";
         } else {
             verdict = good ? Verdict.BETTER : Verdict.WORSE;
             why = String.format(Locale.ROOT, "beyond ±%s%% and the noise floor %.1f%% (the figures are %.1f%% "
-                    + "apart); %s", Markdown.plain(thresholdPct), floorPct, sizePct, test);
+                    + "apart); %s", Numbers.plain(thresholdPct), floorPct, sizePct, test);
         }
         return new Row(r.baseline(), r.candidate(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
                 r.candidateValue(), r.ratio(), r.interval(), r.p(), r.smallestP(), q, r.floor(), verdict, why);

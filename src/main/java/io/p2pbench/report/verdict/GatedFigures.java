@@ -3,7 +3,7 @@ package io.p2pbench.report.verdict;
 import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ServingResults;
-import io.p2pbench.report.text.Markdown;
+import io.p2pbench.report.text.Numbers;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -44,7 +44,7 @@ public final class GatedFigures {
      */
     public record Row(String figure, boolean biggerIsBetter, List<Double> baselineRuns, List<Double> candidateRuns,
                       double baselineValue, double candidateValue, double floor, String floorSource,
-                      Comparison.Verdict verdict, String why) {
+                      Verdict verdict, String why) {
         /** Candidate over baseline. */
         public double ratio() {
             return candidateValue / baselineValue;
@@ -66,7 +66,7 @@ public final class GatedFigures {
      * @param rows its rows, the one that decided the verdict first
      * @param verdict the worst of its rows'
      */
-    public record Group(String section, String what, List<Row> rows, Comparison.Verdict verdict) {
+    public record Group(String section, String what, List<Row> rows, Verdict verdict) {
         /** The row that decided the verdict. */
         public Row headline() {
             return rows.get(0);
@@ -83,7 +83,7 @@ public final class GatedFigures {
      */
     public record Result(List<Group> groups, int baselineOnly, int candidateOnly, String note) {
         /** Measurements with a given verdict. */
-        public long count(Comparison.Verdict v) {
+        public long count(Verdict v) {
             return groups.stream().filter(g -> g.verdict() == v).count();
         }
 
@@ -94,7 +94,7 @@ public final class GatedFigures {
 
         /** Measurements that cannot be judged because their floor is wider than the threshold. */
         public long widerFloors() {
-            return groups.stream().filter(g -> g.verdict() == Comparison.Verdict.UNJUDGED
+            return groups.stream().filter(g -> g.verdict() == Verdict.UNJUDGED
                     && g.headline().why().startsWith(WITHIN_FLOOR)).count();
         }
     }
@@ -169,9 +169,9 @@ public final class GatedFigures {
         double bv = b.isEmpty() ? Double.NaN : PartitionVerdict.median(b);
         double cv = c.isEmpty() ? Double.NaN : PartitionVerdict.median(c);
         Row r = new Row(figure, biggerIsBetter, List.copyOf(base), List.copyOf(cand), bv, cv, floor, floorSource,
-                Comparison.Verdict.SAME, "");
+                Verdict.SAME, "");
         if (otherMachines != null) {
-            return with(r, Comparison.Verdict.UNJUDGED, "different machines (" + otherMachines + "): shown side by side, "
+            return with(r, Verdict.UNJUDGED, "different machines (" + otherMachines + "): shown side by side, "
                     + "not judged");
         }
         return judge(r, thresholdPct);
@@ -181,27 +181,27 @@ public final class GatedFigures {
     static Row judge(Row r, double thresholdPct) {
         double ratio = r.ratio();
         if (!(ratio > 0) || !Double.isFinite(ratio)) {
-            return with(r, Comparison.Verdict.UNJUDGED, "no ratio (a figure is not a positive number)");
+            return with(r, Verdict.UNJUDGED, "no ratio (a figure is not a positive number)");
         }
         double changePct = Math.abs(ratio - 1) * 100;
         double sizePct = (Math.max(ratio, 1 / ratio) - 1) * 100;
         double floorPct = r.floor() * 100;
         boolean good = r.biggerIsBetter() ? ratio > 1 : ratio < 1;
         if (sizePct <= floorPct && floorPct > thresholdPct) {
-            return with(r, Comparison.Verdict.UNJUDGED, String.format(Locale.ROOT, "%s%s%%: within the noise floor "
+            return with(r, Verdict.UNJUDGED, String.format(Locale.ROOT, "%s%s%%: within the noise floor "
                     + "%.1f%% (%s), which is wider (the figures are %.1f%% apart)", WITHIN_FLOOR,
-                    Markdown.plain(thresholdPct), floorPct, r.floorSource(), sizePct));
+                    Numbers.plain(thresholdPct), floorPct, r.floorSource(), sizePct));
         }
         if (changePct <= thresholdPct) {
-            return with(r, Comparison.Verdict.SAME, "within ±" + Markdown.plain(thresholdPct) + "%");
+            return with(r, Verdict.SAME, "within ±" + Numbers.plain(thresholdPct) + "%");
         }
-        return with(r, good ? Comparison.Verdict.BETTER : Comparison.Verdict.WORSE, String.format(Locale.ROOT,
+        return with(r, good ? Verdict.BETTER : Verdict.WORSE, String.format(Locale.ROOT,
                 "beyond ±%s%% and the noise floor %.1f%% (%s; the figures are %.1f%% apart)",
-                Markdown.plain(thresholdPct), floorPct, r.floorSource(), sizePct));
+                Numbers.plain(thresholdPct), floorPct, r.floorSource(), sizePct));
     }
 
     /** {@code r} with another verdict and reason. */
-    static Row with(Row r, Comparison.Verdict v, String why) {
+    static Row with(Row r, Verdict v, String why) {
         return new Row(r.figure(), r.biggerIsBetter(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
                 r.candidateValue(), r.floor(), r.floorSource(), v, why);
     }

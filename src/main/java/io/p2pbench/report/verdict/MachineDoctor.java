@@ -2,7 +2,6 @@ package io.p2pbench.report.verdict;
 
 import io.p2pbench.doctor.Diagnosis;
 import io.p2pbench.doctor.Doctor;
-import io.p2pbench.doctor.DoctorText;
 import io.p2pbench.doctor.Measured;
 import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.Measurement;
@@ -93,12 +92,14 @@ public final class MachineDoctor {
         return paths.stream().filter(at::containsKey).findFirst().orElse(null);
     }
 
-    /** The diagnosis of one machine's recorded topology, for its report section; empty for imports. */
-    public static String section(ResultData d, List<Measurement> ms) {
+    /**
+     * The diagnosis of one machine's recorded topology with its measured figures, for its report section; null for
+     * imports, which record no topology.
+     */
+    public static Diagnosis diagnosis(ResultData d, List<Measurement> ms) {
         if (d.topology() == null) {
-            return "";
+            return null;
         }
-        Diagnosis diagnosis = Doctor.fromRecorded(d.topology(), "topology.json of " + d.label(), of(ms, d.label()));
-        return "### P2P diagnosis\n\n```text\n" + DoctorText.summary(diagnosis) + "```\n\n";
+        return Doctor.fromRecorded(d.topology(), "topology.json of " + d.label(), of(ms, d.label()));
     }
 }

@@ -11,7 +11,6 @@ import io.p2pbench.report.verdict.PartitionVerdict.Figure;
 import io.p2pbench.report.chart.ChartData;
 import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.chart.FileNames;
-import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;

@@ -8,7 +8,6 @@ import io.p2pbench.report.chart.PartitionNames;
 import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.JmhJson;
 import io.p2pbench.report.read.ResultData;
-import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Combination;
@@ -29,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
 /**
@@ -92,7 +90,8 @@ public final class PartitionVerdict {
                     p99RequestUs, commShare, busGBps, skipReason, skipReason == null ? null : SkipCause.OTHER);
         }
 
-        String scenario() {
+        /** The model, phase, batch and eager or graph, e.g. {@code DENSE_8B DECODE batch 8 graph}. */
+        public String scenario() {
             return model + " " + phase + " batch " + batch + (graph ? " graph" : " eager");
         }
 
@@ -126,8 +125,45 @@ public final class PartitionVerdict {
         return figures.stream().filter(f -> f.machine().equals(machine)).toList();
     }
 
-    /** One row of the verdict table. */
-    public record Row(Figure plan, Figure single, String verdict, String why) {}
+    /**
+     * One plan judged against SINGLE.
+     *
+     * @param plan the plan's figures
+     * @param single its scenario's SINGLE on the same machine, or null when there is none
+     * @param verdict {@link Verdict#KEEP}, {@link Verdict#REJECT}, {@link Verdict#UNJUDGED} (a group that repeats a
+     *     GPU), {@link Verdict#NOT_MEASURED} or {@link Verdict#NO_VERDICT}
+     * @param why what decided it: the changes against their floors, the run counts, the communication-bound note
+     */
+    public record Row(Figure plan, Figure single, Verdict verdict, String why) {}
+
+    /**
+     * The verdicts of one machine.
+     *
+     * @param fingerprint the machine's fingerprint
+     * @param machine what is known of it
+     * @param rows every non-SINGLE figure of the machine judged against its scenario's SINGLE
+     * @param oneGpu whether every measured multi-rank plan ran over a group that repeats a GPU, so that this machine
+     *     cannot judge whether splitting pays
+     */
+    public record MachineVerdicts(String fingerprint, Machine machine, List<Row> rows, boolean oneGpu) {}
+
+    /**
+     * The verdicts of each machine of {@code figures}, in order of first appearance; a plan is only ever judged
+     * against SINGLE of its own machine.
+     *
+     * @param machines per fingerprint what is known of the machine; a machine missing here is named by its fingerprint
+     */
+    public static List<MachineVerdicts> judgeByMachine(List<Figure> figures, Map<String, Machine> machines) {
+        List<MachineVerdicts> out = new ArrayList<>();
+        for (String name : machines(figures)) {
+            Machine m = machines.getOrDefault(name, Machine.unknown(name));
+            List<Figure> own = of(figures, name);
+            boolean oneGpu = own.stream().filter(f -> f.plan() != Plan.SINGLE && f.skipReason() == null)
+                    .allMatch(Figure::singleGpu);
+            out.add(new MachineVerdicts(name, m, judge(own, m.fastestPeerGBps(), m.bestPairs()), oneGpu));
+        }
+        return out;
+    }
 
     /** Keep or reject every non-SINGLE figure against its scenario's SINGLE on the same machine. */
     public static List<Row> judge(List<Figure> figures, double fastestPeerGBps, String bestPairs) {
@@ -150,17 +186,17 @@ public final class PartitionVerdict {
 
     static Row judge(Figure f, Figure s, double fastestPeerGBps, String bestPairs) {
         if (f.skipReason() != null) {
-            return new Row(f, s, "not measured", f.skipReason());
+            return new Row(f, s, Verdict.NOT_MEASURED, f.skipReason());
         }
         if (s == null || (s.skipReason() == null && s.tokensPerSecond().isEmpty())) {
-            return new Row(f, s, "no verdict", "SINGLE was not measured for " + f.scenario());
+            return new Row(f, s, Verdict.NO_VERDICT, "SINGLE was not measured for " + f.scenario());
         }
         if (s.skipReason() != null && s.skipCause() == SkipCause.DOES_NOT_FIT) {
-            return new Row(f, s, "keep", "SINGLE does not fit one GPU (" + s.skipReason()
+            return new Row(f, s, Verdict.KEEP, "SINGLE does not fit one GPU (" + s.skipReason()
                     + "): splitting is needed for capacity" + (f.singleGpu() ? "; " + SINGLE_GPU : ""));
         }
         if (s.skipReason() != null) {
-            return new Row(f, s, "no verdict", "SINGLE did not run: " + s.skipReason());
+            return new Row(f, s, Verdict.NO_VERDICT, "SINGLE did not run: " + s.skipReason());
         }
         List<String> why = new ArrayList<>();
         double tokens = median(f.tokensPerSecond()) / median(s.tokensPerSecond()) - 1;
@@ -182,9 +218,9 @@ public final class PartitionVerdict {
             why.add(commBound(f, fastestPeerGBps, bestPairs));
         }
         if (f.singleGpu()) {
-            return new Row(f, s, "cannot judge", SINGLE_GPU + "; " + String.join("; ", why));
+            return new Row(f, s, Verdict.UNJUDGED, SINGLE_GPU + "; " + String.join("; ", why));
         }
-        return new Row(f, s, better ? "keep" : "reject", String.join("; ", why));
+        return new Row(f, s, better ? Verdict.KEEP : Verdict.REJECT, String.join("; ", why));
     }
 
     private static String commBound(Figure f, double fastestPeerGBps, String bestPairs) {
@@ -251,69 +287,6 @@ public final class PartitionVerdict {
         return best == null ? "" : String.join(", ", pairs) + " (" + best + ")";
     }
 
-    /**
-     * The markdown section, one table per machine under a heading naming it, each followed by links to
-     * that machine's charts among {@code charts}; empty when there are no partition figures. A plan is
-     * only ever judged against SINGLE of its own machine.
-     *
-     * @param machines per fingerprint what is known of the machine; a machine missing here is named by its fingerprint
-     * @param charts the charts written (others than this section's are ignored)
-     * @param link the link text of a chart file, relative to the report
-     */
-    public static String section(List<Figure> figures, Map<String, Machine> machines, List<Charts.ChartFile> charts,
-                                 Function<Path, String> link) {
-        if (figures.isEmpty()) {
-            return "";
-        }
-        StringBuilder sb = new StringBuilder("## Does splitting pay?\n\n");
-        sb.append(String.format(Locale.ROOT, "Each plan against SINGLE (same machine, model, phase, batch, eager/graph). "
-                + "Keep only if tokens/s or p99 request latency improves by more than the noise floor, or if SINGLE does "
-                + "not fit. Floors: tokens/s %.0f%%, p99 %.0f%% (documented defaults: no partition reruns yet), raised "
-                + "to the spread between runs of either side; with one run per side they are assumed (n too small). "
-                + "Communication-bound: exposed communication >= %.0f%% of the step.%n%n", 100 * TOKENS_FLOOR,
-                100 * P99_FLOOR, 100 * COMM_BOUND_SHARE));
-        List<String> names = machines(figures);
-        for (String name : names) {
-            Machine m = machines.getOrDefault(name, Machine.unknown(name));
-            List<Figure> own = of(figures, name);
-            sb.append("### Does splitting pay on ").append(m.description()).append("?\n\n");
-            sb.append(table(own, m));
-            List<Charts.ChartFile> mine = charts.stream().filter(c -> PartitionCharts.isChartOf(c, name, names.size()))
-                    .toList();
-            if (!mine.isEmpty()) {
-                sb.append("Tokens/s and p99 request latency per plan on ").append(m.description())
-                        .append(", P2P on vs off side by side (SVG in this folder):\n\n");
-                for (Charts.ChartFile c : mine) {
-                    sb.append("![").append(c.title()).append("](").append(link.apply(c.svg())).append(")\n\n");
-                }
-            }
-        }
-        return sb.toString();
-    }
-
-    /** The verdict table of one machine's figures, with a note when every plan ran over a repeated GPU. */
-    static String table(List<Figure> figures, Machine machine) {
-        List<Row> rows = judge(figures, machine.fastestPeerGBps(), machine.bestPairs());
-        StringBuilder sb = new StringBuilder();
-        boolean oneGpu = figures.stream().filter(f -> f.plan() != Plan.SINGLE && f.skipReason() == null)
-                .allMatch(Figure::singleGpu);
-        if (oneGpu) {
-            sb.append("Every multi-rank plan here ran over a group that repeats a GPU (").append(SINGLE_GPU)
-                    .append("): the code paths ran, but this machine cannot judge whether splitting pays.\n\n");
-        }
-        List<List<String>> table = new ArrayList<>();
-        for (Row r : rows) {
-            Figure f = r.plan();
-            table.add(List.of(f.scenario(), f.plan().name(), f.transport(), f.group() + (f.singleGpu() ? " (" + SINGLE_GPU + ")" : ""),
-                    f.tokensPerSecond().isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", median(f.tokensPerSecond())),
-                    f.p99RequestUs().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f", median(f.p99RequestUs()) / 1000),
-                    Integer.toString(runs(f)), r.verdict(), r.why()));
-        }
-        sb.append(Markdown.table(List.of("scenario", "plan", "transport", "GPUs", "tokens/s", "p99 request ms", "runs",
-                "verdict", "why"), table)).append('\n');
-        return sb.toString();
-    }
-
     /** The series name of SINGLE, which has no exchanges and so no transport. */
     public static final String NO_EXCHANGES = PartitionNames.NO_EXCHANGES;
 
@@ -331,6 +304,11 @@ public final class PartitionVerdict {
     /** Whether {@code c} is one of this section's charts. */
     public static boolean isChart(Charts.ChartFile c) {
         return PartitionCharts.isChart(c);
+    }
+
+    /** Whether {@code c} is one of this section's charts of {@code machine}, in a report over {@code machines} machines. */
+    public static boolean isChartOf(Charts.ChartFile c, String machine, int machines) {
+        return PartitionCharts.isChartOf(c, machine, machines);
     }
 
     /**

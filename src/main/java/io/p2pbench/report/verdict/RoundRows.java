@@ -52,7 +52,7 @@ final class RoundRows {
                 "%s%d vs %d, spread %.2f%%, drift between runs %.2f%%, t with %d degrees of freedom", SOURCE,
                 bRounds.length, cRounds.length, 100 * t.spread(), 100 * tau, t.degrees()));
         return new Comparison.Row(b, c, bRounds, cRounds, bv, cv, t.ratio(), interval, t.p(), 0, Double.NaN, floor,
-                Comparison.Verdict.SAME, "");
+                Verdict.SAME, "");
     }
 
     /** How a floor of a row judged by its rounds starts. */

@@ -79,14 +79,14 @@ final class ServingComparison {
             return bracketed(r, sb, sc, "knee");
         }
         if (noneC && !hasNaN(sb.knees())) {
-            return GatedFigures.with(r, Comparison.Verdict.WORSE, "no rate met the target in the candidate; the baseline's "
+            return GatedFigures.with(r, Verdict.WORSE, "no rate met the target in the candidate; the baseline's "
                     + "knee is " + ServingVerdict.rate(r.baselineValue()) + " req/s");
         }
         if (noneB && !hasNaN(sc.knees())) {
-            return GatedFigures.with(r, Comparison.Verdict.BETTER, "no rate met the target in the baseline; the "
+            return GatedFigures.with(r, Verdict.BETTER, "no rate met the target in the baseline; the "
                     + "candidate's knee is " + ServingVerdict.rate(r.candidateValue()) + " req/s");
         }
-        return GatedFigures.with(r, Comparison.Verdict.UNJUDGED, "no knee in some run (no rate met the target)");
+        return GatedFigures.with(r, Verdict.UNJUDGED, "no knee in some run (no rate met the target)");
     }
 
     /** Output tokens per second at each run's lowest rate that broke the target. */
@@ -97,7 +97,7 @@ final class ServingComparison {
         GatedFigures.Row r = GatedFigures.row("served at saturation (output tokens/s)", true, b, c, SERVED_FLOOR,
                 MEASURED, thresholdPct, otherMachines);
         if (otherMachines == null && (hasNaN(b) || hasNaN(c))) {
-            return GatedFigures.with(r, Comparison.Verdict.UNJUDGED, "no saturation measured: a run never broke the "
+            return GatedFigures.with(r, Verdict.UNJUDGED, "no saturation measured: a run never broke the "
                     + "target");
         }
         return r;
@@ -111,7 +111,7 @@ final class ServingComparison {
         GatedFigures.Row r = GatedFigures.row("output tokens/s at the knee", true, b, c, ServingVerdict.CAPACITY_FLOOR,
                 MEASURED + " (the knee's)", thresholdPct, otherMachines);
         if (otherMachines == null && (hasNaN(b) || hasNaN(c))) {
-            return GatedFigures.with(r, Comparison.Verdict.UNJUDGED, "no knee in some run (no rate met the target)");
+            return GatedFigures.with(r, Verdict.UNJUDGED, "no knee in some run (no rate met the target)");
         }
         return bracketed(r, sb, sc, "knee");
     }
@@ -128,14 +128,14 @@ final class ServingComparison {
         boolean baselineNeverBroke = sb.runs().stream().allMatch(run -> Double.isNaN(run.breakRate()));
         double kneeB = PartitionVerdict.median(sb.knees());
         double kneeC = PartitionVerdict.median(sc.knees());
-        if (r.verdict() == Comparison.Verdict.WORSE && !baselineNeverBroke && !ServingVerdict.metWhereBroken(kneeB, sc)) {
-            return GatedFigures.with(r, Comparison.Verdict.UNJUDGED, String.format(Locale.ROOT, "%.1f%% lower, beyond "
+        if (r.verdict() == Verdict.WORSE && !baselineNeverBroke && !ServingVerdict.metWhereBroken(kneeB, sc)) {
+            return GatedFigures.with(r, Verdict.UNJUDGED, String.format(Locale.ROOT, "%.1f%% lower, beyond "
                     + "the floor %.0f%%, but within the bracket: the baseline met no rate at which the candidate broke "
                     + "the target (a %s is known to within its search's bracket)", -100 * (r.ratio() - 1),
                     100 * r.floor(), what));
         }
-        if (r.verdict() == Comparison.Verdict.BETTER && !ServingVerdict.metWhereBroken(kneeC, sb)) {
-            return GatedFigures.with(r, Comparison.Verdict.UNJUDGED, String.format(Locale.ROOT, "%.1f%% higher, beyond "
+        if (r.verdict() == Verdict.BETTER && !ServingVerdict.metWhereBroken(kneeC, sb)) {
+            return GatedFigures.with(r, Verdict.UNJUDGED, String.format(Locale.ROOT, "%.1f%% higher, beyond "
                     + "the floor %.0f%%, but within the bracket: the candidate met no rate at which the baseline broke "
                     + "the target (a %s is known to within its search's bracket)", 100 * (r.ratio() - 1),
                     100 * r.floor(), what));

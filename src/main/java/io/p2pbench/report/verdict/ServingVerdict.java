@@ -5,23 +5,18 @@ import io.p2pbench.collective.ModelShape;
 import io.p2pbench.partition.PartitionSpec;
 import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
-import io.p2pbench.report.chart.Charts;
-import io.p2pbench.report.chart.ServingCharts;
 import io.p2pbench.report.read.ServingResults;
 import io.p2pbench.report.stats.ExactTests;
-import io.p2pbench.serving.BatchPolicy;
 import io.p2pbench.serving.SearchPlan;
 import io.p2pbench.serving.ServingSamples;
 import io.p2pbench.transfer.SkipCause;
 import java.math.BigDecimal;
 import java.math.MathContext;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -59,8 +54,52 @@ public final class ServingVerdict {
 
     private ServingVerdict() {}
 
-    /** One row of the verdict table. */
-    public record Row(ServingResults.Sweep plan, ServingResults.Sweep single, double ratePerSecond, String verdict, String why) {}
+    /**
+     * One plan and transport judged against SINGLE.
+     *
+     * @param plan the plan's sweep
+     * @param single its scenario's SINGLE on the same machine, or null when there is none
+     * @param ratePerSecond the rate they were compared at (NaN: none)
+     * @param verdict {@link Verdict#KEEP}, {@link Verdict#REJECT}, {@link Verdict#UNJUDGED} (a group that repeats a
+     *     GPU), {@link Verdict#NOT_MEASURED} or {@link Verdict#NO_VERDICT}
+     * @param why what decided it: the p99 changes and the knees against their floors, the run counts, the
+     *     communication-bound note
+     */
+    public record Row(ServingResults.Sweep plan, ServingResults.Sweep single, double ratePerSecond, Verdict verdict,
+                      String why) {}
+
+    /**
+     * The verdicts of one machine.
+     *
+     * @param fingerprint the machine's fingerprint
+     * @param machine what is known of it
+     * @param sweeps the machine's sweeps
+     * @param rows every non-SINGLE sweep judged against its scenario's SINGLE
+     * @param oneGpu whether there is a measured multi-rank sweep and every one ran over a group that repeats a GPU,
+     *     so that this machine cannot judge whether splitting pays
+     */
+    public record MachineVerdicts(String fingerprint, PartitionVerdict.Machine machine, List<ServingResults.Sweep> sweeps,
+                                  List<Row> rows, boolean oneGpu) {}
+
+    /**
+     * The verdicts of each machine of {@code sweeps}, in order of first appearance; a plan is only ever judged against
+     * SINGLE of its own machine.
+     *
+     * @param machines per fingerprint what is known of the machine; a machine missing here is named by its fingerprint
+     */
+    public static List<MachineVerdicts> judgeByMachine(List<ServingResults.Sweep> sweeps,
+                                                       Map<String, PartitionVerdict.Machine> machines) {
+        List<MachineVerdicts> out = new ArrayList<>();
+        for (String name : sweeps.stream().map(ServingResults.Sweep::machine).distinct().toList()) {
+            PartitionVerdict.Machine m = machines.getOrDefault(name, PartitionVerdict.Machine.unknown(name));
+            List<ServingResults.Sweep> own = sweeps.stream().filter(s -> s.machine().equals(name)).toList();
+            List<ServingResults.Sweep> multiRank = own.stream().filter(s -> s.plan() != Plan.SINGLE && s.skipReason() == null)
+                    .toList();
+            boolean oneGpu = !multiRank.isEmpty() && multiRank.stream().allMatch(ServingResults.Sweep::singleGpu);
+            out.add(new MachineVerdicts(name, m, own, judge(own, m), oneGpu));
+        }
+        return out;
+    }
 
     /** Every non-SINGLE sweep against its scenario's SINGLE on the same machine. */
     public static List<Row> judge(List<ServingResults.Sweep> sweeps, PartitionVerdict.Machine machine) {
@@ -78,20 +117,20 @@ public final class ServingVerdict {
 
     static Row judge(ServingResults.Sweep f, ServingResults.Sweep s, PartitionVerdict.Machine machine) {
         if (f.skipReason() != null) {
-            return new Row(f, s, Double.NaN, "not measured", f.skipReason());
+            return new Row(f, s, Double.NaN, Verdict.NOT_MEASURED, f.skipReason());
         }
         if (f.runs().isEmpty()) {
-            return new Row(f, s, Double.NaN, "no verdict", "it did not finish (see the run's manifest and log)");
+            return new Row(f, s, Double.NaN, Verdict.NO_VERDICT, "it did not finish (see the run's manifest and log)");
         }
         if (s == null || (s.skipReason() == null && s.runs().isEmpty())) {
-            return new Row(f, s, Double.NaN, "no verdict", "SINGLE was not measured for this workload");
+            return new Row(f, s, Double.NaN, Verdict.NO_VERDICT, "SINGLE was not measured for this workload");
         }
         if (s.skipReason() != null && s.skipCause() == SkipCause.DOES_NOT_FIT) {
-            return new Row(f, s, Double.NaN, "keep", "SINGLE does not fit one GPU (" + s.skipReason()
+            return new Row(f, s, Double.NaN, Verdict.KEEP, "SINGLE does not fit one GPU (" + s.skipReason()
                     + "): splitting is needed for capacity" + (f.singleGpu() ? "; " + PartitionVerdict.SINGLE_GPU : ""));
         }
         if (s.skipReason() != null) {
-            return new Row(f, s, Double.NaN, "no verdict", "SINGLE did not run: " + s.skipReason());
+            return new Row(f, s, Double.NaN, Verdict.NO_VERDICT, "SINGLE did not run: " + s.skipReason());
         }
         Figures fig = figures(f, s);
         List<String> why = new ArrayList<>(fig.why());
@@ -107,10 +146,10 @@ public final class ServingVerdict {
                     machine.bestPairs()) + "; " + crossings(f));
         }
         if (f.singleGpu()) {
-            return new Row(f, s, fig.ratePerSecond(), "cannot judge",
+            return new Row(f, s, fig.ratePerSecond(), Verdict.UNJUDGED,
                     PartitionVerdict.SINGLE_GPU + "; " + String.join("; ", why));
         }
-        return new Row(f, s, fig.ratePerSecond(), better ? "keep" : "reject", String.join("; ", why));
+        return new Row(f, s, fig.ratePerSecond(), better ? Verdict.KEEP : Verdict.REJECT, String.join("; ", why));
     }
 
     /**
@@ -352,43 +391,5 @@ public final class ServingVerdict {
         Plan plan = f.plan();
         int ranks = plan == Plan.SINGLE ? 1 : Group.parse(f.group()).size();
         return new PartitionSpec(ModelShape.named(f.model()), plan, ranks, Phase.DECODE, tokens, 1, 1);
-    }
-
-    /**
-     * The markdown section: per machine a verdict table, its charts and every point's figures; empty without
-     * serving sweeps.
-     */
-    public static String section(List<ServingResults.Sweep> sweeps, Map<String, PartitionVerdict.Machine> machines,
-                                 List<Charts.ChartFile> charts, Function<Path, String> link) {
-        if (sweeps.isEmpty()) {
-            return "";
-        }
-        StringBuilder sb = new StringBuilder("## Does splitting pay at a request rate?\n\n");
-        sb.append(String.format(Locale.ROOT, "Serving sweeps: %s. Each plan against SINGLE on the same machine and "
-                + "workload, at the same offered rate (the same requests at the same times) and by capacity (the highest "
-                + "rate meeting the target). Keep only if a p99 latency falls by more than the floor at that rate (none "
-                + "rising by more), or the knee rises by more than the capacity floor, or SINGLE does not fit. Floors: "
-                + "latency %.0f%%, capacity %.0f%% (set from A/A reruns of the same sweeps on the H200 node: the capacity "
-                + "floor above one step of the knee search's grid, by which a knee moved between reruns), raised to the "
-                + "spread between runs of either side; a higher knee counts only where the plan met the target at a rate at "
-                + "which SINGLE broke it (a knee is known to within its bracket); with one run per side the floors are "
-                + "those defaults, not this machine's own spread (n too small). Communication-bound: exposed "
-                + "communication >= %.0f%% of an instrumented step at the knee's mean shape. Warm-up requests (the first of each point) and cool-down requests (after "
-                + "the measured ones) are excluded from every figure.%n%n", BatchPolicy.DESCRIPTION,
-                100 * PartitionVerdict.P99_FLOOR, 100 * CAPACITY_FLOOR, 100 * PartitionVerdict.COMM_BOUND_SHARE));
-        List<String> names = sweeps.stream().map(ServingResults.Sweep::machine).distinct().toList();
-        for (String name : names) {
-            PartitionVerdict.Machine m = machines.getOrDefault(name, PartitionVerdict.Machine.unknown(name));
-            List<ServingResults.Sweep> own = sweeps.stream().filter(s -> s.machine().equals(name)).toList();
-            sb.append("### Does splitting pay at a request rate on ").append(m.description()).append("?\n\n");
-            sb.append(ServingTables.verdict(own, judge(own, m)));
-            List<Charts.ChartFile> mine = charts.stream().filter(c -> ServingCharts.isChartOf(c, name, names.size()))
-                    .toList();
-            for (Charts.ChartFile c : mine) {
-                sb.append("![").append(c.title()).append("](").append(link.apply(c.svg())).append(")\n\n");
-            }
-            sb.append(ServingTables.points(own));
-        }
-        return sb.toString();
     }
 }

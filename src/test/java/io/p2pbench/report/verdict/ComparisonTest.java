@@ -48,9 +48,9 @@ class ComparisonTest {
         Comparison.Result r = Comparison.compare(x8, x8, 5);
         assertEquals(Comparison.Matching.SAME_MACHINE, r.matching());
         assertEquals(x8.measurements().size(), r.rows().size());
-        assertTrue(r.rows().stream().allMatch(row -> row.ratio() == 1.0 && (row.verdict() == Comparison.Verdict.SAME
-                || row.verdict() == Comparison.Verdict.UNJUDGED)));
-        assertEquals(0, r.count(Comparison.Verdict.WORSE) + r.count(Comparison.Verdict.BETTER));
+        assertTrue(r.rows().stream().allMatch(row -> row.ratio() == 1.0 && (row.verdict() == Verdict.SAME
+                || row.verdict() == Verdict.UNJUDGED)));
+        assertEquals(0, r.count(Verdict.WORSE) + r.count(Verdict.BETTER));
         assertTrue(r.groups().size() < r.rows().size(), "lanes and alg/bus are grouped");
     }
 
@@ -58,25 +58,25 @@ class ComparisonTest {
     void aChangeWithinTheNoiseFloorCannotBeJudgedAndBeyondItIsWorse() {
         double[] one = {100};
         Comparison.Row inFloor = judge(ONE_WAY_1M, one, new double[] {90}, 0.12, 5);
-        assertEquals(Comparison.Verdict.UNJUDGED, inFloor.verdict());
+        assertEquals(Verdict.UNJUDGED, inFloor.verdict());
         assertTrue(inFloor.why().startsWith("cannot judge at ±5%: within the noise floor 12.0%, which is wider (the "
                 + "figures are 11.1% apart)"), inFloor.why());
         Comparison.Row beyond = judge(ONE_WAY_1M, one, new double[] {90}, 0.05, 5);
-        assertEquals(Comparison.Verdict.WORSE, beyond.verdict());
+        assertEquals(Verdict.WORSE, beyond.verdict());
         assertTrue(beyond.why().contains("no test: n too small (1 vs 1 runs, smallest attainable p = 1)"), beyond.why());
         Comparison.Row inThreshold = judge(ONE_WAY_1M, one, new double[] {97}, 0.0, 5);
-        assertEquals(Comparison.Verdict.SAME, inThreshold.verdict());
+        assertEquals(Verdict.SAME, inThreshold.verdict());
         assertTrue(inThreshold.why().startsWith("within ±5%"), inThreshold.why());
         Comparison.Row narrowFloor = judge(ONE_WAY_1M, one, new double[] {97}, 0.04, 5);
-        assertEquals(Comparison.Verdict.SAME, narrowFloor.verdict(), "a floor within the threshold can vouch for same");
+        assertEquals(Verdict.SAME, narrowFloor.verdict(), "a floor within the threshold can vouch for same");
     }
 
     @Test
     void directionDecidesBetterOrWorse() {
         Measurement.Key latency = new Measurement.Key("latency", "peer", "CE_P2P_READ", "one-way", "0-1", 4);
-        assertEquals(Comparison.Verdict.WORSE, judge(latency, new double[] {10}, new double[] {12.5}, 0.1, 5).verdict());
-        assertEquals(Comparison.Verdict.BETTER, judge(latency, new double[] {10}, new double[] {7.5}, 0.1, 5).verdict());
-        assertEquals(Comparison.Verdict.BETTER, judge(ONE_WAY_1M, new double[] {100}, new double[] {120}, 0.1, 5)
+        assertEquals(Verdict.WORSE, judge(latency, new double[] {10}, new double[] {12.5}, 0.1, 5).verdict());
+        assertEquals(Verdict.BETTER, judge(latency, new double[] {10}, new double[] {7.5}, 0.1, 5).verdict());
+        assertEquals(Verdict.BETTER, judge(ONE_WAY_1M, new double[] {100}, new double[] {120}, 0.1, 5)
                 .verdict());
     }
 
@@ -86,16 +86,16 @@ class ComparisonTest {
         Comparison.Row separated = judge(ONE_WAY_1M, new double[] {100, 101, 99, 100.5},
                 new double[] {90, 91, 89, 90.5}, 0.02, 5);
         assertEquals(2.0 / 70, separated.p(), 1e-12);
-        assertEquals(Comparison.Verdict.WORSE, separated.verdict(), separated.why());
+        assertEquals(Verdict.WORSE, separated.verdict(), separated.why());
         // Overlapping runs: the medians differ by 10% but the test is not significant.
         Comparison.Row overlapping = judge(ONE_WAY_1M, new double[] {100, 80, 120, 100},
                 new double[] {90, 115, 70, 90}, 0.02, 5);
-        assertEquals(Comparison.Verdict.SAME, overlapping.verdict());
+        assertEquals(Verdict.SAME, overlapping.verdict());
         assertTrue(overlapping.why().startsWith("not significant (exact Mann-Whitney p = "), overlapping.why());
         // 3 vs 3: the smallest attainable p is 0.1: no test, the floor and threshold decide, and it says so.
         Comparison.Row small = judge(ONE_WAY_1M, new double[] {100, 101, 99}, new double[] {90, 91, 89}, 0.02, 5);
         assertTrue(Double.isNaN(small.p()));
-        assertEquals(Comparison.Verdict.WORSE, small.verdict());
+        assertEquals(Verdict.WORSE, small.verdict());
         assertTrue(small.why().contains("no test: n too small (3 vs 3 runs, smallest attainable p = 0.1)"), small.why());
     }
 
@@ -154,11 +154,11 @@ class ComparisonTest {
                         floor(0.01)), Double.NaN, 5));
         List<Comparison.Group> groups = Comparison.group(rows);
         assertEquals(2, groups.size(), "one bidirectional copy, one collective");
-        assertTrue(groups.stream().allMatch(g -> g.verdict() == Comparison.Verdict.WORSE));
+        assertTrue(groups.stream().allMatch(g -> g.verdict() == Verdict.WORSE));
         Comparison.Group copy = groups.stream().filter(g -> g.headline().candidate().key().kind().equals("peer"))
                 .findFirst().orElseThrow();
         assertEquals(ResultReader.BOTH_WAYS, copy.headline().candidate().key().direction(), "the sum decides");
-        assertTrue(copy.rows().subList(1, 3).stream().allMatch(r -> r.verdict() == Comparison.Verdict.UNJUDGED
+        assertTrue(copy.rows().subList(1, 3).stream().allMatch(r -> r.verdict() == Verdict.UNJUDGED
                 && r.why().equals(Comparison.LANE_NOT_JUDGED)), "the lanes are shown, not judged");
         assertEquals(3, groups.stream().filter(g -> g.headline().candidate().key().kind().equals("peer")).findFirst()
                 .orElseThrow().rows().size());
@@ -177,10 +177,10 @@ class ComparisonTest {
         Comparison.Result r = Comparison.compare(List.of(x1, ResultReader.read(a)), List.of(ResultReader.read(lower)),
                 2, none);
         assertTrue(r.noise().endsWith("pooled with the baseline's own 2 runs"), r.noise());
-        assertEquals(0, r.count(Comparison.Verdict.WORSE), ComparisonReport.markdown(r));
+        assertEquals(0, r.count(Verdict.WORSE), ComparisonReport.markdown(r));
         // One baseline run and an empty table: no floor, the threshold decides.
         Comparison.Result single = Comparison.compare(List.of(x1), List.of(ResultReader.read(lower)), 2, none);
-        assertTrue(single.count(Comparison.Verdict.WORSE) > 0);
+        assertTrue(single.count(Verdict.WORSE) > 0);
     }
 
     @Test
@@ -200,8 +200,8 @@ class ComparisonTest {
             assertTrue(r.floor().fraction() <= floorsOfOne.get(r.candidate().key().toString()) + 1e-12,
                     r.candidate().key() + ": " + r.floor().fraction() + " > " + floorsOfOne.get(r.candidate().key().toString()));
         }
-        assertTrue(one.count(Comparison.Verdict.WORSE) > 0);
-        assertTrue(two.count(Comparison.Verdict.WORSE) >= one.count(Comparison.Verdict.WORSE),
+        assertTrue(one.count(Verdict.WORSE) > 0);
+        assertTrue(two.count(Verdict.WORSE) >= one.count(Verdict.WORSE),
                 "two agreeing baseline runs catch at least what one does");
     }
 
@@ -220,12 +220,12 @@ class ComparisonTest {
     @Test
     void aFloorWiderThanTheThresholdCannotJudgeSmallChanges() {
         Comparison.Row wide = judge(ONE_WAY_1M, new double[] {100}, new double[] {103}, 0.30, 5);
-        assertEquals(Comparison.Verdict.UNJUDGED, wide.verdict());
+        assertEquals(Verdict.UNJUDGED, wide.verdict());
         assertTrue(wide.why().startsWith("cannot judge at ±5%: within the noise floor 30.0%"), wide.why());
         Comparison.Row big = judge(ONE_WAY_1M, new double[] {100}, new double[] {60}, 0.30, 5);
-        assertEquals(Comparison.Verdict.WORSE, big.verdict(), "beyond a wide floor is still worse");
+        assertEquals(Verdict.WORSE, big.verdict(), "beyond a wide floor is still worse");
         Comparison.Row none = judge(ONE_WAY_1M, new double[] {0}, new double[] {0}, 0.01, 5);
-        assertEquals(Comparison.Verdict.UNJUDGED, none.verdict());
+        assertEquals(Verdict.UNJUDGED, none.verdict());
         assertEquals("no ratio (a figure is not positive)", none.why());
     }
 
@@ -233,13 +233,13 @@ class ComparisonTest {
     void theVerdictLineCountsUnjudgedMeasurementsApart() throws Exception {
         ResultData x1 = ResultReader.read(Fixtures.X1);
         Comparison.Result r = Comparison.compare(x1, x1, 5);
-        long unjudged = r.count(Comparison.Verdict.UNJUDGED);
+        long unjudged = r.count(Verdict.UNJUDGED);
         assertTrue(unjudged > 0, "the default table has floors wider than 5%");
         String line = ComparisonReport.summary(r, 20).get(0);
-        assertTrue(line.contains(r.count(Comparison.Verdict.SAME) + " same, " + unjudged + " cannot be judged here ("
+        assertTrue(line.contains(r.count(Verdict.SAME) + " same, " + unjudged + " cannot be judged here ("
                 + r.widerFloors() + ": noise floor wider than ±5%; " + (unjudged - r.widerFloors()) + ": no ratio) of "
                 + r.groups().size() + " measurements"), line);
-        assertEquals(r.groups().size(), r.count(Comparison.Verdict.SAME) + unjudged);
+        assertEquals(r.groups().size(), r.count(Verdict.SAME) + unjudged);
     }
 
     @Test
@@ -260,7 +260,7 @@ class ComparisonTest {
                 md);
         assertTrue(r.rows().stream().anyMatch(row -> row.candidate().key().pair().equals("8 pairs")));
         // Another machine: ratios side by side, no verdict and no other machine's noise floor.
-        assertTrue(r.rows().stream().allMatch(row -> row.verdict() == Comparison.Verdict.UNJUDGED
+        assertTrue(r.rows().stream().allMatch(row -> row.verdict() == Verdict.UNJUDGED
                 && Double.isNaN(row.floor().fraction())), md);
         assertEquals(0, r.widerFloors());
         assertTrue(r.noise().startsWith("none: different machines"), r.noise());
@@ -273,7 +273,7 @@ class ComparisonTest {
         assertEquals(Comparison.Matching.SAME_MACHINE, r.matching());
         assertTrue(r.note().contains("(it lists the same GPUs)"), r.note());
         assertEquals(65, r.rows().size());
-        assertEquals(0, r.count(Comparison.Verdict.WORSE));
+        assertEquals(0, r.count(Verdict.WORSE));
     }
 
     @Test

@@ -41,7 +41,7 @@ class GatedFiguresRerunsTest {
                 pairs++;
                 for (GatedFigures.Group grp : g.groups()) {
                     compared++;
-                    assertTrue(grp.verdict() == Comparison.Verdict.SAME || grp.verdict() == Comparison.Verdict.UNJUDGED,
+                    assertTrue(grp.verdict() == Verdict.SAME || grp.verdict() == Verdict.UNJUDGED,
                             SERVING_RERUNS.get(i) + " vs " + SERVING_RERUNS.get(j) + ": " + grp);
                     for (GatedFigures.Row r : grp.rows()) {
                         double size = (Math.max(r.ratio(), 1 / r.ratio()) - 1) * 100;

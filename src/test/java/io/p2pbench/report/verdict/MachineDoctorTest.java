@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.p2pbench.doctor.Measured;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.render.VerdictSections;
 import io.p2pbench.report.stats.Statistics;
 import java.nio.file.Path;
 import java.util.List;
@@ -49,7 +50,7 @@ class MachineDoctorTest {
     @Test
     void theMachineSectionCarriesTheDiagnosis() throws Exception {
         ResultData data = ResultReader.read(H200X8);
-        String section = MachineDoctor.section(data, data.measurements());
+        String section = VerdictSections.diagnosis(data, data.measurements());
         assertTrue(section.startsWith("### P2P diagnosis\n\n```text\n"), section);
         assertTrue(section.contains("Verdicts: 56 ordered pair(s): 56 P2P direct"), section);
     }

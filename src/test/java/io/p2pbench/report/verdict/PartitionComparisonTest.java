@@ -28,12 +28,12 @@ class PartitionComparisonTest {
                 List.of(fig("P2P", List.of(7500.0), List.of(455e3))), only);
         assertEquals(2, g.size(), "the step (time and tokens/s) and the request p99");
         GatedFigures.Group step = g.get(0);
-        assertEquals(Comparison.Verdict.WORSE, step.verdict(), step.headline().why());
+        assertEquals(Verdict.WORSE, step.verdict(), step.headline().why());
         assertEquals(List.of("step time (µs)", "tokens/s"), step.rows().stream().map(GatedFigures.Row::figure).toList());
-        assertTrue(step.rows().stream().allMatch(r -> r.verdict() == Comparison.Verdict.WORSE));
+        assertTrue(step.rows().stream().allMatch(r -> r.verdict() == Verdict.WORSE));
         assertTrue(step.headline().why().contains("noise floor 10.0% (stated: no partition reruns yet"),
                 step.headline().why());
-        assertEquals(Comparison.Verdict.UNJUDGED, g.get(1).verdict(), "p99 +1.1%, inside its 20% floor");
+        assertEquals(Verdict.UNJUDGED, g.get(1).verdict(), "p99 +1.1%, inside its 20% floor");
         assertEquals(0, only[0] + only[1]);
     }
 
@@ -44,7 +44,7 @@ class PartitionComparisonTest {
                         fig("P2P_OFF", List.of(5000.0), List.of())),
                 List.of(fig("P2P", List.of(5400.0), List.of()), fig("HOST_STAGED", List.of(9000.0), List.of())), only);
         assertEquals(1, g.size());
-        assertEquals(Comparison.Verdict.UNJUDGED, g.get(0).verdict(), g.get(0).headline().why());
+        assertEquals(Verdict.UNJUDGED, g.get(0).verdict(), g.get(0).headline().why());
         assertEquals(1, only[0], "P2P_OFF only in the baseline");
         assertEquals(1, only[1], "HOST_STAGED only in the candidate");
     }

@@ -9,6 +9,7 @@ import io.p2pbench.report.Fixtures;
 import io.p2pbench.report.Reporter;
 import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.render.HtmlReport;
+import io.p2pbench.report.render.PartitionSection;
 import io.p2pbench.report.verdict.PartitionVerdict.Figure;
 import io.p2pbench.report.verdict.PartitionVerdict.Row;
 import io.p2pbench.transfer.SkipCause;
@@ -45,24 +46,24 @@ class PartitionVerdictTest {
         Figure single = fig("SINGLE", "P2P", false, List.of(1000.0, 1010.0), List.of(500e3, 505e3), 0, 0, null);
         Row gain = only(List.of(single, fig("TP", "P2P", false, List.of(1300.0, 1290.0), List.of(480e3, 470e3), 0.1, 300,
                 null)));
-        assertEquals("keep", gain.verdict(), gain.why());
+        assertEquals(Verdict.KEEP, gain.verdict(), gain.why());
         Row small = only(List.of(single, fig("TP", "P2P", false, List.of(1050.0, 1060.0), List.of(490e3, 495e3), 0.1,
                 300, null)));
-        assertEquals("reject", small.verdict(), small.why());
+        assertEquals(Verdict.REJECT, small.verdict(), small.why());
         // p99 alone beyond its floor keeps the plan
         Row tail = only(List.of(single, fig("PP", "P2P_OFF", false, List.of(990.0, 1000.0), List.of(300e3, 310e3), 0.1,
                 10, null)));
-        assertEquals("keep", tail.verdict(), tail.why());
+        assertEquals(Verdict.KEEP, tail.verdict(), tail.why());
     }
 
     @Test
     void theFloorRisesToTheSpreadBetweenRunsAndOneRunIsFlagged() {
         Figure single = fig("SINGLE", "P2P", false, List.of(1000.0, 1400.0), List.of(), 0, 0, null);
         Row noisy = only(List.of(single, fig("TP", "P2P", false, List.of(1500.0, 1500.0), List.of(), 0, 0, null)));
-        assertEquals("reject", noisy.verdict(), "1500 vs median 1200 is +25%, inside the 40% spread: " + noisy.why());
+        assertEquals(Verdict.REJECT, noisy.verdict(), "1500 vs median 1200 is +25%, inside the 40% spread: " + noisy.why());
         Row one = only(List.of(fig("SINGLE", "P2P", false, List.of(1000.0), List.of(), 0, 0, null),
                 fig("TP", "P2P", false, List.of(1500.0), List.of(), 0, 0, null)));
-        assertEquals("keep", one.verdict());
+        assertEquals(Verdict.KEEP, one.verdict());
         assertTrue(one.why().contains("n too small"), one.why());
     }
 
@@ -71,11 +72,11 @@ class PartitionVerdictTest {
         Figure tp = fig("TP", "P2P", false, List.of(100.0), List.of(), 0.2, 300, null);
         Row reworded = only(List.of(skipped("SINGLE", SkipCause.DOES_NOT_FIT,
                 "weights and KV need 150.0 GiB on one GPU, which has 141.0 GiB"), tp));
-        assertEquals("keep", reworded.verdict(), reworded.why());
+        assertEquals(Verdict.KEEP, reworded.verdict(), reworded.why());
         assertTrue(reworded.why().contains("which has 141.0 GiB"), reworded.why());
         Row otherCause = only(List.of(skipped("SINGLE", SkipCause.DOES_NOT_DIVIDE,
                 "does not fit the words a verdict once looked for"), tp));
-        assertEquals("no verdict", otherCause.verdict(), otherCause.why());
+        assertEquals(Verdict.NO_VERDICT, otherCause.verdict(), otherCause.why());
     }
 
     @Test
@@ -83,15 +84,15 @@ class PartitionVerdictTest {
         Row capacity = only(List.of(skipped("SINGLE", SkipCause.DOES_NOT_FIT,
                 "does not fit: DENSE_70B SINGLE over 1 GPU needs 150.0 GiB"),
                 fig("TP", "P2P", false, List.of(100.0), List.of(), 0.2, 300, null)));
-        assertEquals("keep", capacity.verdict());
+        assertEquals(Verdict.KEEP, capacity.verdict());
         assertTrue(capacity.why().contains("needed for capacity"), capacity.why());
         Row oneGpu = only(List.of(fig("SINGLE", "P2P", true, List.of(1000.0), List.of(), 0, 0, null),
                 fig("TP", "P2P", true, List.of(2000.0), List.of(), 0.1, 100, null)));
-        assertEquals("cannot judge", oneGpu.verdict());
+        assertEquals(Verdict.UNJUDGED, oneGpu.verdict());
         assertTrue(oneGpu.why().startsWith(PartitionVerdict.SINGLE_GPU), oneGpu.why());
-        String section = PartitionVerdict.section(List.of(fig("SINGLE", "P2P", true, List.of(1000.0), List.of(), 0, 0,
-                null), fig("TP", "P2P", true, List.of(900.0), List.of(), 0.1, 100, null)),
-                Map.of("h200x8", new PartitionVerdict.Machine("h200x8 (8x NVIDIA H200)", 400, "")), List.of(),
+        String section = PartitionSection.section(PartitionVerdict.judgeByMachine(List.of(fig("SINGLE", "P2P", true,
+                List.of(1000.0), List.of(), 0, 0, null), fig("TP", "P2P", true, List.of(900.0), List.of(), 0.1, 100, null)),
+                Map.of("h200x8", new PartitionVerdict.Machine("h200x8 (8x NVIDIA H200)", 400, ""))), List.of(),
                 Path::toString);
         assertTrue(section.contains("cannot judge whether splitting pays"), section);
         assertTrue(section.contains("### Does splitting pay on h200x8 (8x NVIDIA H200)?"), section);
@@ -185,6 +186,31 @@ class PartitionVerdictTest {
     }
 
     @Test
+    void theVerdictsOfEachMachineCarryTheDecisionWithoutRendering() {
+        Figure single = fig("SINGLE", "P2P", false, List.of(1000.0), List.of(), 0, 0, null);
+        Figure tp = fig("TP", "P2P", false, List.of(1500.0), List.of(), 0.1, 300, null);
+        Figure oneGpuSingle = onMachine("h100x1", fig("SINGLE", "P2P", true, List.of(1000.0), List.of(), 0, 0, null));
+        Figure oneGpuTp = onMachine("h100x1", fig("TP", "P2P", true, List.of(2000.0), List.of(), 0.1, 100, null));
+        List<PartitionVerdict.MachineVerdicts> verdicts = PartitionVerdict.judgeByMachine(
+                List.of(single, tp, oneGpuSingle, oneGpuTp, skipped("PP", SkipCause.OTHER, "does not divide")),
+                Map.of("h200x8", new PartitionVerdict.Machine("h200x8 (8x NVIDIA H200)", 400, "0-1 (NV18)")));
+        assertEquals(List.of("h200x8", "h100x1"), verdicts.stream().map(PartitionVerdict.MachineVerdicts::fingerprint)
+                .toList());
+        PartitionVerdict.MachineVerdicts eight = verdicts.get(0);
+        assertEquals("h200x8 (8x NVIDIA H200)", eight.machine().description());
+        assertFalse(eight.oneGpu());
+        assertEquals(List.of(Verdict.KEEP, Verdict.NOT_MEASURED), eight.rows().stream().map(Row::verdict).toList());
+        assertEquals(tp, eight.rows().get(0).plan());
+        assertEquals(single, eight.rows().get(0).single());
+        assertEquals("does not divide", eight.rows().get(1).why());
+        PartitionVerdict.MachineVerdicts one = verdicts.get(1);
+        assertEquals("h100x1", one.machine().description(), "a machine not described is named by its fingerprint");
+        assertTrue(one.oneGpu());
+        assertEquals(List.of(Verdict.UNJUDGED), one.rows().stream().map(Row::verdict).toList());
+        assertEquals(oneGpuSingle, one.rows().get(0).single());
+    }
+
+    @Test
     void aPlanIsJudgedOnlyAgainstSingleOfItsOwnMachine() {
         Figure singleA = fig("SINGLE", "P2P", false, List.of(1000.0), List.of(), 0, 0, null);
         Figure tpA = fig("TP", "P2P", false, List.of(1500.0), List.of(), 0.1, 300, null);
@@ -193,9 +219,9 @@ class PartitionVerdictTest {
         List<Row> rows = PartitionVerdict.judge(List.of(singleA, tpA, singleB, tpB), 400, "");
         assertEquals(2, rows.size());
         assertEquals(singleA, rows.get(0).single());
-        assertEquals("keep", rows.get(0).verdict(), rows.get(0).why());
+        assertEquals(Verdict.KEEP, rows.get(0).verdict(), rows.get(0).why());
         assertEquals(singleB, rows.get(1).single());
-        assertEquals("reject", rows.get(1).verdict(), rows.get(1).why());
+        assertEquals(Verdict.REJECT, rows.get(1).verdict(), rows.get(1).why());
         List<PartitionCharts.Chart> charts = PartitionCharts.charts(List.of(singleA, tpA, singleB, tpB),
                 Map.of("h200x8", "h200x8 (8x NVIDIA H200)"));
         assertEquals(List.of("h200x8-partition-tokens-dense_8b-decode-batch-8-graph.svg",

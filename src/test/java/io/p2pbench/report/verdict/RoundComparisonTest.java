@@ -40,21 +40,21 @@ class RoundComparisonTest {
     void tightRoundsJudgeASmallChangeAndCatchTenPercent() {
         Measurement base = rounds(BW, 55.0, 55.2, 54.9, 55.1);
         Comparison.Row same = judged(base, rounds(BW, 55.1, 54.8, 55.0, 55.3), 5);
-        assertEquals(Comparison.Verdict.SAME, same.verdict(), same.why());
+        assertEquals(Verdict.SAME, same.verdict(), same.why());
         Comparison.Row worse = judged(base, rounds(BW, 49.5, 49.7, 49.4, 49.6), 5);
-        assertEquals(Comparison.Verdict.WORSE, worse.verdict(), worse.why());
+        assertEquals(Verdict.WORSE, worse.verdict(), worse.why());
         assertTrue(worse.why().contains("Student t over rounds"), worse.why());
         Comparison.Row slower = judged(rounds(LAT, 9.7, 9.8, 9.7, 9.75), rounds(LAT, 10.8, 10.7, 10.75, 10.8), 5);
-        assertEquals(Comparison.Verdict.WORSE, slower.verdict(), slower.why());
+        assertEquals(Verdict.WORSE, slower.verdict(), slower.why());
     }
 
     @Test
     void widelySpreadRoundsCannotBeJudgedAtTheThresholdButStillSeeAHugeChange() {
         Measurement base = rounds(BW, 10, 14, 8, 12);
         Comparison.Row small = judged(base, rounds(BW, 11, 9, 13, 10), 5);
-        assertEquals(Comparison.Verdict.UNJUDGED, small.verdict(), small.why());
+        assertEquals(Verdict.UNJUDGED, small.verdict(), small.why());
         Comparison.Row halved = judged(base, rounds(BW, 5, 6, 4.5, 5.5), 5);
-        assertEquals(Comparison.Verdict.WORSE, halved.verdict(), halved.why());
+        assertEquals(Verdict.WORSE, halved.verdict(), halved.why());
     }
 
     @Test

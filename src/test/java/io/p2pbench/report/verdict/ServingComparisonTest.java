@@ -44,7 +44,7 @@ class ServingComparisonTest {
         return groups.stream().collect(Collectors.toMap(g -> g.what() + ": " + g.headline().figure(), Function.identity()));
     }
 
-    private static Comparison.Verdict verdict(Map<String, GatedFigures.Group> groups, String key) {
+    private static Verdict verdict(Map<String, GatedFigures.Group> groups, String key) {
         GatedFigures.Group g = groups.get(key);
         assertTrue(g != null, key + " not in " + groups.keySet());
         return g.verdict();
@@ -56,11 +56,11 @@ class ServingComparisonTest {
         Map<String, GatedFigures.Group> at5 = compare(s, s, 5, null);
         // knee, served at saturation, tokens at the knee; p99 TTFT and TPOT at the three rates every run met
         assertEquals(3 + 2 * 3, at5.size(), at5.keySet().toString());
-        assertTrue(at5.values().stream().allMatch(g -> g.verdict() == Comparison.Verdict.UNJUDGED), at5.toString());
+        assertTrue(at5.values().stream().allMatch(g -> g.verdict() == Verdict.UNJUDGED), at5.toString());
         assertTrue(at5.get("DENSE_8B TP P2P over 0,1: knee (req/s)").headline().why()
                 .startsWith("cannot judge at ±5%: within the noise floor 20.0%"));
         Map<String, GatedFigures.Group> at40 = compare(s, s, 40, null);
-        assertTrue(at40.values().stream().allMatch(g -> g.verdict() == Comparison.Verdict.SAME), at40.toString());
+        assertTrue(at40.values().stream().allMatch(g -> g.verdict() == Verdict.SAME), at40.toString());
     }
 
     @Test
@@ -70,16 +70,16 @@ class ServingComparisonTest {
                 broke(28.3, 3900), met(23.8, 900, 2600)));
         Map<String, GatedFigures.Group> g = compare(sweep("h200x1", BASE), cand, 5, null);
         GatedFigures.Group knee = g.get("DENSE_8B TP P2P over 0,1: knee (req/s)");
-        assertEquals(Comparison.Verdict.WORSE, knee.verdict(), knee.headline().why());
+        assertEquals(Verdict.WORSE, knee.verdict(), knee.headline().why());
         assertEquals(0.595, knee.headline().ratio(), 1e-3, "23.8 / 40");
         GatedFigures.Group served = g.get("DENSE_8B TP P2P over 0,1: served at saturation (output tokens/s)");
-        assertEquals(Comparison.Verdict.WORSE, served.verdict(), served.headline().why());
+        assertEquals(Verdict.WORSE, served.verdict(), served.headline().why());
         assertEquals(3900.0 / 7900, served.headline().ratio(), 0.01, "at the lowest rate that broke the target: 28.3 "
                 + "against 56.6");
-        assertEquals(Comparison.Verdict.WORSE, verdict(g, "DENSE_8B TP P2P over 0,1: output tokens/s at the knee"));
+        assertEquals(Verdict.WORSE, verdict(g, "DENSE_8B TP P2P over 0,1: output tokens/s at the knee"));
         // a p99 at a rate both met, up 40%: beyond its 30% floor
-        assertEquals(Comparison.Verdict.WORSE, verdict(g, "DENSE_8B TP P2P over 0,1 at 20 req/s: p99 TTFT (ms)"));
-        assertEquals(Comparison.Verdict.UNJUDGED, verdict(g, "DENSE_8B TP P2P over 0,1 at 10 req/s: p99 TTFT (ms)"));
+        assertEquals(Verdict.WORSE, verdict(g, "DENSE_8B TP P2P over 0,1 at 20 req/s: p99 TTFT (ms)"));
+        assertEquals(Verdict.UNJUDGED, verdict(g, "DENSE_8B TP P2P over 0,1 at 10 req/s: p99 TTFT (ms)"));
         assertEquals(List.of(10.0, 20.0), ServingComparison.metByBoth(sweep("h200x1", BASE), cand),
                 "40 req/s: the candidate broke it");
     }
@@ -91,11 +91,11 @@ class ServingComparisonTest {
         ServingResults.Sweep cand = sweep("h200x1", run(met(10, 400, 1100), met(20, 500, 2200)));
         Map<String, GatedFigures.Group> g = compare(sweep("h200x1", BASE), cand, 5, null);
         GatedFigures.Group knee = g.get("DENSE_8B TP P2P over 0,1: knee (req/s)");
-        assertEquals(Comparison.Verdict.UNJUDGED, knee.verdict());
+        assertEquals(Verdict.UNJUDGED, knee.verdict());
         assertTrue(knee.headline().why().startsWith("50.0% lower, beyond the floor 20%, but within the bracket"),
                 knee.headline().why());
         GatedFigures.Group served = g.get("DENSE_8B TP P2P over 0,1: served at saturation (output tokens/s)");
-        assertEquals(Comparison.Verdict.UNJUDGED, served.verdict());
+        assertEquals(Verdict.UNJUDGED, served.verdict());
         assertTrue(served.headline().why().contains("a run never broke the target"), served.headline().why());
     }
 
@@ -109,7 +109,7 @@ class ServingComparisonTest {
         GatedFigures.Group served = compare(base, cand, 5, null).get(
                 "DENSE_8B TP P2P over 0,1: served at saturation (output tokens/s)");
         // 7200 against the median 8950 is -19.6%: beyond the measured 15%, inside the baseline's own 26.6% spread
-        assertEquals(Comparison.Verdict.UNJUDGED, served.verdict(), served.headline().why());
+        assertEquals(Verdict.UNJUDGED, served.verdict(), served.headline().why());
         assertEquals(10_000.0 / 7900 - 1, served.headline().floor(), 1e-3);
         assertTrue(served.headline().floorSource().startsWith("the spread between runs"), served.headline().floorSource());
     }
@@ -118,7 +118,7 @@ class ServingComparisonTest {
     void twoMachinesAreShownSideBySideNotJudged() {
         ServingResults.Sweep cand = sweep("h100x1", run(met(10, 400, 1100), broke(20, 1500)));
         Map<String, GatedFigures.Group> g = compare(sweep("h200x1", BASE), cand, 5, "h200x1 vs h100x1");
-        assertTrue(g.values().stream().allMatch(x -> x.verdict() == Comparison.Verdict.UNJUDGED), g.toString());
+        assertTrue(g.values().stream().allMatch(x -> x.verdict() == Verdict.UNJUDGED), g.toString());
         assertTrue(g.get("DENSE_8B TP P2P over 0,1: knee (req/s)").headline().why().startsWith("different machines"));
     }
 }

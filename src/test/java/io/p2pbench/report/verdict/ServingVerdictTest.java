@@ -1,10 +1,12 @@
 package io.p2pbench.report.verdict;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.partition.Plan;
 import io.p2pbench.report.read.ServingResults;
+import io.p2pbench.report.render.ServingSection;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.serving.BatchPolicy;
 import io.p2pbench.serving.LengthRange;
@@ -62,7 +64,7 @@ class ServingVerdictTest {
         ServingVerdict.Row r = only(SINGLE, sweep("TP", "P2P", "0,1", false, null,
                 run(null, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40), point(80, 4000, 200))));
         assertEquals(20, r.ratePerSecond(), 1e-9, "the highest common rate at which SINGLE met the target");
-        assertEquals("keep", r.verdict(), r.why());
+        assertEquals(Verdict.KEEP, r.verdict(), r.why());
         assertTrue(r.why().contains("at 20 req/s p99 TTFT -55.6%"), r.why());
         assertTrue(r.why().contains("knee 40 vs 20 req/s, +100% (floor 20%, documented; met at 40 where SINGLE broke "
                 + "at 40 (p99 TTFT over 2s))"), r.why());
@@ -73,14 +75,14 @@ class ServingVerdictTest {
     void rejectsAPlanWithinTheFloorAndOneThatIsWorseSomewhere() {
         ServingVerdict.Row same = only(SINGLE, sweep("PP", "P2P", "0,1", false, null,
                 run(null, point(10, 520, 52), point(20, 950, 58), point(40, 3100, 95))));
-        assertEquals("reject", same.verdict(), same.why());
+        assertEquals(Verdict.REJECT, same.verdict(), same.why());
         assertTrue(same.why().contains("(floor 20%)"), same.why());
         assertTrue(same.why().contains("knee 20 vs 20 req/s, +0% (floor 20%, documented; within SINGLE's bracket, which "
                 + "breaks at 40 (p99 TTFT over 2s))"), same.why());
         // TTFT much better, TPOT much worse at the same rate: not a gain
         ServingVerdict.Row mixed = only(SINGLE, sweep("PP", "HOST_STAGED", "0,1", false, null,
                 run(null, point(10, 200, 80), point(20, 300, 90), point(40, 3000, 95))));
-        assertEquals("reject", mixed.verdict(), mixed.why());
+        assertEquals(Verdict.REJECT, mixed.verdict(), mixed.why());
     }
 
     @Test
@@ -94,7 +96,7 @@ class ServingVerdictTest {
         ServingVerdict.Row r = only(single, tp);
         // SINGLE's p99 TTFT at 20 req/s moved by 1500 / 900 - 1 = 67% between its runs: that is the floor now
         assertTrue(r.why().contains("(floor 67%)"), r.why());
-        assertEquals("reject", r.verdict(), r.why());
+        assertEquals(Verdict.REJECT, r.verdict(), r.why());
         assertTrue(!r.why().contains("n too small"), r.why());
     }
 
@@ -111,7 +113,7 @@ class ServingVerdictTest {
         ServingVerdict.Row r = only(single, tp);
         assertTrue(r.why().contains("p99 TTFT -33.3%"), r.why());
         assertTrue(r.why().contains("(floor 58%)"), r.why());
-        assertEquals("reject", r.verdict(), r.why());
+        assertEquals(Verdict.REJECT, r.verdict(), r.why());
     }
 
     /** {@code p} judged broken because its queue grows, for {@code why}. */
@@ -160,15 +162,15 @@ class ServingVerdictTest {
     void oneGpuCannotJudgeAndASingleThatDoesNotFitKeepsTheSplit() {
         ServingVerdict.Row oneGpu = only(SINGLE, sweep("TP", "P2P", "0,0", true, null,
                 run(null, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40))));
-        assertEquals("cannot judge", oneGpu.verdict());
+        assertEquals(Verdict.UNJUDGED, oneGpu.verdict());
         assertTrue(oneGpu.why().startsWith(PartitionVerdict.SINGLE_GPU), oneGpu.why());
         ServingVerdict.Row fits = only(skipped("SINGLE", "0", SkipCause.DOES_NOT_FIT,
                         "does not fit: DENSE_70B SINGLE over 1 GPU"),
                 sweep("TP", "P2P", "0,1", false, null, run(null, point(10, 300, 30))));
-        assertEquals("keep", fits.verdict());
+        assertEquals(Verdict.KEEP, fits.verdict());
         assertTrue(fits.why().contains("splitting is needed for capacity"), fits.why());
         ServingVerdict.Row skipped = only(SINGLE, sweep("EP", "P2P", "0,1", false, "plan EP needs experts"));
-        assertEquals("not measured", skipped.verdict());
+        assertEquals(Verdict.NOT_MEASURED, skipped.verdict());
     }
 
     @Test
@@ -176,11 +178,11 @@ class ServingVerdictTest {
         ServingResults.Sweep tp = sweep("TP", "P2P", "0,1", false, null, run(null, point(10, 300, 30)));
         ServingVerdict.Row reworded = only(skipped("SINGLE", "0", SkipCause.DOES_NOT_FIT,
                 "weights and KV cache need 150.0 GiB on one GPU, which has 141.0 GiB"), tp);
-        assertEquals("keep", reworded.verdict(), reworded.why());
+        assertEquals(Verdict.KEEP, reworded.verdict(), reworded.why());
         assertTrue(reworded.why().contains("which has 141.0 GiB"), reworded.why());
         ServingVerdict.Row otherCause = only(skipped("SINGLE", "0", SkipCause.NO_PEER_ACCESS,
                 "does not fit the words a verdict once looked for"), tp);
-        assertEquals("no verdict", otherCause.verdict(), otherCause.why());
+        assertEquals(Verdict.NO_VERDICT, otherCause.verdict(), otherCause.why());
     }
 
     @Test
@@ -201,10 +203,38 @@ class ServingVerdictTest {
     }
 
     @Test
+    void theVerdictsOfEachMachineCarryTheDecisionWithoutRendering() {
+        ServingResults.Sweep tp = sweep("TP", "P2P", "0,1", false, null,
+                run(null, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40), point(80, 4000, 200)));
+        ServingResults.Sweep pp = skipped("PP", "0,1", SkipCause.OTHER, "does not divide");
+        List<ServingVerdict.MachineVerdicts> verdicts = ServingVerdict.judgeByMachine(List.of(SINGLE, tp, pp),
+                Map.of("h200x8", MACHINE));
+        assertEquals(1, verdicts.size());
+        ServingVerdict.MachineVerdicts v = verdicts.get(0);
+        assertEquals("h200x8", v.fingerprint());
+        assertEquals(MACHINE, v.machine());
+        assertEquals(List.of(SINGLE, tp, pp), v.sweeps());
+        assertFalse(v.oneGpu());
+        assertEquals(List.of(Verdict.KEEP, Verdict.NOT_MEASURED), v.rows().stream().map(ServingVerdict.Row::verdict)
+                .toList());
+        assertEquals(20, v.rows().get(0).ratePerSecond(), 1e-9);
+        assertEquals(SINGLE, v.rows().get(0).single());
+        ServingResults.Sweep oneGpu = sweep("TP", "P2P", "0,0", true, null,
+                run(null, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40)));
+        ServingVerdict.MachineVerdicts repeated = ServingVerdict.judgeByMachine(List.of(SINGLE, oneGpu), Map.of()).get(0);
+        assertTrue(repeated.oneGpu());
+        assertEquals("h200x8", repeated.machine().description(), "a machine not described is named by its fingerprint");
+        assertEquals(Verdict.UNJUDGED, repeated.rows().get(0).verdict());
+        assertFalse(ServingVerdict.judgeByMachine(List.of(SINGLE), Map.of()).get(0).oneGpu(),
+                "no multi-rank sweep: nothing ran over a repeated GPU");
+    }
+
+    @Test
     void theSectionHasTheTableEveryPointAndItsIntervals() {
         ServingResults.Sweep tp = sweep("TP", "P2P", "0,1", false, null,
                 run(null, point(10, 300, 30), point(20, 400, 35), point(40, 800, 40)));
-        String md = ServingVerdict.section(List.of(SINGLE, tp), Map.of("h200x8", MACHINE), List.of(), p -> p.toString());
+        String md = ServingSection.section(ServingVerdict.judgeByMachine(List.of(SINGLE, tp),
+                Map.of("h200x8", MACHINE)), List.of(), p -> p.toString());
         assertTrue(md.startsWith("## Does splitting pay at a request rate?"), md);
         assertTrue(md.contains("### Does splitting pay at a request rate on h200x8 (8x NVIDIA H200)?"), md);
         assertTrue(md.contains("| TP | P2P | 0,1 | 20 |"), md);
@@ -222,10 +252,11 @@ class ServingVerdictTest {
                 ServingFixtures.SWEEP, List.of(run(null, point(10, 500, 50), point(20, 3000, 60))), null);
         ServingResults.Sweep ep = new ServingResults.Sweep("h200x8", "MOE_8X_TOP2", Plan.EP, "P2P", "0,1", false,
                 ServingFixtures.SWEEP, List.of(run(null, point(10, 400, 40), point(20, 2500, 50))), null);
-        String one = ServingVerdict.section(List.of(SINGLE, tp), Map.of("h200x8", MACHINE), List.of(), p -> p.toString());
+        String one = ServingSection.section(ServingVerdict.judgeByMachine(List.of(SINGLE, tp),
+                Map.of("h200x8", MACHINE)), List.of(), p -> p.toString());
         assertTrue(one.contains("| TP | P2P | 0,1 |"), one);
-        String two = ServingVerdict.section(List.of(SINGLE, tp, moeSingle, ep), Map.of("h200x8", MACHINE), List.of(),
-                p -> p.toString());
+        String two = ServingSection.section(ServingVerdict.judgeByMachine(List.of(SINGLE, tp, moeSingle, ep),
+                Map.of("h200x8", MACHINE)), List.of(), p -> p.toString());
         assertTrue(two.contains("| TP (DENSE_8B) | P2P | 0,1 |"), two);
         assertTrue(two.contains("| EP (MOE_8X_TOP2) | P2P | 0,1 |"), two);
         assertTrue(two.contains("| SINGLE (MOE_8X_TOP2) | P2P | h200x8/run |"), two);

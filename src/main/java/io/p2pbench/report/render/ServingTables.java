@@ -1,9 +1,10 @@
-package io.p2pbench.report.verdict;
+package io.p2pbench.report.render;
 
-import io.p2pbench.partition.Plan;
 import io.p2pbench.report.read.ServingResults;
-import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.stats.ExactTests;
+import io.p2pbench.report.text.Markdown;
+import io.p2pbench.report.verdict.PartitionVerdict;
+import io.p2pbench.report.verdict.ServingVerdict;
 import io.p2pbench.serving.PointStats;
 import io.p2pbench.serving.Stability;
 import io.p2pbench.serving.ServingSamples;
@@ -17,18 +18,17 @@ final class ServingTables {
     private ServingTables() {}
 
     /** The verdict table of one machine's sweeps, with a note when every multi-rank sweep ran over a repeated GPU. */
-    static String verdict(List<ServingResults.Sweep> sweeps, List<ServingVerdict.Row> rows) {
+    static String verdict(ServingVerdict.MachineVerdicts v) {
         StringBuilder sb = new StringBuilder();
-        boolean oneGpu = sweeps.stream().filter(s -> s.plan() != Plan.SINGLE && s.skipReason() == null)
-                .allMatch(ServingResults.Sweep::singleGpu);
-        if (oneGpu && sweeps.stream().anyMatch(s -> s.plan() != Plan.SINGLE && s.skipReason() == null)) {
+        List<ServingResults.Sweep> sweeps = v.sweeps();
+        if (v.oneGpu()) {
             sb.append("Every multi-rank plan here ran over a group that repeats a GPU (").append(PartitionVerdict.SINGLE_GPU)
                     .append("): the code paths ran, but this machine cannot judge whether splitting pays.\n\n");
         }
         ServingResults.Sweep first = sweeps.get(0);
         sb.append("Workload: ").append(first.sweep().describe()).append(".\n\n");
         List<List<String>> table = new ArrayList<>();
-        for (ServingVerdict.Row r : rows) {
+        for (ServingVerdict.Row r : v.rows()) {
             ServingResults.Sweep f = r.plan();
             ServingResults.Sweep s = r.single();
             double rate = r.ratePerSecond();
@@ -36,7 +36,7 @@ final class ServingTables {
                     Double.isNaN(rate) ? "-" : ServingVerdict.rate(rate),
                     pair(f, s, rate, p -> p.stats().ttft().p99()), pair(f, s, rate, p -> p.stats().tpot().p99()),
                     pair(f, s, rate, p -> p.stats().e2e().p99()), knees(f, s), kv(f), comm(f),
-                    Integer.toString(f.runs().size()), r.verdict(), r.why()));
+                    Integer.toString(f.runs().size()), VerdictWords.word(r.verdict()), r.why()));
         }
         sb.append(Markdown.table(List.of("plan", "transport", "GPUs", "at req/s", "p99 TTFT ms (SINGLE)",
                 "p99 TPOT ms (SINGLE)", "p99 e2e ms (SINGLE)", "knee req/s (SINGLE)", "KV cache tokens", "exposed comm",
