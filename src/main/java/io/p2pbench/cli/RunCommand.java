@@ -11,6 +11,7 @@ import io.p2pbench.results.LockFile;
 import io.p2pbench.serving.Target;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.run.Preset;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.partition.Plan;
@@ -318,10 +319,10 @@ final class RunCommand implements Callable<Integer> {
             throw new UserInputException("cannot write the results to " + folder.dir() + ": " + ioReason(e)
                     + "; the run stopped, and what finished before is kept there");
         }
-        long ok = m.entries().stream().filter(e -> e.status().equals("ok")).count();
-        long failed = m.entries().stream().filter(e -> e.status().equals("failed") || e.status().equals("timeout"))
+        long ok = m.entries().stream().filter(e -> e.outcome() == Outcome.OK).count();
+        long failed = m.entries().stream().filter(e -> e.outcome() == Outcome.FAILED || e.outcome() == Outcome.TIMEOUT)
                 .count();
-        long skipped = m.entries().stream().filter(e -> e.status().equals("skipped")).count();
+        long skipped = m.entries().stream().filter(e -> e.outcome() == Outcome.SKIPPED).count();
         w.printf(Locale.ROOT, "Done: %d ok, %d skipped, %d failed. Results in %s%n", ok, skipped, failed, folder.dir());
         w.flush();
         if (report) {

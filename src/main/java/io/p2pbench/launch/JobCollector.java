@@ -2,8 +2,10 @@ package io.p2pbench.launch;
 
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Combination;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.results.RunStatus;
 import io.p2pbench.topology.Topology;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -29,8 +31,6 @@ import java.util.Map;
  * plan's ids, never from a path a part names.
  */
 final class JobCollector {
-    private static final List<String> STATUSES = List.of("ok", "skipped", "failed", "timeout", "pending");
-
     private final RankState state;
     private final JobPlan plan;
     private final JobRequest request;
@@ -61,7 +61,7 @@ final class JobCollector {
             try {
                 JobFolder.RankDone d = f.await(f.doneFile(h.rank()), JobFolder.RankDone.class, state.patience,
                         awaitEnd(h.rank()), "the end of " + h.describe());
-                if (d.state().equals("refused")) {
+                if (d.end() == RankEnd.REFUSED) {
                     unfinished.put(h.rank(), "it refused to run: " + d.message());
                 }
             } catch (JobFolder.Gone g) {
@@ -89,7 +89,7 @@ final class JobCollector {
             }
             RunManifest m = new RunManifest(RunManifest.FORMAT, settings.suiteVersion(), settings.suiteBuild(),
                     request.command(), request.preset(), t.fingerprint(), started.toString(), Instant.now().toString(),
-                    unfinished.isEmpty() ? "complete" : "interrupted", settings(unfinished), entries);
+                    unfinished.isEmpty() ? RunStatus.COMPLETE : RunStatus.INTERRUPTED, settings(unfinished), entries);
             folder.writeManifest(m);
             f.write(f.collectedFile(), Map.of("resultFolder", folder.dir().toString()));
             clean(f);
@@ -123,7 +123,7 @@ final class JobCollector {
     private static Map<String, RunManifest.Entry> byId(List<RunManifest.Entry> entries) {
         Map<String, RunManifest.Entry> out = new HashMap<>();
         for (RunManifest.Entry e : entries) {
-            if (e != null && e.combination() != null && e.combination().id() != null && e.status() != null) {
+            if (e != null && e.combination() != null && e.combination().id() != null && e.outcome() != null) {
                 out.put(e.combination().id(), e);
             }
         }
@@ -133,14 +133,15 @@ final class JobCollector {
     private RunManifest.Entry entry(ResultFolder folder, Combination c, RankHello h, Map<String, RunManifest.Entry> part,
                                     String unfinished) throws IOException {
         RunManifest.Entry e = part.get(c.id());
-        String status = e == null || !STATUSES.contains(e.status()) ? "pending" : e.status();
-        if (status.equals("pending")) {
+        // A rank reports what it ran: pending (never reached) or interrupted (no rank writes it) is not finished.
+        Outcome status = e == null || e.outcome() == Outcome.INTERRUPTED ? Outcome.PENDING : e.outcome();
+        if (status == Outcome.PENDING) {
             String why = unfinished != null ? unfinished : "it reported no outcome for this entry";
-            return new RunManifest.Entry(c, "failed", h.describe() + " did not finish: " + why, null, null, null,
+            return new RunManifest.Entry(c, Outcome.FAILED, h.describe() + " did not finish: " + why, null, null, null,
                     null, null, null, h.placement());
         }
         String samples = null;
-        if (status.equals("ok")) {
+        if (status == Outcome.OK) {
             Path from = state.folder.samplesFile(h.rank(), c.id());
             if (Files.isRegularFile(from)) {
                 samples = "samples/" + c.id() + ".json.gz";
@@ -149,7 +150,7 @@ final class JobCollector {
         }
         String reason = e.reason() == null ? null : e.reason().lines().findFirst().orElse("");
         return new RunManifest.Entry(c, status, reason, null, samples, null, e.seconds(), e.headline(),
-                status.equals("ok") ? e.bytesVerified() : null, h.placement());
+                status == Outcome.OK ? e.bytesVerified() : null, h.placement());
     }
 
     private Map<String, Object> settings(Map<Integer, String> unfinished) {

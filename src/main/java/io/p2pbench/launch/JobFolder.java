@@ -1,5 +1,6 @@
 package io.p2pbench.launch;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -60,8 +61,18 @@ public final class JobFolder {
     /** One rank's results so far: its planned entries, in plan order. */
     public record RankPart(int rank, List<RunManifest.Entry> entries) {}
 
-    /** A rank's end. {@code state}: complete, failed or refused. */
-    public record RankDone(int rank, String state, String message) {}
+    /** A rank's end: its {@code state} complete, failed or refused ({@link RankEnd}), and why. */
+    public record RankDone(int rank, @JsonProperty("state") RankEnd end, String message) {
+        /** A rank's end, its state as {@code done.json}'s word ({@link RankEnd#of}: other text is refused). */
+        public RankDone(int rank, String state, String message) {
+            this(rank, RankEnd.of(state), message);
+        }
+
+        /** The state as {@code done.json}'s word, for people; decisions read {@link #end()}. */
+        public String state() {
+            return end == null ? null : end.text();
+        }
+    }
 
     /** An exporting rank's handle for one copy, base64, or {@code error} where it could not export. */
     public record HandleMessage(int exporter, String handle, long sizeBytes, int seed, String error) {}

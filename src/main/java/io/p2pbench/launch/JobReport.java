@@ -3,6 +3,7 @@ package io.p2pbench.launch;
 import io.p2pbench.collective.BusBandwidth;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.transfer.Sizes;
@@ -43,7 +44,7 @@ final class JobReport {
                    PrintWriter err) {
         out.println("Results: " + folder.dir());
         List<RunManifest.Entry> copies = m.entries().stream().filter(e -> !e.combination().kind()
-                .equals(ProcessKind.NCCL_PROCESSES.label()) && e.status().equals("ok")).toList();
+                .equals(ProcessKind.NCCL_PROCESSES.label()) && e.outcome() == Outcome.OK).toList();
         if (!copies.isEmpty()) {
             out.println(copies.get(0).combination().kind().equals(ProcessKind.TEST_STAND_IN.label())
                     ? "Copies between processes by the CPU stand-in (TEST ONLY: host array copies, no GPU):"
@@ -56,8 +57,8 @@ final class JobReport {
             }
         }
         collectives(out, plan, folder, m);
-        long ok = m.entries().stream().filter(e -> e.status().equals("ok")).count();
-        long skipped = m.entries().stream().filter(e -> e.status().equals("skipped")).count();
+        long ok = m.entries().stream().filter(e -> e.outcome() == Outcome.OK).count();
+        long skipped = m.entries().stream().filter(e -> e.outcome() == Outcome.SKIPPED).count();
         long failed = m.entries().size() - ok - skipped;
         out.printf(Locale.ROOT, "Done: %d ok, %d skipped, %d failed, over %d ranks. Results in %s%n", ok, skipped,
                 failed, plan.world().size(), folder.dir());
@@ -65,7 +66,7 @@ final class JobReport {
         unfinished.forEach((r, why) -> err.println("p2pbench: " + plan.world().get(r).describe()
                 + " did not finish: " + why + "; what it finished is kept in " + folder.dir()));
         if (unfinished.isEmpty() && failed > 0) {
-            m.entries().stream().filter(e -> !e.status().equals("ok") && !e.status().equals("skipped")).findFirst()
+            m.entries().stream().filter(e -> e.outcome() != Outcome.OK && e.outcome() != Outcome.SKIPPED).findFirst()
                     .ifPresent(e -> err.println("p2pbench: " + failed + " entr" + (failed == 1 ? "y" : "ies")
                             + " failed, first " + e.combination().id() + " (" + e.placement().describe() + "): "
                             + e.reason()));
@@ -89,7 +90,7 @@ final class JobReport {
             Map<String, String> p = first.combination().params();
             String what = String.format(Locale.ROOT, "  %-15s %-8s %-9s ranks %-12s %-11s", p.get("operation"),
                     p.get("dtype"), Sizes.format(first.combination().sizeBytes()), p.get("ranks"), p.get("span"));
-            if (first.status().equals("skipped")) {
+            if (first.outcome() == Outcome.SKIPPED) {
                 skipped.merge(first.reason(), 1, Integer::sum);
                 continue;
             }
@@ -97,7 +98,7 @@ final class JobReport {
                 out.println("NCCL collectives across processes (busbw as nccl-tests: the ranks' median times averaged):");
                 header = true;
             }
-            long ok = ranks.stream().filter(e -> e.status().equals("ok")).count();
+            long ok = ranks.stream().filter(e -> e.outcome() == Outcome.OK).count();
             if (ok < ranks.size()) {
                 out.println(what + ok + " of " + ranks.size() + " ranks ok");
                 continue;

@@ -1,5 +1,6 @@
 package io.p2pbench.launch;
 
+import io.p2pbench.results.Outcome;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
 import java.io.IOException;
@@ -83,7 +84,7 @@ public final class RankRun {
             gpu = RankGpu.bind(launch, settings.host(), topology.gpuCount(), settings.cudaVisibleDevices());
         } catch (RuntimeException e) {
             // Said in the job folder first, so that the other ranks stop waiting for this one at once.
-            folder.write(folder.doneFile(launch.rank()), new JobFolder.RankDone(launch.rank(), "refused",
+            folder.write(folder.doneFile(launch.rank()), new JobFolder.RankDone(launch.rank(), RankEnd.REFUSED,
                     RankSteps.oneLine(e)));
             if (workload != null) {
                 workload.close();
@@ -108,7 +109,7 @@ public final class RankRun {
             join(state);
             world = awaitWorld(state);
         } catch (LaunchException e) {
-            state.end("refused", e.getMessage(), null, null);
+            state.end(RankEnd.REFUSED, e.getMessage(), null, null);
             workload.close();
             throw e;
         }
@@ -128,8 +129,8 @@ public final class RankRun {
             workload.close();
         }
         int[] counts = state.counts();
-        state.end(counts[2] > 0 ? "failed" : "complete", counts[0] + " ok, " + counts[1] + " skipped, " + counts[2]
-                + " failed", null, null);
+        state.end(counts[2] > 0 ? RankEnd.FAILED : RankEnd.COMPLETE, counts[0] + " ok, " + counts[1] + " skipped, "
+                + counts[2] + " failed", null, null);
         if (me.rank() == 0) {
             return new JobCollector(state, plan, request, settings, topology, started, err).collect();
         }
@@ -144,9 +145,9 @@ public final class RankRun {
                 + "or NCCL call hung; rank " + state.rank() + " ended there";
         plan.steps().stream().filter(x -> x.id().equals(step)).findFirst()
                 .filter(x -> !(x instanceof JobPlan.IpcStep ipc) || ipc.importer() == state.rank())
-                .ifPresent(x -> state.record(plan.combination(x, state.rank()).id(), "timeout", why, null, null, null,
-                        null));
-        if (!state.end("failed", why, "failed", "not run: rank " + state.rank() + " ended at step " + step
+                .ifPresent(x -> state.record(plan.combination(x, state.rank()).id(), Outcome.TIMEOUT, why, null, null,
+                        null, null));
+        if (!state.end(RankEnd.FAILED, why, Outcome.FAILED, "not run: rank " + state.rank() + " ended at step " + step
                 + ", whose call hung")) {
             return;
         }

@@ -1,6 +1,7 @@
 package io.p2pbench.launch;
 
 import io.p2pbench.spec.Combination;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.RunManifest;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -130,7 +131,7 @@ final class RankState {
         for (Combination c : combinations) {
             RunManifest.Entry p = RunManifest.Entry.planned(c);
             index.put(c.id(), entries.size());
-            entries.add(new RunManifest.Entry(c, p.status(), p.reason(), null, null, null, p.seconds(), null, null,
+            entries.add(new RunManifest.Entry(c, p.outcome(), p.reason(), null, null, null, p.seconds(), null, null,
                     me.placement()));
         }
         writePart();
@@ -142,7 +143,7 @@ final class RankState {
     }
 
     /** Records the outcome of entry {@code id} and rewrites the part, unless the rank has already ended. */
-    synchronized void record(String id, String status, String reason, String samplesFile, Double seconds,
+    synchronized void record(String id, Outcome status, String reason, String samplesFile, Double seconds,
                              String headline, Long bytesVerified) {
         if (ended) {
             return;
@@ -166,14 +167,14 @@ final class RankState {
      * Ends the rank: pending entries become {@code pendingStatus} with {@code reason} (when not null), the part is
      * written a last time, then {@code done.json}. Returns false if it had already ended (the other thread did).
      */
-    synchronized boolean end(String state, String message, String pendingStatus, String reason) {
+    synchronized boolean end(RankEnd state, String message, Outcome pendingStatus, String reason) {
         if (ended) {
             return false;
         }
         if (pendingStatus != null) {
             for (int i = 0; i < entries.size(); i++) {
                 RunManifest.Entry e = entries.get(i);
-                if (e.status().equals("pending")) {
+                if (e.outcome() == Outcome.PENDING) {
                     entries.set(i, new RunManifest.Entry(e.combination(), pendingStatus, reason, null, null, null,
                             null, null, null, me.placement()));
                 }
@@ -189,7 +190,7 @@ final class RankState {
     synchronized int[] counts() {
         int[] c = new int[3];
         for (RunManifest.Entry e : entries) {
-            c[e.status().equals("ok") ? 0 : e.status().equals("skipped") ? 1 : 2]++;
+            c[e.outcome() == Outcome.OK ? 0 : e.outcome() == Outcome.SKIPPED ? 1 : 2]++;
         }
         return c;
     }

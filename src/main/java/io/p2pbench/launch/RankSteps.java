@@ -5,6 +5,7 @@ import io.p2pbench.cuda.IpcMemHandle;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.spec.Combination;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,7 +27,7 @@ final class RankSteps {
     private final Watchdog dog;
     private boolean phaseReached;
     private String worldProblem;
-    private String worldProblemStatus;
+    private Outcome worldProblemStatus;
     private String hostProblem;
 
     RankSteps(RankState state, RankWorkload workload, JobRequest request, JobPlan plan, Watchdog dog) {
@@ -192,7 +193,7 @@ final class RankSteps {
             // A failed NCCL or CUDA call may leave the communicator unusable: the later collectives are not tried.
             fail(c, oneLine(e));
             worldProblem = "an earlier NCCL step failed on this rank: " + oneLine(e);
-            worldProblemStatus = "failed";
+            worldProblemStatus = Outcome.FAILED;
         } catch (RuntimeException e) {
             fail(c, oneLine(e));
         }
@@ -214,7 +215,7 @@ final class RankSteps {
                     state.giveUpOn(h.rank());
                 }
                 worldProblem = "NCCL needs every rank, and " + g.getMessage();
-                worldProblemStatus = "failed";
+                worldProblemStatus = Outcome.FAILED;
                 return;
             }
         }
@@ -242,14 +243,14 @@ final class RankSteps {
         } catch (CudaException e) {
             boolean shared = plan.steps().stream().anyMatch(p -> p instanceof JobPlan.CollectiveStep cs && cs.sharedGpu());
             if (shared && e.errorName().equals("ncclInvalidUsage")) {
-                worldProblemStatus = "skipped";
+                worldProblemStatus = Outcome.SKIPPED;
                 worldProblem = "NCCL refuses two ranks of one communicator on one GPU: " + oneLine(e);
             } else {
-                worldProblemStatus = "failed";
+                worldProblemStatus = Outcome.FAILED;
                 worldProblem = "could not join the job's NCCL communicator: " + oneLine(e);
             }
         } catch (RuntimeException e) {
-            worldProblemStatus = "failed";
+            worldProblemStatus = Outcome.FAILED;
             worldProblem = "could not join the job's NCCL communicator: " + oneLine(e);
         }
         if (worldProblem != null) {
@@ -268,12 +269,12 @@ final class RankSteps {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the samples of " + c.id() + ": " + e.getMessage(), e);
         }
-        state.record(c.id(), "ok", null, samples, seconds, m.headline(), m.bytesVerified());
+        state.record(c.id(), Outcome.OK, null, samples, seconds, m.headline(), m.bytesVerified());
         state.say(String.format(Locale.ROOT, "ok      %-44s %s  [%s]", c.id(), m.headline(), where));
     }
 
     private void fail(Combination c, String reason) {
-        state.record(c.id(), "failed", reason, null, null, null, null);
+        state.record(c.id(), Outcome.FAILED, reason, null, null, null, null);
         state.say(String.format(Locale.ROOT, "failed  %-44s %s", c.id(), reason));
     }
 

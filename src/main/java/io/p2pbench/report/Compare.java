@@ -123,7 +123,7 @@ public final class Compare {
         for (ResultData imported : Stream.concat(base.stream(), cands.stream().flatMap(List::stream))
                 .filter(d -> !d.isRun()).distinct().toList()) {
             List<String> unmapped = imported.notMeasured().stream()
-                    .filter(n -> n.status().equals(NvbandwidthImport.NOT_MAPPED)).map(ResultData.NotMeasured::id).toList();
+                    .filter(n -> n.gap() == ResultData.Gap.NOT_MAPPED).map(ResultData.NotMeasured::id).toList();
             if (!unmapped.isEmpty()) {
                 summary.add("Not compared: " + imported.label() + " testcases with no p2pbench counterpart (not mapped): "
                         + String.join(", ", unmapped));

@@ -30,9 +30,9 @@ final class ManifestValues {
             throw new IOException(manifestFile + ": startedAt " + ManifestPaths.quote(m.startedAt()) + " is not a "
                     + "UTC time; expected e.g. \"2026-12-02T14:27:49Z\"");
         }
-        if (m.state() == null || m.preset() == null) {
-            throw new IOException(manifestFile + " has no \"" + (m.state() == null ? "state" : "preset") + "\"; a "
-                    + "manifest names its run's " + (m.state() == null ? "state (running, complete or interrupted)"
+        if (m.runStatus() == null || m.preset() == null) {
+            throw new IOException(manifestFile + " has no \"" + (m.runStatus() == null ? "state" : "preset") + "\"; a "
+                    + "manifest names its run's " + (m.runStatus() == null ? "state (running, complete or interrupted)"
                     : "preset (quick, standard or full)"));
         }
         List<RunManifest.Entry> entries = m.entries() == null ? List.of() : m.entries();

@@ -3,6 +3,7 @@ package io.p2pbench.results;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.p2pbench.topology.Topology;
@@ -95,6 +96,10 @@ public final class ResultFolder {
         try {
             m = MAPPER.readValue(file.toFile(), RunManifest.class);
         } catch (JacksonException e) {
+            if (e instanceof JsonMappingException bad && bad.getCause() instanceof Outcome.UnknownText unknown) {
+                // A status or state none of the suite's words: refused, never read as some other outcome.
+                throw new IOException(file + ": " + where(bad) + unknown.getMessage());
+            }
             throw new IOException(file + " is not a readable p2pbench manifest: "
                     + e.getOriginalMessage().lines().findFirst().orElse(""));
         }
@@ -110,6 +115,20 @@ public final class ResultFolder {
         ManifestPaths.check(dir, file, m);
         ManifestValues.check(file, m);
         return m;
+    }
+
+    /** Where in the manifest a value was refused, e.g. {@code entries[3].}, before the field the message names. */
+    private static String where(JsonMappingException e) {
+        StringBuilder at = new StringBuilder();
+        List<JsonMappingException.Reference> path = e.getPath();
+        for (JsonMappingException.Reference r : path.subList(0, Math.max(0, path.size() - 1))) {
+            if (r.getFieldName() != null) {
+                at.append(at.length() == 0 ? "" : ".").append(r.getFieldName());
+            } else {
+                at.append('[').append(r.getIndex()).append(']');
+            }
+        }
+        return at.length() == 0 ? "" : at + ".";
     }
 
     /** Reads topology.json. */
@@ -162,7 +181,7 @@ public final class ResultFolder {
         }
         List<byte[]> files = new ArrayList<>();
         for (RunManifest.Entry e : m.entries() == null ? List.<RunManifest.Entry>of() : m.entries()) {
-            if ("ok".equals(e.status()) && e.jmhFile() != null) {
+            if (e.outcome() == Outcome.OK && e.jmhFile() != null) {
                 files.add(readJmhFile(dir.resolve(e.jmhFile())));
             }
         }

@@ -103,7 +103,7 @@ public final class ResultMigration {
         List<Path> obsolete;
         try {
             obsolete = RunManifest.FORMAT.equals(from) ? leftovers(dir, manifestFile, manifest)
-                    : convert(dir, manifestFile, manifest, written);
+                    : convert(dir, manifestFile, manifest, checked.entries(), written);
             compactJson(dir.resolve(PHASES));
             if (!RunManifest.FORMAT.equals(from)) {
                 manifest.put("format", RunManifest.FORMAT);
@@ -122,16 +122,19 @@ public final class ResultMigration {
         return new Outcome(dir, from, before, size(dir));
     }
 
-    /** Format 1 to 2: writes the gzipped files and returns the old ones, to delete once the manifest is written. */
-    private static List<Path> convert(Path dir, Path manifestFile, ObjectNode manifest, Written written)
-            throws IOException {
+    /**
+     * Format 1 to 2: writes the gzipped files and returns the old ones, to delete once the manifest is written.
+     * {@code entries} are the manifest's entries as read (and checked), in the order of its tree's.
+     */
+    private static List<Path> convert(Path dir, Path manifestFile, ObjectNode manifest, List<RunManifest.Entry> entries,
+                                      Written written) throws IOException {
         List<Path> obsolete = new ArrayList<>();
         List<byte[]> jmhOfOkEntries = new ArrayList<>();
         int i = 0;
         for (JsonNode node : manifest.path("entries")) {
             ObjectNode e = (ObjectNode) node;
+            boolean ok = entries.get(i).outcome() == io.p2pbench.results.Outcome.OK; // this class's Outcome is another
             String at = "entries[" + i++ + "]";
-            boolean ok = "ok".equals(e.path("status").asText());
             String jmh = text(e, "jmhFile");
             if (jmh != null) {
                 String gz = gzipName(jmh);

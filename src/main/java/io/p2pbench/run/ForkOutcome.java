@@ -3,6 +3,7 @@ package io.p2pbench.run;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.spec.Skip;
@@ -17,6 +18,14 @@ import java.util.Locale;
  * its manifest entry; keeps the files that belong to the result and drops the rest.
  */
 final class ForkOutcome {
+    /**
+     * What JMH's Runner says, and nothing else tells, when another JMH run holds its machine-wide lock: read here
+     * alone, where a fork's error arrives, and carried on as the entry's {@link Outcome#INTERRUPTED}.
+     */
+    static final String JMH_LOCK_TAKEN = "Unable to acquire the JMH lock";
+    /** The reason of the entry a fork stopped by JMH's lock leaves. */
+    static final String JMH_LOCK_REASON = "another JMH run took JMH's lock";
+
     private final ResultFolder folder;
 
     ForkOutcome(ResultFolder folder) {
@@ -48,7 +57,10 @@ final class ForkOutcome {
         return new ForkFiles(index, c, stem, logRel, tmpJson, phaseFile, suffix);
     }
 
-    /** The entry of a combination whose fork (or turn in a fork group) ended; keeps or drops its files. */
+    /**
+     * The entry of a combination whose fork (or turn in a fork group) ended; keeps or drops its files. Interrupted
+     * only when another JMH run took JMH's lock ({@code runnerError}, JMH's words): the run must stop.
+     */
     RunManifest.Entry conclude(ForkFiles f, boolean produced, String runnerError, boolean timedOut, double limit,
                                double seconds) throws IOException {
         BenchmarkRecords.Target target = new BenchmarkRecords.Target(folder.dir(), f.c().id());
@@ -56,11 +68,11 @@ final class ForkOutcome {
         // The fork's skip reason and verified count are now in the entry: their files would only repeat them.
         Files.deleteIfExists(target.skipFile());
         Files.deleteIfExists(target.verifiedFile());
-        if (!"ok".equals(e.status())) {
+        if (e.outcome() != Outcome.OK) {
             Files.deleteIfExists(target.samplesFile()); // a benchmark that did not finish ok keeps no figure
         }
-        String keptLog = folder.storeLog(f.logRel(), !"ok".equals(e.status()));
-        return new RunManifest.Entry(e.combination(), e.status(), e.reason(), e.jmhFile(), e.samplesFile(), keptLog,
+        String keptLog = folder.storeLog(f.logRel(), e.outcome() != Outcome.OK);
+        return new RunManifest.Entry(e.combination(), e.outcome(), e.reason(), e.jmhFile(), e.samplesFile(), keptLog,
                 e.seconds(), e.headline(), e.bytesVerified(), null, null, e.skipCause());
     }
 
@@ -77,13 +89,17 @@ final class ForkOutcome {
         }
         if (timedOut) {
             Files.deleteIfExists(tmpJson);
-            return new RunManifest.Entry(c, "timeout", "the fork did not finish within " + (long) limit
+            return new RunManifest.Entry(c, Outcome.TIMEOUT, "the fork did not finish within " + (long) limit
                     + " s and was killed", null, null, logRel, seconds, null);
         }
         if (!produced || !Files.isRegularFile(tmpJson) || Files.size(tmpJson) < 4) {
             Files.deleteIfExists(tmpJson);
+            if (runnerError != null && runnerError.contains(JMH_LOCK_TAKEN)) {
+                return new RunManifest.Entry(c, Outcome.INTERRUPTED, JMH_LOCK_REASON, null, null, logRel, seconds,
+                        null);
+            }
             String reason = ForkLog.firstError(folder.resolve(logRel));
-            return new RunManifest.Entry(c, "failed", reason != null ? reason
+            return new RunManifest.Entry(c, Outcome.FAILED, reason != null ? reason
                     : runnerError != null ? runnerError : "the fork produced no result; see " + logRel + ".gz", null,
                     null, logRel, seconds, null);
         }
@@ -91,7 +107,7 @@ final class ForkOutcome {
         if (verified == null || verified <= 0) {
             // No figure without verified data: a fork that checked nothing has no result, whatever JMH says.
             Files.deleteIfExists(tmpJson);
-            return new RunManifest.Entry(c, "failed", verified == null
+            return new RunManifest.Entry(c, Outcome.FAILED, verified == null
                     ? "the fork recorded no data verification (" + folder.dir().relativize(target.verifiedFile())
                     + " is missing); its figures are not kept"
                     : "the fork verified 0 bytes; its figures are not kept", null, null, logRel, seconds, null);
@@ -108,6 +124,6 @@ final class ForkOutcome {
             }
             samplesRel = folder.dir().relativize(samples).toString();
         }
-        return new RunManifest.Entry(c, "ok", null, jmhRel, samplesRel, logRel, seconds, headline, verified);
+        return new RunManifest.Entry(c, Outcome.OK, null, jmhRel, samplesRel, logRel, seconds, headline, verified);
     }
 }

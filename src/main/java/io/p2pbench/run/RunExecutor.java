@@ -2,6 +2,7 @@ package io.p2pbench.run;
 
 import io.p2pbench.fork.ForkPhases;
 import io.p2pbench.spec.Combination;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.transfer.TransferFixture;
@@ -24,9 +25,6 @@ import java.util.function.ToDoubleFunction;
  * to {@code out} ({@link Progress}).
  */
 public final class RunExecutor {
-    /** What JMH's Runner says when another JMH run holds its machine-wide lock. */
-    static final String JMH_LOCK_TAKEN = "Unable to acquire the JMH lock";
-
     private final ResultFolder folder;
     private final Preset preset;
     private final List<String> extraJvmArgs;
@@ -164,10 +162,11 @@ public final class RunExecutor {
      * interruption). Throws {@link RunLock.Held} when another JMH run took JMH's lock.
      */
     private boolean record(int i, Combination c, RunManifest.Entry e, double took, Round round) throws IOException {
-        if (e.reason() != null && e.reason().contains(JMH_LOCK_TAKEN)) {
-            // Another JMH run took the machine between two benchmarks: every later one would fail
-            // the same way and measure nothing. Stop, so the folder never fills with such failures.
-            state.stopForJmhLock(i, c, e);
+        if (e.outcome() == Outcome.INTERRUPTED) {
+            // Another JMH run took the machine between two benchmarks (the one cause of a fork's interrupted
+            // entry, ForkOutcome): every later one would fail the same way and measure nothing. Stop, so the
+            // folder never fills with such failures.
+            state.stopForJmhLock(i, e);
             ForkWatchdog.killForks();
             throw new RunLock.Held("another JMH run took JMH's lock (" + Path.of(
                     System.getProperty("java.io.tmpdir"), "jmh.lock") + ") during this run, which stopped "

@@ -1,8 +1,10 @@
 package io.p2pbench.run;
 
 import io.p2pbench.spec.Combination;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.results.RunStatus;
 import io.p2pbench.topology.SuiteBuild;
 import io.p2pbench.topology.TopologyProbe;
 import java.io.IOException;
@@ -39,7 +41,7 @@ final class RunState {
             entries.add(RunManifest.Entry.planned(c));
         }
         manifest = new RunManifest(RunManifest.FORMAT, TopologyProbe.SUITE_VERSION, SuiteBuild.CURRENT, command,
-                preset, fingerprint, started, null, "running", settings, entries);
+                preset, fingerprint, started, null, RunStatus.RUNNING, settings, entries);
         folder.writeManifest(manifest);
     }
 
@@ -91,7 +93,7 @@ final class RunState {
             }
             entries.set(index, rounds == 1 ? e : joined(entries.get(index), e, round.index(), rounds));
             current = -1;
-            write("running");
+            write(RunStatus.RUNNING);
             return true;
         }
     }
@@ -99,7 +101,7 @@ final class RunState {
     /** Whether combination {@code index} is ok so far (every round measured until now ok). */
     boolean ok(int index) {
         synchronized (lock) {
-            return "ok".equals(entries.get(index).status());
+            return entries.get(index).outcome() == Outcome.OK;
         }
     }
 
@@ -112,8 +114,8 @@ final class RunState {
         List<RunManifest.RoundResult> all = new ArrayList<>(r == 0 || before.rounds() == null ? List.of() : before.rounds());
         all.add(e.asRound());
         RunManifest.RoundResult first = all.get(0);
-        boolean ok = all.stream().allMatch(x -> "ok".equals(x.status()));
-        String status = ok ? "ok" : e.status();
+        boolean ok = all.stream().allMatch(x -> x.outcome() == Outcome.OK);
+        Outcome status = ok ? Outcome.OK : e.outcome();
         String reason = ok ? null : "round " + (r + 1) + " of " + rounds + ": " + e.reason();
         double seconds = all.stream().mapToDouble(x -> x.seconds() == null ? 0 : x.seconds()).sum();
         Long verified = ok ? all.stream().mapToLong(x -> x.bytesVerified() == null ? 0 : x.bytesVerified()).sum() : null;
@@ -123,13 +125,12 @@ final class RunState {
     }
 
     /** Ends the run at combination {@code index} because another JMH run took JMH's lock. */
-    void stopForJmhLock(int index, Combination c, RunManifest.Entry e) throws IOException {
+    void stopForJmhLock(int index, RunManifest.Entry e) throws IOException {
         synchronized (lock) {
-            entries.set(index, new RunManifest.Entry(c, "interrupted", "another JMH run took JMH's lock",
-                    null, null, e.logFile(), e.seconds(), null));
+            entries.set(index, e);
             current = -1;
             finished = true;
-            write("interrupted");
+            write(RunStatus.INTERRUPTED);
         }
     }
 
@@ -138,7 +139,7 @@ final class RunState {
         synchronized (lock) {
             if (!interrupted) {
                 finished = true;
-                write("complete");
+                write(RunStatus.COMPLETE);
             }
         }
     }
@@ -152,21 +153,21 @@ final class RunState {
             interrupted = true;
             ForkWatchdog.killForks();
             // A combination whose earlier rounds finished ok keeps them: only its running round is lost.
-            if (current >= 0 && !"ok".equals(entries.get(current).status())) {
+            if (current >= 0 && entries.get(current).outcome() != Outcome.OK) {
                 RunManifest.Entry e = entries.get(current);
-                entries.set(current, new RunManifest.Entry(e.combination(), "interrupted", "the run was interrupted",
-                        null, null, e.logFile(), null, null));
+                entries.set(current, new RunManifest.Entry(e.combination(), Outcome.INTERRUPTED,
+                        "the run was interrupted", null, null, e.logFile(), null, null));
             }
             try {
-                write("interrupted");
+                write(RunStatus.INTERRUPTED);
             } catch (IOException ignored) {
                 // nothing more can be done while the JVM exits
             }
         }
     }
 
-    private void write(String state) throws IOException {
-        String end = state.equals("running") ? null : Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
+    private void write(RunStatus state) throws IOException {
+        String end = state == RunStatus.RUNNING ? null : Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
         manifest = new RunManifest(manifest.format(), manifest.suiteVersion(), manifest.suiteBuild(), manifest.command(),
                 manifest.preset(), manifest.fingerprint(), manifest.startedAt(), end, state, manifest.settings(),
                 List.copyOf(entries));

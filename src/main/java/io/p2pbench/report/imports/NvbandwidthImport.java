@@ -5,6 +5,7 @@ import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.nio.file.Path;
@@ -122,10 +123,11 @@ public final class NvbandwidthImport {
             String status = tc.path("status").asText();
             Mapping m = Mapping.of(name);
             if (!status.equals("Passed")) {
-                notMeasured.add(new ResultData.NotMeasured(name, status.toLowerCase(Locale.ROOT),
+                notMeasured.add(new ResultData.NotMeasured(name, ResultData.Gap.FAILED_OR_OTHER,
+                        status.toLowerCase(Locale.ROOT),
                         tc.path("error").asText("reported " + status + " by nvbandwidth"), false));
             } else if (m == null) {
-                notMeasured.add(new ResultData.NotMeasured(name, NOT_MAPPED,
+                notMeasured.add(new ResultData.NotMeasured(name, ResultData.Gap.NOT_MAPPED, NOT_MAPPED,
                         "no p2pbench counterpart for this nvbandwidth testcase", false));
             } else {
                 Map<String, Integer> skipped = new TreeMap<>();
@@ -133,7 +135,8 @@ public final class NvbandwidthImport {
                 if (!skipped.isEmpty()) {
                     List<String> parts = new ArrayList<>();
                     skipped.forEach((why, count) -> parts.add(count + " x " + why));
-                    notMeasured.add(new ResultData.NotMeasured(name + " (some cells)", "skipped",
+                    notMeasured.add(new ResultData.NotMeasured(name + " (some cells)", ResultData.Gap.SKIPPED,
+                            Outcome.SKIPPED.text(),
                             "cells without a usable figure were skipped, never compared: " + String.join("; ", parts),
                             false));
                 }

@@ -1,5 +1,6 @@
 package io.p2pbench.report.read;
 
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.topology.Topology;
 import java.nio.file.Path;
@@ -56,10 +57,37 @@ public record ResultData(Path source, String label, String machine, String origi
      * A planned or listed combination without a figure.
      *
      * @param id the combination id or test name
-     * @param status {@code skipped}, {@code failed}, {@code timeout}, {@code interrupted}, {@code pending},
-     *     {@code waived}, ...
+     * @param gap what became of it, as a type: what the report and compare decide on
+     * @param status the same in words, as recorded, for people: {@code skipped}, {@code failed}, {@code timeout},
+     *     {@code interrupted}, {@code pending}, nvbandwidth's {@code waived}, ...
      * @param reason why, as recorded
      * @param singleGpu whether the combination measured no interconnect
      */
-    public record NotMeasured(String id, String status, String reason, boolean singleGpu) {}
+    public record NotMeasured(String id, Gap gap, String status, String reason, boolean singleGpu) {
+        /** A planned combination of a p2pbench run that did not end {@link Outcome#OK}. */
+        public static NotMeasured of(String id, Outcome outcome, String reason, boolean singleGpu) {
+            return new NotMeasured(id, outcome == Outcome.SKIPPED ? Gap.SKIPPED : Gap.FAILED_OR_OTHER,
+                    outcome == null ? null : outcome.text(), reason, singleGpu);
+        }
+
+        /**
+         * As the record printed itself before it held its gap (which its status words say for people): the form
+         * the committed runs' recorded figures were taken of ({@code CommittedResultsTest}).
+         */
+        @Override
+        public String toString() {
+            return "NotMeasured[id=" + id + ", status=" + status + ", reason=" + reason + ", singleGpu=" + singleGpu
+                    + "]";
+        }
+    }
+
+    /** Why a listed combination has no figure. */
+    public enum Gap {
+        /** Not run here, for a cause the run recorded (or cells nvbandwidth gave no usable figure for). */
+        SKIPPED,
+        /** An nvbandwidth testcase with no p2pbench counterpart. */
+        NOT_MAPPED,
+        /** Failed, timed out, interrupted or never reached; for nvbandwidth, any status but Passed. */
+        FAILED_OR_OTHER
+    }
 }

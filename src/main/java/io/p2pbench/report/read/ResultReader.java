@@ -8,6 +8,7 @@ import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.spec.Exchange;
@@ -89,8 +90,8 @@ public final class ResultReader {
             if (c == null || c.kind() == null || c.metric() == null || c.params() == null) {
                 throw new BadInputException(dir.resolve("manifest.json") + " has an entry without a combination");
             }
-            if (!"ok".equals(e.status())) {
-                notMeasured.add(new ResultData.NotMeasured(c.id(), e.status(), e.reason(), c.singleGpu()));
+            if (e.outcome() != Outcome.OK) {
+                notMeasured.add(ResultData.NotMeasured.of(c.id(), e.outcome(), e.reason(), c.singleGpu()));
             } else if (isKnown(c.kind())) {
                 // Reads (and so checks) the entry's JMH file: a truncated jmh/*.json(.gz) is one line here.
                 measurements.addAll(readRounds(folder, e, machine));
@@ -187,7 +188,7 @@ public final class ResultReader {
         }
         List<List<Measurement>> rounds = new ArrayList<>();
         for (RunManifest.RoundResult r : e.rounds()) {
-            if (!"ok".equals(r.status())) {
+            if (r.outcome() != Outcome.OK) {
                 throw new BadInputException(folder.resolve("manifest.json") + ": entry " + e.combination().id()
                         + " is ok but a round of it is " + r.status());
             }

@@ -4,6 +4,7 @@ import io.p2pbench.partition.Plan;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.serving.PointStats;
 import io.p2pbench.serving.ServingSamples;
@@ -146,11 +147,11 @@ public final class ServingResults {
                 String key = String.join("|", d.machine(), p.model().name(), p.plan().name(), p.transport().name(),
                         p.group().toString(), sweep.comparableKey());
                 Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p, c.singleGpu(), sweep));
-                if ("skipped".equals(e.status()) && b.skip == null) {
+                if (e.outcome() == Outcome.SKIPPED && b.skip == null) {
                     b.skip = e.reason();
                     b.skipCause = e.cause();
                 }
-                if (!"ok".equals(e.status()) || e.samplesFile() == null) {
+                if (e.outcome() != Outcome.OK || e.samplesFile() == null) {
                     continue;
                 }
                 b.runs.add(run(d, e, sweep));

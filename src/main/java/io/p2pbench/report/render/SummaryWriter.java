@@ -11,7 +11,9 @@ import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.results.RunStatus;
 import io.p2pbench.topology.HostInfo;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyPrinter;
@@ -188,10 +190,10 @@ public final class SummaryWriter {
             out.add("Figures marked single GPU ran every code path on one GPU: " + Measurement.SINGLE_GPU + ".");
         }
         for (ResultData d : r.sources()) {
-            if (d.isRun() && !"complete".equals(d.manifest().state())) {
+            if (d.isRun() && d.manifest().runStatus() != RunStatus.COMPLETE) {
                 out.add("`" + d.label() + "` is " + d.manifest().state() + ".");
             }
-            long failed = d.notMeasured().stream().filter(n -> !"skipped".equals(n.status())).count();
+            long failed = d.notMeasured().stream().filter(n -> n.gap() != ResultData.Gap.SKIPPED).count();
             if (failed > 0) {
                 out.add("`" + d.label() + "`: " + failed + " combination(s) failed or did not finish (see below).");
             }
@@ -210,8 +212,8 @@ public final class SummaryWriter {
     private static List<Block> runs(ReportContent r) {
         List<List<String>> rows = new ArrayList<>();
         for (ResultData d : r.sources()) {
-            long ok = d.isRun() ? d.manifest().entries().stream().filter(e -> "ok".equals(e.status())).count() : 0;
-            long skipped = d.notMeasured().stream().filter(n -> "skipped".equals(n.status())).count();
+            long ok = d.isRun() ? d.manifest().entries().stream().filter(e -> e.outcome() == Outcome.OK).count() : 0;
+            long skipped = d.notMeasured().stream().filter(n -> n.gap() == ResultData.Gap.SKIPPED).count();
             long other = d.notMeasured().size() - skipped;
             rows.add(List.of("`" + d.label() + "`", d.origin(),
                     d.isRun() ? d.manifest().preset() : "", d.isRun() ? d.manifest().startedAt() : "",
@@ -233,7 +235,7 @@ public final class SummaryWriter {
         if (!d.isRun()) {
             return "n/a (imported)";
         }
-        List<RunManifest.Entry> ok = d.manifest().entries().stream().filter(e -> "ok".equals(e.status())).toList();
+        List<RunManifest.Entry> ok = d.manifest().entries().stream().filter(e -> e.outcome() == Outcome.OK).toList();
         if (ok.isEmpty()) {
             return "0";
         }

@@ -41,10 +41,12 @@ public final class GatedFigures {
      * @param candidateValue median of the candidate's
      * @param floor the noise floor used, a fraction
      * @param floorSource where the floor comes from, in words
+     * @param withinWiderFloor whether it cannot be judged because the figures lie within a floor wider than the
+     *     threshold ({@link Verdict#UNJUDGED}, {@code why} saying so in words)
      */
     public record Row(String figure, boolean biggerIsBetter, List<Double> baselineRuns, List<Double> candidateRuns,
                       double baselineValue, double candidateValue, double floor, String floorSource,
-                      Verdict verdict, String why) {
+                      Verdict verdict, String why, boolean withinWiderFloor) {
         /** Candidate over baseline. */
         public double ratio() {
             return candidateValue / baselineValue;
@@ -95,16 +97,13 @@ public final class GatedFigures {
         /** Measurements that cannot be judged because their floor is wider than the threshold. */
         public long widerFloors() {
             return groups.stream().filter(g -> g.verdict() == Verdict.UNJUDGED
-                    && g.headline().why().startsWith(WITHIN_FLOOR)).count();
+                    && g.headline().withinWiderFloor()).count();
         }
     }
 
     /** How the floors are sourced, one line for the verdict line and compare.md. */
     public static final String NOISE = "partition and serving floors of docs/compare.md (serving: A/A reruns; "
             + "partition: stated, no reruns yet), raised to the spread between runs of either side";
-
-    /** The start of the reason of a figure within a floor wider than the threshold. */
-    static final String WITHIN_FLOOR = "cannot judge at ±";
 
     /**
      * The partition and serving figures of {@code candidates} against those of {@code baselines}: empty when
@@ -169,7 +168,7 @@ public final class GatedFigures {
         double bv = b.isEmpty() ? Double.NaN : PartitionVerdict.median(b);
         double cv = c.isEmpty() ? Double.NaN : PartitionVerdict.median(c);
         Row r = new Row(figure, biggerIsBetter, List.copyOf(base), List.copyOf(cand), bv, cv, floor, floorSource,
-                Verdict.SAME, "");
+                Verdict.SAME, "", false);
         if (otherMachines != null) {
             return with(r, Verdict.UNJUDGED, "different machines (" + otherMachines + "): shown side by side, "
                     + "not judged");
@@ -188,9 +187,9 @@ public final class GatedFigures {
         double floorPct = r.floor() * 100;
         boolean good = r.biggerIsBetter() ? ratio > 1 : ratio < 1;
         if (sizePct <= floorPct && floorPct > thresholdPct) {
-            return with(r, Verdict.UNJUDGED, String.format(Locale.ROOT, "%s%s%%: within the noise floor "
-                    + "%.1f%% (%s), which is wider (the figures are %.1f%% apart)", WITHIN_FLOOR,
-                    Numbers.plain(thresholdPct), floorPct, r.floorSource(), sizePct));
+            return with(r, Verdict.UNJUDGED, String.format(Locale.ROOT, "cannot judge at ±%s%%: within the "
+                    + "noise floor %.1f%% (%s), which is wider (the figures are %.1f%% apart)",
+                    Numbers.plain(thresholdPct), floorPct, r.floorSource(), sizePct), true);
         }
         if (changePct <= thresholdPct) {
             return with(r, Verdict.SAME, "within ±" + Numbers.plain(thresholdPct) + "%");
@@ -202,8 +201,13 @@ public final class GatedFigures {
 
     /** {@code r} with another verdict and reason. */
     static Row with(Row r, Verdict v, String why) {
+        return with(r, v, why, false);
+    }
+
+    /** {@code r} with another verdict and reason, and whether it lies within a floor wider than the threshold. */
+    private static Row with(Row r, Verdict v, String why, boolean withinWiderFloor) {
         return new Row(r.figure(), r.biggerIsBetter(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
-                r.candidateValue(), r.floor(), r.floorSource(), v, why);
+                r.candidateValue(), r.floor(), r.floorSource(), v, why, withinWiderFloor);
     }
 
     /** A measurement of these rows: the worst first (largest adverse change first among equals). */

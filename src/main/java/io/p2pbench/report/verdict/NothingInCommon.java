@@ -40,7 +40,7 @@ final class NothingInCommon {
             return sb.append("; compare results of the same paths and sizes").toString();
         }
         ResultData other = nvb == baseline ? candidate : baseline;
-        List<String> unmapped = nvb.notMeasured().stream().filter(n -> n.status().equals(NvbandwidthImport.NOT_MAPPED))
+        List<String> unmapped = nvb.notMeasured().stream().filter(n -> n.gap() == ResultData.Gap.NOT_MAPPED)
                 .map(ResultData.NotMeasured::id).toList();
         if (nvb.measurements().isEmpty() && !unmapped.isEmpty()) {
             return sb.append("; ").append(nvb.label()).append(" holds only testcases with no p2pbench counterpart: ")

@@ -13,6 +13,7 @@ import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.spec.Metric;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.spec.SecondaryMetric;
@@ -337,11 +338,11 @@ public final class PartitionVerdict {
                         Boolean.toString(graph), p.plan().name(), p.transport().name());
                 Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p.model().name(), phase,
                         p.batch(), graph, p.plan(), p.transport().name(), p.group().toString(), c.singleGpu()));
-                if ("skipped".equals(e.status()) && b.skip == null) {
+                if (e.outcome() == Outcome.SKIPPED && b.skip == null) {
                     b.skip = e.reason();
                     b.skipCause = e.cause();
                 }
-                if (!"ok".equals(e.status()) || e.jmhFile() == null) {
+                if (e.outcome() != Outcome.OK || e.jmhFile() == null) {
                     continue;
                 }
                 JmhJson jmh = JmhJson.read(d.source().resolve(e.jmhFile()));
