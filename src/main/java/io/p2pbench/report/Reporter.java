@@ -121,7 +121,7 @@ public final class Reporter {
         List<ResultData> sources = readAll(resultDirs);
         if (nvbandwidth != null) {
             ResultData reference = Compare.read(nvbandwidth, nvbandwidthBytes);
-            if (reference.isRun() || !reference.origin().startsWith("nvbandwidth")) {
+            if (reference.tool() != ResultData.Tool.NVBANDWIDTH) {
                 throw new BadInputException("--nvbandwidth " + nvbandwidth + " is not nvbandwidth -j JSON; give the file "
                         + "nvbandwidth -j wrote");
             }

@@ -57,17 +57,19 @@ public final class Curve {
      * @param seconds tau(S)
      * @param lowSeconds lower end of its interval (NaN: none)
      * @param highSeconds upper end (NaN: none)
-     * @param noInterval why there is no interval (null when there is one)
+     * @param noIntervalReasons why there is no interval, each reason apart (empty, or null, when there is one)
      * @param method what made it ({@code alpha-beta fit}, {@code interpolation}, {@code held at 1 GiB})
      * @param outside whether S lies outside the measured sizes (an extrapolation)
      */
-    public record Estimate(double seconds, double lowSeconds, double highSeconds, String noInterval, String method,
-                           boolean outside) {
+    public record Estimate(double seconds, double lowSeconds, double highSeconds, List<String> noIntervalReasons,
+                           String method, boolean outside) {
         /** An interval contains its estimate; one that did not would be a defect here, never shown. */
         public Estimate {
+            noIntervalReasons = noIntervalReasons == null ? List.of() : List.copyOf(noIntervalReasons);
             boolean interval = Double.isFinite(lowSeconds) && Double.isFinite(highSeconds);
-            if (interval != (noInterval == null)) {
-                throw new IllegalStateException("an estimate has an interval or a reason for none: " + noInterval);
+            if (interval != noIntervalReasons.isEmpty()) {
+                throw new IllegalStateException("an estimate has an interval or a reason for none: "
+                        + noIntervalReasons);
             }
             if (interval && !(lowSeconds <= seconds * (1 + 1e-12) && seconds <= highSeconds * (1 + 1e-12))) {
                 throw new IllegalStateException("interval " + lowSeconds + " .. " + highSeconds + " s does not contain "
@@ -77,7 +79,12 @@ public final class Curve {
 
         /** Whether there is an interval. */
         public boolean hasInterval() {
-            return noInterval == null;
+            return noIntervalReasons.isEmpty();
+        }
+
+        /** Why there is no interval, the reasons joined by {@code ; } (null when there is one). */
+        public String noInterval() {
+            return hasInterval() ? null : String.join("; ", noIntervalReasons);
         }
     }
 
@@ -191,12 +198,11 @@ public final class Curve {
                 none.add("the fit has no standard errors");
             }
             if (!none.isEmpty()) {
-                return new Estimate(micros * 1e-6, Double.NaN, Double.NaN, String.join("; ", none), "alpha-beta fit",
-                        outside);
+                return new Estimate(micros * 1e-6, Double.NaN, Double.NaN, none, "alpha-beta fit", outside);
             }
             double t = new TDistribution(null, points.size() - 2).inverseCumulativeProbability(0.975);
-            return new Estimate(micros * 1e-6, Math.max(micros - t * se, 0) * 1e-6, (micros + t * se) * 1e-6, null,
-                    "alpha-beta fit", false);
+            return new Estimate(micros * 1e-6, Math.max(micros - t * se, 0) * 1e-6, (micros + t * se) * 1e-6,
+                    List.of(), "alpha-beta fit", false);
         }
         String why = method == Method.FIT ? " (no fit: " + (points.size() < HockneyFit.MIN_SIZES
                 ? points.size() + " size" + (points.size() == 1 ? "" : "s") + " measured, a fit needs "
@@ -208,13 +214,14 @@ public final class Curve {
         // 1 GB/s = 1e9 bytes per second; a higher bandwidth is a shorter time.
         double seconds = sizeBytes / (bw[0] * 1e9);
         if (outside) {
-            return new Estimate(seconds, Double.NaN, Double.NaN, Sizes.format(sizeBytes) + " is " + factor(sizeBytes)
-                    + " the measured " + range() + ", held at the nearest", how + why, true);
+            return new Estimate(seconds, Double.NaN, Double.NaN, List.of(Sizes.format(sizeBytes) + " is "
+                    + factor(sizeBytes) + " the measured " + range() + ", held at the nearest"), how + why, true);
         }
         if (!(bw[1] > 0 && bw[2] > 0)) {
-            return new Estimate(seconds, Double.NaN, Double.NaN, "one value per size", how + why, false);
+            return new Estimate(seconds, Double.NaN, Double.NaN, List.of("one value per size"), how + why, false);
         }
-        return new Estimate(seconds, sizeBytes / (bw[2] * 1e9), sizeBytes / (bw[1] * 1e9), null, how + why, false);
+        return new Estimate(seconds, sizeBytes / (bw[2] * 1e9), sizeBytes / (bw[1] * 1e9), List.of(), how + why,
+                false);
     }
 
     /** How far outside the measured sizes {@code sizeBytes} lies: {@code 10.2x below}, {@code 1.6x above}. */

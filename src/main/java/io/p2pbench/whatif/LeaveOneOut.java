@@ -1,9 +1,9 @@
 package io.p2pbench.whatif;
 
 import io.p2pbench.report.stats.HockneyFit;
+import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
-import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.transfer.Sizes;
@@ -76,8 +76,7 @@ public final class LeaveOneOut {
         Map<String, TreeMap<Long, Measurement>> series = new LinkedHashMap<>();
         for (Measurement m : data.measurements()) {
             Measurement.Key k = m.key();
-            boolean oneWay = k.direction().equals(ResultReader.ONE_WAY) || k.direction().equals("H2D")
-                    || k.direction().equals("D2H");
+            boolean oneWay = k.lane() == Lane.ONE_WAY || k.lane().isHostOneWay();
             boolean copyCurve = k.is(Kind.PEER)
                     && (k.path().equals("CE_P2P_READ") || k.path().equals("CE_P2P_WRITE"));
             // Copies along CE_P2P_READ/WRITE are already among the source's send curves.

@@ -2,9 +2,11 @@ package io.p2pbench.whatif;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.p2pbench.collective.BusBandwidth;
+import io.p2pbench.report.read.Endpoints;
+import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
-import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.spec.Kind;
 import java.io.IOException;
@@ -45,8 +47,18 @@ public final class Source {
      * @param inSwitchReduction for an all-reduce the switch reduced (NVLink SHARP, "NVLS"), its name; else null.
      *     Such a curve's bus bandwidth can exceed the links' line rate, which reduce-scatter, all-gather and a
      *     send cannot: it is no curve to derive them from.
+     * @param hostStaged whether its data went through host memory (a ring over {@code HOST_STAGED})
      */
-    public record Candidate(Comm op, Curve curve, String kind, String dtype, String inSwitchReduction) {}
+    public record Candidate(Comm op, Curve curve, String kind, String dtype, String inSwitchReduction,
+                            boolean hostStaged) {
+        /** A curve whose data did not go through host memory. */
+        public Candidate(Comm op, Curve curve, String kind, String dtype, String inSwitchReduction) {
+            this(op, curve, kind, dtype, inSwitchReduction, false);
+        }
+    }
+
+    /** The figures of one curve: a kind, a path and the GPUs, at every size. */
+    private record Series(String kind, String path, Endpoints ends) {}
 
     /**
      * What a source says of its GPUs beyond its curves; NaN where it does not say.
@@ -123,25 +135,38 @@ public final class Source {
                 .thenComparing(c -> -c.curve().ranks())
                 .thenComparing(c -> c.curve().singleGpu())
                 .thenComparing(c -> !c.kind().equals(Kind.NCCL.label()) && !c.kind().equals("reference"))
-                .thenComparing(c -> c.curve().description().contains("HOST_STAGED"))
+                .thenComparing(Candidate::hostStaged)
                 .thenComparing(c -> !c.dtype().equalsIgnoreCase(dtype.resultName()))
                 .thenComparing(c -> -c.curve().points().size()));
     }
 
+    /** The communication a collective's operation is; null for one no strategy sends (all-to-all) or none. */
+    private static Comm comm(BusBandwidth.Operation op) {
+        if (op == null) {
+            return null;
+        }
+        return switch (op) {
+            case ALL_REDUCE -> Comm.ALL_REDUCE;
+            case ALL_GATHER -> Comm.ALL_GATHER;
+            case REDUCE_SCATTER -> Comm.REDUCE_SCATTER;
+            case ALL_TO_ALL -> null;
+        };
+    }
+
     /** The curves of a result folder or an imported file. */
     public static Source of(ResultData data) {
-        Map<String, List<Measurement>> series = new LinkedHashMap<>();
+        Map<Series, List<Measurement>> series = new LinkedHashMap<>();
         for (Measurement m : data.measurements()) {
             Measurement.Key k = m.key();
             if (!k.biggerIsBetter()) {
                 continue;
             }
             boolean collective = (k.is(Kind.NCCL) || k.is(Kind.ALLREDUCE_RING))
-                    && k.direction().equals("bus") && k.pair().contains(",");
-            boolean send = k.is(Kind.PEER) && k.direction().equals(ResultReader.ONE_WAY)
+                    && k.lane() == Lane.BUS && k.ends() instanceof Endpoints.Ranks r && r.size() > 1;
+            boolean send = k.is(Kind.PEER) && k.lane() == Lane.ONE_WAY
                     && (k.path().equals("CE_P2P_READ") || k.path().equals("CE_P2P_WRITE"));
             if (collective || send) {
-                series.computeIfAbsent(k.kind() + "|" + k.path() + "|" + k.pair(), s -> new ArrayList<>()).add(m);
+                series.computeIfAbsent(new Series(k.kind(), k.path(), k.ends()), s -> new ArrayList<>()).add(m);
             }
         }
         List<Candidate> out = new ArrayList<>();
@@ -166,21 +191,18 @@ public final class Source {
                 String pair = first.pairLabel();
                 out.add(new Candidate(Comm.SEND, new Curve("one-way copy " + k.path() + " " + pair
                         + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), 2, single,
-                        new ArrayList<>(bySize.values())), Kind.PEER.label(), "", null));
+                        new ArrayList<>(bySize.values())), Kind.PEER.label(), "", null, false));
                 continue;
             }
-            String[] words = k.path().split(" ");
-            Comm op;
-            try {
-                op = Comm.valueOf(words[0]);
-            } catch (IllegalArgumentException notUsed) {
+            Comm op = comm(k.route().operation());
+            if (op == null) {
                 continue;
             }
-            int ranks = k.pair().split(",").length;
+            int ranks = ((Endpoints.Ranks) k.ends()).size();
             String who = k.is(Kind.NCCL) ? "NCCL " + k.path() : "p2pbench " + k.path().replace("ALL_REDUCE", "all-reduce");
             out.add(new Candidate(op, new Curve(who + " on " + k.pair() + ", bus bandwidth"
                     + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), ranks, single,
-                    new ArrayList<>(bySize.values())), k.kind(), words.length > 1 ? words[1] : "", null));
+                    new ArrayList<>(bySize.values())), k.kind(), k.route().dtype(), null, k.route().hostStaged()));
         }
         String origin = data.isRun() ? "measured here: " + data.origin() + ", " + data.source()
                 : "imported: " + data.origin() + ", " + data.source();
@@ -219,7 +241,7 @@ public final class Source {
                     m.path("lineRateFrom").asText(""));
             out.put(m.path("id").asText().toLowerCase(Locale.ROOT), new Source(name + " (" + REFERENCE_LABEL + ")",
                     REFERENCE_LABEL + ": " + m.path("interconnect").asText() + "; " + m.path("source").asText(),
-                    List.of(new Candidate(op, curve, "reference", "", reduction)), hardware));
+                    List.of(new Candidate(op, curve, "reference", "", reduction, false)), hardware));
         }
         return out;
     }

@@ -112,7 +112,7 @@ public final class WhatIf {
                 low += m.count() * perCall * e.lowSeconds();
                 high += m.count() * perCall * e.highSeconds();
             } else {
-                noInterval.addAll(List.of(e.noInterval().split("; ")));
+                noInterval.addAll(e.noIntervalReasons());
             }
             methods.add(e.method());
             curves.add(c.curve().toString());

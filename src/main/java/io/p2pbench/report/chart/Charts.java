@@ -1,11 +1,14 @@
 package io.p2pbench.report.chart;
 
+import io.p2pbench.report.read.Endpoints;
+import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
@@ -64,14 +67,14 @@ public final class Charts {
         String name = machine.machineDescription();
         List<ChartFile> out = new ArrayList<>();
         Map<String, List<Measurement>> peerBandwidth = byPair(ms, m -> m.key().is(Kind.PEER)
-                && m.key().biggerIsBetter() && m.key().direction().equals(ResultReader.ONE_WAY));
+                && m.key().biggerIsBetter() && m.key().lane() == Lane.ONE_WAY);
         for (Map.Entry<String, List<Measurement>> e : peerBandwidth.entrySet()) {
             addIfSweep(out, "Peer copy bandwidth vs size, " + pairTitle(e.getValue().get(0)), name, List.of(),
                     BANDWIDTH_AXIS, lines(e.getValue(), m -> m.key().path()), true, dir,
                     prefix + "bandwidth-peer-" + e.getKey());
         }
         Map<String, List<Measurement>> hostBandwidth = byPair(ms, m -> m.key().is(Kind.HOST)
-                && m.key().biggerIsBetter() && (m.key().direction().equals("H2D") || m.key().direction().equals("D2H")));
+                && m.key().biggerIsBetter() && m.key().lane().isHostOneWay());
         for (Map.Entry<String, List<Measurement>> e : hostBandwidth.entrySet()) {
             addIfSweep(out, "Host-device copy bandwidth vs size, " + e.getKey(), name, List.of(), BANDWIDTH_AXIS,
                     lines(e.getValue(), m -> m.key().direction() + " " + m.key().path()), true, dir,
@@ -112,7 +115,7 @@ public final class Charts {
         }
         List<ChartFile> out = new ArrayList<>();
         for (Map.Entry<String, List<Measurement>> e : byKind.entrySet()) {
-            List<Measurement> bus = e.getValue().stream().filter(m -> m.key().direction().equals("bus")).toList();
+            List<Measurement> bus = e.getValue().stream().filter(m -> m.key().lane() == Lane.BUS).toList();
             if (bus.isEmpty()) {
                 continue;
             }
@@ -121,15 +124,15 @@ public final class Charts {
             List<Line> drawn = new ArrayList<>();
             int alg = 0;
             for (Line l : busLines) {
-                boolean oneRank = l.points().stream().allMatch(m -> ranks(m.key().pair()) == 1);
+                boolean oneRank = l.points().stream().allMatch(m -> ranks(m.key()) == 1);
                 if (!oneRank) {
                     drawn.add(l);
                     continue;
                 }
-                Set<String> keys = new HashSet<>();
-                l.points().forEach(m -> keys.add(m.key().path() + "|" + m.key().pair() + "|" + m.key().sizeBytes()));
-                List<Measurement> algPoints = e.getValue().stream().filter(m -> m.key().direction().equals("alg")
-                        && keys.contains(m.key().path() + "|" + m.key().pair() + "|" + m.key().sizeBytes())).toList();
+                Set<List<Object>> keys = new HashSet<>();
+                l.points().forEach(m -> keys.add(List.of(m.key().path(), m.key().ends(), m.key().sizeBytes())));
+                List<Measurement> algPoints = e.getValue().stream().filter(m -> m.key().lane() == Lane.ALG
+                        && keys.contains(List.of(m.key().path(), m.key().ends(), m.key().sizeBytes()))).toList();
                 if (!algPoints.isEmpty()) {
                     drawn.add(new Line(l.name() + " (algbw: one rank)", algPoints, false));
                     alg++;
@@ -156,9 +159,14 @@ public final class Charts {
         return out;
     }
 
-    /** Ranks of a collective group written {@code 0,1,2,3} (a GPU may appear more than once). */
-    private static int ranks(String group) {
-        return group.split(",").length;
+    /** Ranks of a collective's group (a GPU may appear more than once). */
+    private static int ranks(Measurement.Key k) {
+        return k.ends() instanceof Endpoints.Ranks r ? r.size() : 1;
+    }
+
+    /** The GPU pair of a peer copy's figure. */
+    private static GpuPair pairOf(Measurement m) {
+        return ((Endpoints.Pair) m.key().ends()).pair();
     }
 
     /** Draws and adds a size chart when some line has two sizes or more (a single size is no curve). */
@@ -189,7 +197,8 @@ public final class Charts {
                 for (String path : paths.keySet()) {
                     if (chosen.stream().noneMatch(m -> m.key().path().equals(path))) {
                         notes.add("No " + paths.get(path).replaceAll(" \\(.*", "") + " series: " + path
-                                + " has no figure for this pair" + missingReason(machine, path, e.getKey()) + ".");
+                                + " has no figure for this pair" + missingReason(machine, path,
+                                pairOf(e.getValue().get(0))) + ".");
                     }
                 }
                 String title = "P2P on vs off vs host-staged, " + pairTitle(e.getValue().get(0));
@@ -200,14 +209,13 @@ public final class Charts {
         return null;
     }
 
-    /** {@code  (skipped: reason)} for the first combination of {@code path} and {@code pair} not measured. */
-    private static String missingReason(ResultData machine, String path, String pair) {
-        for (ResultData.NotMeasured n : machine.notMeasured()) {
-            if (n.id().contains("-" + path + "-" + pair + "-")) {
-                return " (" + n.status() + ": " + (n.reason() == null ? "no reason recorded" : n.reason()) + ")";
-            }
-        }
-        return " in these runs";
+    /**
+     * {@code  (skipped: reason)} for the first peer copy (one way or both ways) of {@code path} and {@code pair}
+     * not measured, found by its spec.
+     */
+    private static String missingReason(ResultData machine, String path, GpuPair pair) {
+        return machine.notMeasuredCopy(path, pair).map(n -> " (" + n.status() + ": "
+                + (n.reason() == null ? "no reason recorded" : n.reason()) + ")").orElse(" in these runs");
     }
 
     /** One heatmap per path and size of the pair matrix; row = source, column = destination. */
@@ -215,7 +223,7 @@ public final class Charts {
             throws IOException {
         Map<String, List<Measurement>> matrices = new TreeMap<>();
         for (Measurement m : matrixCells(ms)) {
-            if (m.key().direction().equals(ResultReader.ONE_WAY)) {
+            if (m.key().lane() == Lane.ONE_WAY) {
                 matrices.computeIfAbsent(m.key().path() + "-" + Sizes.compact(m.key().sizeBytes()), k -> new ArrayList<>())
                         .add(m);
             }
@@ -249,9 +257,9 @@ public final class Charts {
     static List<Number[]> heatmapCells(List<Measurement> matrix, List<Integer> gpus) {
         List<Number[]> cells = new ArrayList<>();
         for (Measurement m : matrix) {
-            String[] ends = m.key().pair().split("-");
-            int src = gpus.indexOf(Integer.parseInt(ends[0]));
-            int dst = gpus.indexOf(Integer.parseInt(ends[1]));
+            GpuPair ends = pairOf(m);
+            int src = gpus.indexOf(ends.src());
+            int dst = gpus.indexOf(ends.dst());
             if (src != dst) {
                 cells.add(new Number[] {dst, gpus.size() - 1 - src, Statistics.bandwidth(m.samples()).median()});
             }
@@ -322,8 +330,8 @@ public final class Charts {
 
     /** A title fragment for a peer pair: {@code GPU0→GPU1 (NV18)}, with the single-GPU label. */
     static String pairTitle(Measurement m) {
-        String[] ends = m.key().pair().split("-");
-        return "GPU" + ends[0] + "→GPU" + ends[1] + " (" + m.link() + (m.singleGpu() ? ", " + Measurement.SINGLE_GPU : "")
+        GpuPair ends = pairOf(m);
+        return "GPU" + ends.src() + "→GPU" + ends.dst() + " (" + m.link() + (m.singleGpu() ? ", " + Measurement.SINGLE_GPU : "")
                 + ")";
     }
 
@@ -368,9 +376,8 @@ public final class Charts {
             t.gpus().forEach(g -> gpus.add(g.index()));
         }
         for (Measurement m : ms) {
-            for (String end : m.key().pair().split("-")) {
-                gpus.add(Integer.parseInt(end));
-            }
+            gpus.add(pairOf(m).src());
+            gpus.add(pairOf(m).dst());
         }
         return new ArrayList<>(gpus);
     }

@@ -3,10 +3,14 @@ package io.p2pbench.report.imports;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.p2pbench.collective.BusBandwidth;
 import io.p2pbench.collective.Group;
 import io.p2pbench.report.read.BadInputException;
+import io.p2pbench.report.read.Endpoints;
+import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.Route;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
@@ -103,24 +107,27 @@ public final class NcclTestsImport {
             }
             inferred = "; group inferred from -g/-t: the JSON lists only device " + first + " of " + perProcess;
         }
-        String group = String.join(",", devices);
-        String machine = "nccl-tests " + program + " on " + ResultData.describeGpus(perGpu(devices, names))
-                + ", NCCL " + ncclVersion(root.path("nccl_version").asInt());
+        Endpoints.Ranks group = ranks(devices);
+        String listed = ResultData.describeGpus(perGpu(devices, names));
+        String machine = "nccl-tests " + program + " on " + listed + ", NCCL " + ncclVersion(root.path("nccl_version").asInt());
         List<Measurement> out = new ArrayList<>();
         for (JsonNode r : root.path("results")) {
             JsonNode figures = r.path("out_of_place").isObject() ? r.path("out_of_place") : r.path("in_place");
-            String path = operation + " " + dtype(r.path("type").asText());
+            String dtype = dtype(r.path("type").asText());
+            String path = operation + " " + dtype;
+            Route route = Route.collective(BusBandwidth.Operation.valueOf(operation), dtype, false);
             long size = size(file, r.path("size"), r.path("size").toString());
-            add(out, machine, path, "bus", group, size, number(figures.path("bus_bw")),
+            add(out, machine, path, route, Lane.BUS, group, size, number(figures.path("bus_bw")),
                     "nccl-tests bus_bw (one value" + inferred + ")");
-            add(out, machine, path, "alg", group, size, number(figures.path("alg_bw")),
+            add(out, machine, path, route, Lane.ALG, group, size, number(figures.path("alg_bw")),
                     "nccl-tests alg_bw (one value" + inferred + ")");
         }
         if (out.isEmpty()) {
             throw new BadInputException(file + " holds no nccl-tests results (is the run complete?)");
         }
         return new ResultData(file, file.getFileName().toString(), machine, "nccl-tests JSON v"
-                + root.path("version").asText("?"), null, null, List.copyOf(out), List.of(), Map.of(), null);
+                + root.path("version").asText("?"), null, null, List.copyOf(out), List.of(), Map.of(), null,
+                ResultData.Tool.NCCL_TESTS, listed);
     }
 
     /** nccl-tests found wrong data: a result's {@code nwrong} above 0, or out-of-bounds values. */
@@ -171,14 +178,23 @@ public final class NcclTestsImport {
         return value.isNumber() ? value.asDouble() : Double.NaN;
     }
 
-    private static void add(List<Measurement> out, String machine, String path, String direction, String group,
-                            long size, double value, String from) {
+    private static void add(List<Measurement> out, String machine, String path, Route route, Lane direction,
+                            Endpoints.Ranks group, long size, double value, String from) {
         // nccl-tests prints 0.00 bus bandwidth for one rank and for sizes too small to show: no figure to compare.
         if (Double.isFinite(value) && value > 0) {
-            Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, Kind.NCCL.label(), path, direction, group, size);
-            out.add(new Measurement(key, machine, "group of " + group.split(",").length, singleGpu(group),
+            Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, Kind.NCCL.label(), path, route, direction,
+                    group, size);
+            out.add(new Measurement(key, machine, "group of " + group.size(), singleGpu(group.ranks()),
                     "collective", "nccl-tests", new double[] {value}, from));
         }
+    }
+
+    /** The ranks' GPUs as the file names them: local indices, or {@code host:index} where they are not. */
+    private static Endpoints.Ranks ranks(List<String> devices) {
+        if (devices.isEmpty() || !devices.stream().allMatch(d -> d.matches("\\d{1,4}"))) {
+            return Endpoints.Ranks.ofHosts(devices);
+        }
+        return Endpoints.Ranks.ofGpus(devices.stream().map(Integer::parseInt).toList());
     }
 
     /**
@@ -187,7 +203,10 @@ public final class NcclTestsImport {
      * or a GPU that two ranks share.
      */
     static boolean singleGpu(String group) {
-        List<String> gpus = List.of(group.split(","));
+        return singleGpu(List.of(group.split(",")));
+    }
+
+    private static boolean singleGpu(List<String> gpus) {
         List<String> distinct = gpus.stream().distinct().toList();
         return new Group(gpus.stream().map(distinct::indexOf).toList()).measuresNoInterconnect();
     }
@@ -293,12 +312,13 @@ public final class NcclTestsImport {
                 version = v.group(1);
             }
         }
-        String group = String.join(",", hosts.size() == 1
+        Endpoints.Ranks group = ranks(hosts.size() == 1
                 ? devices.stream().map(d -> d.substring(d.lastIndexOf(':') + 1)).toList() : devices);
         String program = OPERATIONS.entrySet().stream().filter(e -> e.getValue().equals(op)).findFirst()
                 .orElseThrow().getKey();
-        String machine = "nccl-tests " + program + " on " + ResultData.describeGpus(perGpu(devices, names))
-                + (hosts.size() > 1 ? " (" + hosts.size() + " hosts)" : "") + ", NCCL " + version;
+        String listed = ResultData.describeGpus(perGpu(devices, names))
+                + (hosts.size() > 1 ? " (" + hosts.size() + " hosts)" : "");
+        String machine = "nccl-tests " + program + " on " + listed + ", NCCL " + version;
         List<Measurement> out = new ArrayList<>();
         for (String line : lines.subList(header + 1, lines.size())) {
             String[] t = line.split("\\s+");
@@ -317,16 +337,18 @@ public final class NcclTestsImport {
             if (t.length != columns.size()) {
                 continue; // an interleaved log or warning line that happens to start with a number
             }
-            String path = op + " " + dtype(t[type]);
+            String dtype = dtype(t[type]);
+            String path = op + " " + dtype;
+            Route route = Route.collective(BusBandwidth.Operation.valueOf(op), dtype, false);
             long bytes = size(file, null, t[size]);
-            add(out, machine, path, "bus", group, bytes, parse(t[bus]), "nccl-tests busbw, printed (one value)");
-            add(out, machine, path, "alg", group, bytes, parse(t[alg]), "nccl-tests algbw, printed (one value)");
+            add(out, machine, path, route, Lane.BUS, group, bytes, parse(t[bus]), "nccl-tests busbw, printed (one value)");
+            add(out, machine, path, route, Lane.ALG, group, bytes, parse(t[alg]), "nccl-tests algbw, printed (one value)");
         }
         if (out.isEmpty()) {
             throw new BadInputException(file + " holds no nccl-tests result rows (is the run complete?)");
         }
         return new ResultData(file, file.getFileName().toString(), machine, "nccl-tests printed output", null, null,
-                List.copyOf(out), List.of(), Map.of(), null);
+                List.copyOf(out), List.of(), Map.of(), null, ResultData.Tool.NCCL_TESTS, listed);
     }
 
     /**

@@ -2,11 +2,16 @@ package io.p2pbench.report.imports;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.p2pbench.report.read.BadInputException;
+import io.p2pbench.report.read.Endpoints;
+import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.results.Outcome;
+import io.p2pbench.report.read.Route;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.topology.GpuPair;
+import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.Sizes;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,26 +43,26 @@ public final class NvbandwidthImport {
 
     /** How one testcase maps onto p2pbench. */
     private enum Mapping {
-        H2D("host_to_device_memcpy_ce", "host", "H2D", false),
-        D2H("device_to_host_memcpy_ce", "host", "D2H", false),
-        H2D_BIDIR("host_to_device_bidirectional_memcpy_ce", "host", "H2D, D2H running", false),
-        D2H_BIDIR("device_to_host_bidirectional_memcpy_ce", "host", "D2H, H2D running", false),
-        CE_READ("device_to_device_memcpy_read_ce", "CE_P2P_READ", ResultReader.ONE_WAY, true),
-        CE_WRITE("device_to_device_memcpy_write_ce", "CE_P2P_WRITE", ResultReader.ONE_WAY, false),
-        CE_BIDIR_READ("device_to_device_bidirectional_memcpy_read_ce", "CE_P2P_READ", ResultReader.UNDER_REVERSE, true),
-        CE_BIDIR_WRITE("device_to_device_bidirectional_memcpy_write_ce", "CE_P2P_WRITE", ResultReader.UNDER_REVERSE,
+        H2D("host_to_device_memcpy_ce", "host", Lane.H2D, false),
+        D2H("device_to_host_memcpy_ce", "host", Lane.D2H, false),
+        H2D_BIDIR("host_to_device_bidirectional_memcpy_ce", "host", Lane.H2D_UNDER_D2H, false),
+        D2H_BIDIR("device_to_host_bidirectional_memcpy_ce", "host", Lane.D2H_UNDER_H2D, false),
+        CE_READ("device_to_device_memcpy_read_ce", "CE_P2P_READ", Lane.ONE_WAY, true),
+        CE_WRITE("device_to_device_memcpy_write_ce", "CE_P2P_WRITE", Lane.ONE_WAY, false),
+        CE_BIDIR_READ("device_to_device_bidirectional_memcpy_read_ce", "CE_P2P_READ", Lane.UNDER_REVERSE, true),
+        CE_BIDIR_WRITE("device_to_device_bidirectional_memcpy_write_ce", "CE_P2P_WRITE", Lane.UNDER_REVERSE,
                 true),
-        SM_READ("device_to_device_memcpy_read_sm", "SM_P2P_READ", ResultReader.ONE_WAY, true),
-        SM_WRITE("device_to_device_memcpy_write_sm", "SM_P2P_WRITE", ResultReader.ONE_WAY, false),
-        LOCAL("device_local_copy", "CE_P2P_READ", ResultReader.ONE_WAY, false);
+        SM_READ("device_to_device_memcpy_read_sm", "SM_P2P_READ", Lane.ONE_WAY, true),
+        SM_WRITE("device_to_device_memcpy_write_sm", "SM_P2P_WRITE", Lane.ONE_WAY, false),
+        LOCAL("device_local_copy", "CE_P2P_READ", Lane.ONE_WAY, false);
 
         final String testcase;
         final String path;
-        final String direction;
+        final Lane direction;
         /** Whether the data of cell [i][j] moves from GPU j to GPU i. */
         final boolean columnToRow;
 
-        Mapping(String testcase, String path, String direction, boolean columnToRow) {
+        Mapping(String testcase, String path, Lane direction, boolean columnToRow) {
             this.testcase = testcase;
             this.path = path;
             this.direction = direction;
@@ -74,7 +79,7 @@ public final class NvbandwidthImport {
         }
 
         boolean bidirectional() {
-            return direction.equals(ResultReader.UNDER_REVERSE);
+            return direction == Lane.UNDER_REVERSE;
         }
     }
 
@@ -113,7 +118,8 @@ public final class NvbandwidthImport {
             int paren = s.indexOf(" (", colon + 2);
             gpus.add(colon >= 0 && paren > colon ? s.substring(colon + 2, paren) : s);
         }
-        String machine = "nvbandwidth " + nvb.path("version").asText("?") + " on " + ResultData.describeGpus(gpus) + ", driver "
+        String listed = ResultData.describeGpus(gpus);
+        String machine = "nvbandwidth " + nvb.path("version").asText("?") + " on " + listed + ", driver "
                 + nvb.path("Driver Version").asText("?");
         List<Measurement> out = new ArrayList<>();
         List<ResultData.NotMeasured> notMeasured = new ArrayList<>();
@@ -145,7 +151,7 @@ public final class NvbandwidthImport {
         out.addAll(seen.values());
         return new ResultData(file, file.getFileName().toString(), machine, "nvbandwidth " + nvb.path("version")
                 .asText("?") + " (-b " + Sizes.format(size) + ")", null, null, List.copyOf(out),
-                List.copyOf(notMeasured), Map.of(), null);
+                List.copyOf(notMeasured), Map.of(), null, ResultData.Tool.NVBANDWIDTH, listed);
     }
 
     private static void cells(Path file, JsonNode tc, Mapping m, long size, String machine,
@@ -166,19 +172,20 @@ public final class NvbandwidthImport {
                 int src = square && m.columnToRow ? j : i;
                 int dst = square && m.columnToRow ? i : j;
                 if (host) {
-                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.HOST.label(), "PINNED LOCAL", m.direction,
-                            "GPU" + j, size), false, m.testcase, first);
+                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.HOST.label(), "PINNED LOCAL",
+                            Route.host(HostMemory.PINNED), m.direction, new Endpoints.Host(j), size), false, m.testcase,
+                            first);
                 } else if (m == Mapping.LOCAL) {
-                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path, m.direction,
-                            j + "-" + j, size), true, m.testcase, first);
+                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path, Route.PLAIN,
+                            m.direction, new Endpoints.Pair(new GpuPair(j, j)), size), true, m.testcase, first);
                 } else {
-                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path, m.direction,
-                            src + "-" + dst, size), false, m.testcase, first);
+                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path, Route.PLAIN,
+                            m.direction, new Endpoints.Pair(new GpuPair(src, dst)), size), false, m.testcase, first);
                     if (m.bidirectional()) {
                         double total = value(matrix.get(2 * cols + i).get(j), skipped);
                         add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path,
-                                ResultReader.BOTH_WAYS, Math.min(i, j) + "-" + Math.max(i, j), size), false,
-                                m.testcase + " (total)", total);
+                                Route.PLAIN, Lane.BOTH_WAYS, new Endpoints.Pair(new GpuPair(i, j)).unordered(), size),
+                                false, m.testcase + " (total)", total);
                     }
                 }
             }

@@ -56,18 +56,41 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
     public static final String SINGLE_GPU = "single GPU: not an interconnect measurement";
 
     /**
-     * What was measured, without the machine: equal keys on one machine are the same measurement.
+     * What was measured, without the machine: equal keys on one machine are the same measurement. The readers
+     * set its typed parts ({@link Lane}, {@link Endpoints}, {@link Route}); {@link #direction()} and
+     * {@link #pair()} are their text, for rendering, sorting and matching only.
      *
      * @param metric {@code bandwidth} (GB/s, bigger is better) or {@code latency} (µs, smaller is better)
      * @param kind {@code peer}, {@code host}, or a collective kind ({@code nccl}, {@code allreduce-ring}, ...)
      * @param path the copy path ({@code CE_P2P_READ}, ...), host memory and NUMA placement ({@code PINNED LOCAL}),
      *     or collective operation and data type ({@code ALL_REDUCE float32})
-     * @param direction {@code one-way}, {@code one-way, reverse running}, {@code both ways (sum)}, {@code H2D},
-     *     {@code D2H}, {@code bus}, {@code alg}, ...
-     * @param pair {@code SRC-DST} for peer copies, {@code GPU<n>} for host rows, the GPU list for collectives
+     * @param route what the path says that the report decides on
+     * @param lane which figure: {@code one-way}, {@code one-way, reverse running}, {@code both ways (sum)},
+     *     {@code H2D}, {@code D2H}, {@code bus}, {@code alg}, ...
+     * @param ends {@code SRC-DST} for peer copies, {@code GPU<n>} for host rows, the GPU list for collectives
      * @param sizeBytes bytes per transfer (for collectives, the size the benchmark or nccl-tests reports)
      */
-    public record Key(String metric, String kind, String path, String direction, String pair, long sizeBytes) {
+    public record Key(String metric, String kind, String path, Route route, Lane lane, Endpoints ends,
+                      long sizeBytes) {
+        /**
+         * A key written as text, as the report shows it (tests, keys rebuilt from their text): the typed parts
+         * are read from it; throws naming a direction, pair or path the report does not know.
+         */
+        public Key(String metric, String kind, String path, String direction, String pair, long sizeBytes) {
+            this(metric, kind, path, Route.parse(kind, path), Lane.ofLabel(direction), Endpoints.parse(pair),
+                    sizeBytes);
+        }
+
+        /** The lane as the report shows it, e.g. {@code one-way, reverse running}. */
+        public String direction() {
+            return lane.label();
+        }
+
+        /** The endpoints as the report shows them: {@code 0-1}, {@code GPU0}, {@code 0,1,2,3}. */
+        public String pair() {
+            return ends.text();
+        }
+
         /** Whether bigger values are better (bandwidth) rather than smaller (latency). */
         public boolean biggerIsBetter() {
             return metric.equals(BANDWIDTH);
@@ -80,11 +103,22 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
         public boolean is(Kind k) {
             return kind.equals(k.label());
         }
+
+        /** The key with its endpoints replaced (a pooled figure's). */
+        public Key withEnds(Endpoints other) {
+            return new Key(metric, kind, path, route, lane, other, sizeBytes);
+        }
+
+        @Override
+        public String toString() {
+            return "Key[metric=" + metric + ", kind=" + kind + ", path=" + path + ", direction=" + direction()
+                    + ", pair=" + pair() + ", sizeBytes=" + sizeBytes + "]";
+        }
     }
 
     /** The pair as people read it: {@code 0→1}, {@code GPU0}, {@code 0,1,2,3}. */
     public String pairLabel() {
-        return key.pair().matches("\\d+-\\d+") ? key.pair().replace("-", "→") : key.pair();
+        return key.ends() instanceof Endpoints.Pair p ? p.pair().src() + "→" + p.pair().dst() : key.pair();
     }
 
     /** The pair with its link class, and the single-GPU label where it applies. */

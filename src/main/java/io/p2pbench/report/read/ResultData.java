@@ -2,10 +2,17 @@ package io.p2pbench.report.read;
 
 import io.p2pbench.results.Outcome;
 import io.p2pbench.results.RunManifest;
+import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.PeerCopy;
+import io.p2pbench.spec.PeerCopyBidirectional;
+import io.p2pbench.spec.WorkloadSpec;
+import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -24,10 +31,33 @@ import java.util.TreeMap;
  * @param unknownKinds kinds this version does not report, with how many results each has
  * @param jmhResults the run's {@code jmh-results.json} (format 1 only), or null; for the JMH JSON of a run of
  *     either format use {@code ResultFolder.jmhResultsJson()}
+ * @param tool what wrote it, typed ({@code origin} is its text for the report)
+ * @param listedGpus for imports, the GPUs the file lists as {@link #describeGpus} writes them (with the number of
+ *     hosts where there are several); null for runs (their topology describes them)
  */
 public record ResultData(Path source, String label, String machine, String origin, Topology topology,
                          RunManifest manifest, List<Measurement> measurements, List<NotMeasured> notMeasured,
-                         Map<String, Integer> unknownKinds, Path jmhResults) {
+                         Map<String, Integer> unknownKinds, Path jmhResults, Tool tool, String listedGpus) {
+
+    /** What wrote a source. */
+    public enum Tool {
+        /** A p2pbench run (a result folder). */
+        P2PBENCH,
+        /** NVIDIA's nvbandwidth (its JSON output). */
+        NVBANDWIDTH,
+        /** NVIDIA's nccl-tests (its JSON or printed output). */
+        NCCL_TESTS,
+        /** A source built without naming its tool (tests, hand-made data). */
+        UNNAMED
+    }
+
+    /** A source that does not name its tool: a run where it has a manifest, else {@link Tool#UNNAMED}. */
+    public ResultData(Path source, String label, String machine, String origin, Topology topology,
+                      RunManifest manifest, List<Measurement> measurements, List<NotMeasured> notMeasured,
+                      Map<String, Integer> unknownKinds, Path jmhResults) {
+        this(source, label, machine, origin, topology, manifest, measurements, notMeasured, unknownKinds, jmhResults,
+                manifest != null ? Tool.P2PBENCH : Tool.UNNAMED, null);
+    }
 
     /** The machine as titles and legends name it, e.g. {@code h200x8-nv18-r580 (8x NVIDIA H200)}. */
     public String machineDescription() {
@@ -46,6 +76,32 @@ public record ResultData(Path source, String label, String machine, String origi
         List<String> parts = new ArrayList<>();
         models.forEach((name, count) -> parts.add(count + "x " + name));
         return parts.isEmpty() ? "unknown GPUs" : String.join(" + ", parts);
+    }
+
+    /**
+     * The first combination not measured that is a peer copy of {@code path} ({@code CE_P2P_READ}, ...) and
+     * {@code pair}, one way or both ways, found by its spec; empty for imports.
+     */
+    public Optional<NotMeasured> notMeasuredCopy(String path, GpuPair pair) {
+        if (manifest == null) {
+            return Optional.empty();
+        }
+        Map<String, Combination> byId = new HashMap<>();
+        manifest.entries().forEach(e -> byId.putIfAbsent(e.combination().id(), e.combination()));
+        return notMeasured.stream().filter(n -> copies(byId.get(n.id()), path, pair)).findFirst();
+    }
+
+    private static boolean copies(Combination c, String path, GpuPair pair) {
+        WorkloadSpec spec;
+        try {
+            spec = c == null ? null : WorkloadSpec.of(c);
+        } catch (IllegalArgumentException notReadHere) {
+            return false;
+        }
+        if (spec instanceof PeerCopy s) {
+            return s.path().name().equals(path) && s.pair().equals(pair);
+        }
+        return spec instanceof PeerCopyBidirectional s && s.path().name().equals(path) && s.pair().equals(pair);
     }
 
     /** Whether this came from a p2pbench run (rather than an imported baseline). */

@@ -1,6 +1,8 @@
 package io.p2pbench.report.read;
 
 import com.fasterxml.jackson.core.JacksonException;
+import io.p2pbench.collective.BusBandwidth;
+import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.cuda.Binding;
 import io.p2pbench.results.AtomicFiles;
@@ -25,6 +27,7 @@ import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyProbe;
+import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.NumaPlacement;
 import java.io.IOException;
@@ -111,7 +114,8 @@ public final class ResultReader {
         return new ResultData(dir, machine + "/" + dir.getFileName(), machine,
                 "p2pbench " + manifest.suiteVersion() + (manifest.suiteBuild() == null ? "" : " (" + manifest.suiteBuild() + ")"),
                 topology, manifest, List.copyOf(measurements),
-                List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), jmhResults);
+                List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), jmhResults, ResultData.Tool.P2PBENCH,
+                null);
     }
 
     /**
@@ -246,8 +250,10 @@ public final class ResultReader {
                 @Override
                 public Figures peerCopy(PeerCopy s) {
                     String path = s.path().name();
-                    return () -> List.of(latency ? latency(peer, viaBinding(path, s.binding()), ONE_WAY, s.pair().toString(), jmh)
-                            : bandwidth(peer, path, ONE_WAY, s.pair().toString(), lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
+                    Route route = copyRoute(s.path());
+                    Endpoints.Pair ends = new Endpoints.Pair(s.pair());
+                    return () -> List.of(latency ? latency(peer, viaBinding(path, s.binding()), route, Lane.ONE_WAY, ends, jmh)
+                            : bandwidth(peer, path, route, Lane.ONE_WAY, ends, lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
                 }
 
                 @Override
@@ -258,34 +264,40 @@ public final class ResultReader {
                 @Override
                 public Figures hostCopy(HostCopy s) {
                     String path = hostPath(s.memory(), s.numa());
-                    String gpu = "GPU" + s.device();
-                    return () -> List.of(latency ? latency(host, viaBinding(path, s.binding()), s.direction().name(), gpu, jmh)
-                            : bandwidth(host, path, s.direction().name(), gpu, lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
+                    Route route = Route.host(s.memory());
+                    Endpoints gpu = new Endpoints.Host(s.device());
+                    Lane way = Lane.of(s.direction());
+                    return () -> List.of(latency ? latency(host, viaBinding(path, s.binding()), route, way, gpu, jmh)
+                            : bandwidth(host, path, route, way, gpu, lane(jmh, 0, SecondaryMetric.DEVICE_GBPS)));
                 }
 
                 @Override
                 public Figures hostCopyBidirectional(HostCopyBidirectional s) {
                     String path = hostPath(s.memory(), s.numa());
-                    String gpu = "GPU" + s.device();
+                    Route route = Route.host(s.memory());
+                    Endpoints gpu = new Endpoints.Host(s.device());
                     return () -> List.of(
-                            bandwidth(host, path, "H2D, D2H running", gpu, lane(jmh, 0, SecondaryMetric.FORWARD_GBPS)),
-                            bandwidth(host, path, "D2H, H2D running", gpu, lane(jmh, 1, SecondaryMetric.REVERSE_GBPS)),
-                            bandwidth(host, path, "H2D+D2H (sum)", gpu, sum(jmh)));
+                            bandwidth(host, path, route, Lane.H2D_UNDER_D2H, gpu, lane(jmh, 0, SecondaryMetric.FORWARD_GBPS)),
+                            bandwidth(host, path, route, Lane.D2H_UNDER_H2D, gpu, lane(jmh, 1, SecondaryMetric.REVERSE_GBPS)),
+                            bandwidth(host, path, route, Lane.HOST_BOTH_WAYS, gpu, sum(jmh)));
                 }
 
                 @Override
                 public Figures ring(Ring s) {
-                    return () -> collective("ALL_REDUCE " + s.dtype() + " ring over " + s.path(), s.group(), jmh);
+                    return () -> collective("ALL_REDUCE " + s.dtype() + " ring over " + s.path(), Route.collective(
+                            BusBandwidth.Operation.ALL_REDUCE, String.valueOf(s.dtype()), staged(s.path())), s.group(), jmh);
                 }
 
                 @Override
                 public Figures ncclOp(NcclOp s) {
-                    return () -> collective(s.operation() + " " + s.dtype(), s.group(), jmh);
+                    return () -> collective(s.operation() + " " + s.dtype(),
+                            Route.collective(s.operation(), String.valueOf(s.dtype()), false), s.group(), jmh);
                 }
 
                 @Override
                 public Figures exchange(Exchange s) {
-                    return () -> collective(s.pattern() + " " + s.model() + " over " + s.path(), s.group(), jmh);
+                    return () -> collective(s.pattern() + " " + s.model() + " over " + s.path(),
+                            staged(s.path()) ? Route.HOST_STAGED : Route.PLAIN, s.group(), jmh);
                 }
 
                 @Override
@@ -321,32 +333,42 @@ public final class ResultReader {
             return binding == Binding.JAVACPP_RUNTIME ? path : path + " via " + binding.label();
         }
 
+        private static Route copyRoute(CopyPath path) {
+            return path == CopyPath.HOST_STAGED ? Route.HOST_STAGED : Route.PLAIN;
+        }
+
+        private static boolean staged(CollectivePath path) {
+            return path == CollectivePath.HOST_STAGED;
+        }
+
         private List<Measurement> peerBidirectional(PeerCopyBidirectional s, JmhJson jmh) throws BadInputException {
             GpuPair pair = s.pair();
             String path = s.path().name();
-            String first = pair.sameGpu() ? SELF_LANE_1 : UNDER_REVERSE;
-            String second = pair.sameGpu() ? SELF_LANE_2 : UNDER_REVERSE;
-            GpuPair ordered = pair.src() <= pair.dst() ? pair : pair.reversed();
+            Route route = copyRoute(s.path());
+            Lane first = pair.sameGpu() ? Lane.SELF_LANE_1 : Lane.UNDER_REVERSE;
+            Lane second = pair.sameGpu() ? Lane.SELF_LANE_2 : Lane.UNDER_REVERSE;
+            Endpoints.Pair ends = new Endpoints.Pair(pair);
             String peer = Kind.PEER.label();
             return List.of(
-                    bandwidth(peer, path, first, pair.toString(), lane(jmh, 0, SecondaryMetric.FORWARD_GBPS)),
-                    bandwidth(peer, path, second, pair.reversed().toString(), lane(jmh, 1, SecondaryMetric.REVERSE_GBPS)),
-                    bandwidth(peer, path, BOTH_WAYS, ordered.toString(), sum(jmh)));
+                    bandwidth(peer, path, route, first, ends, lane(jmh, 0, SecondaryMetric.FORWARD_GBPS)),
+                    bandwidth(peer, path, route, second, new Endpoints.Pair(pair.reversed()),
+                            lane(jmh, 1, SecondaryMetric.REVERSE_GBPS)),
+                    bandwidth(peer, path, route, Lane.BOTH_WAYS, ends.unordered(), sum(jmh)));
         }
 
-        private List<Measurement> collective(String path, Group g, JmhJson jmh) throws BadInputException {
-            String group = g.toString();
+        private List<Measurement> collective(String path, Route route, Group g, JmhJson jmh) throws BadInputException {
+            Endpoints.Ranks group = Endpoints.Ranks.ofGpus(g.devices());
             if (c.metric().equals(Measurement.LATENCY)) {
-                return List.of(measurement(new Measurement.Key(Measurement.LATENCY, c.kind(), path, PER_OPERATION,
-                        group, c.sizeBytes()), jmh.histogramMicros(), "JMH SampleTime histogram"));
+                return List.of(measurement(new Measurement.Key(Measurement.LATENCY, c.kind(), path, route,
+                        Lane.PER_OPERATION, group, c.sizeBytes()), jmh.histogramMicros(), "JMH SampleTime histogram"));
             }
             List<Measurement> out = new ArrayList<>();
-            for (String direction : List.of("bus", "alg")) {
-                String secondary = direction.equals("alg") ? SecondaryMetric.ALG_GBPS : SecondaryMetric.BUS_GBPS;
+            for (Lane direction : List.of(Lane.BUS, Lane.ALG)) {
+                String secondary = direction == Lane.ALG ? SecondaryMetric.ALG_GBPS : SecondaryMetric.BUS_GBPS;
                 if (jmh.hasSecondary(secondary)) {
-                    Lane lane = lane(jmh, direction.equals("alg") ? 0 : 1, secondary);
-                    out.add(measurement(new Measurement.Key(Measurement.BANDWIDTH, c.kind(), path, direction, group,
-                            c.sizeBytes()), lane.samples, lane.from));
+                    LaneSamples lane = lane(jmh, direction == Lane.ALG ? 0 : 1, secondary);
+                    out.add(measurement(new Measurement.Key(Measurement.BANDWIDTH, c.kind(), path, route, direction,
+                            group, c.sizeBytes()), lane.samples, lane.from));
                 }
             }
             return out;
@@ -354,48 +376,46 @@ public final class ResultReader {
 
         /** A collective's figure; its link is the size of its group (the planner records "group"). */
         private Measurement measurement(Measurement.Key key, double[] samples, String from) {
-            return new Measurement(key, machine, "group of " + key.pair().split(",").length, c.singleGpu(), c.group(),
-                    c.id(), samples, from);
+            int ranks = ((Endpoints.Ranks) key.ends()).size();
+            return new Measurement(key, machine, "group of " + ranks, c.singleGpu(), c.group(), c.id(), samples, from);
         }
 
-        private Measurement bandwidth(String kind, String path, String direction, String pair, Lane lane) {
-            return bandwidth(kind, path, direction, pair, lane.samples, lane.from);
+        private Measurement bandwidth(String kind, String path, Route route, Lane direction, Endpoints ends,
+                                      LaneSamples lane) {
+            Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, kind, path, route, direction, ends,
+                    c.sizeBytes());
+            return new Measurement(key, machine, c.link(), c.singleGpu(), c.group(), c.id(), lane.samples, lane.from);
         }
 
-        private Measurement bandwidth(String kind, String path, String direction, String pair, double[] samples,
-                                      String from) {
-            Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, kind, path, direction, pair, c.sizeBytes());
-            return new Measurement(key, machine, c.link(), c.singleGpu(), c.group(), c.id(), samples, from);
-        }
-
-        private Measurement latency(String kind, String path, String direction, String pair, JmhJson jmh)
+        private Measurement latency(String kind, String path, Route route, Lane direction, Endpoints ends, JmhJson jmh)
                 throws BadInputException {
-            Measurement.Key key = new Measurement.Key(Measurement.LATENCY, kind, path, direction, pair, c.sizeBytes());
+            Measurement.Key key = new Measurement.Key(Measurement.LATENCY, kind, path, route, direction, ends,
+                    c.sizeBytes());
             return new Measurement(key, machine, c.link(), c.singleGpu(), c.group(), c.id(), jmh.histogramMicros(),
                     "JMH SampleTime histogram");
         }
 
         /** Per-batch figures of one lane from the samples file, else JMH's per-iteration secondary metric. */
-        private Lane lane(JmhJson jmh, int lane, String secondary) throws BadInputException {
+        private LaneSamples lane(JmhJson jmh, int lane, String secondary) throws BadInputException {
             BatchSamples s = samples();
             if (s == null) {
-                return new Lane(jmh.secondary(secondary), "JMH " + secondary + " (no per-batch samples)");
+                return new LaneSamples(jmh.secondary(secondary), "JMH " + secondary + " (no per-batch samples)");
             }
             double[] out = new double[s.batches().size()];
             for (int i = 0; i < out.length; i++) {
                 out[i] = s.batches().get(i).laneGBps().get(lane);
             }
-            return new Lane(out, "per-batch samples");
+            return new LaneSamples(out, "per-batch samples");
         }
 
         /**
          * Per batch, both directions together: all bytes over the common window where the batch records
          * it; results written before it was recorded added up the lanes' own-window figures, and say so.
          */
-        private Lane sum(JmhJson jmh) throws BadInputException {
+        private LaneSamples sum(JmhJson jmh) throws BadInputException {
             BatchSamples s = samples();
             if (s == null) {
-                return new Lane(jmh.secondary(SecondaryMetric.SUM_GBPS), "JMH " + SecondaryMetric.SUM_GBPS
+                return new LaneSamples(jmh.secondary(SecondaryMetric.SUM_GBPS), "JMH " + SecondaryMetric.SUM_GBPS
                         + " (no per-batch samples)");
             }
             double[] out = new double[s.batches().size()];
@@ -406,7 +426,7 @@ public final class ResultReader {
                 out[i] = b.windowGBps() != null ? b.windowGBps() : b.laneGBps().get(0) + b.laneGBps().get(1);
             }
             // Older results keep their label (and their figures' digest): their sum is the lanes' figures added.
-            return new Lane(out, window ? "per-batch samples, all bytes over the common window" : "per-batch samples");
+            return new LaneSamples(out, window ? "per-batch samples, all bytes over the common window" : "per-batch samples");
         }
 
         private BatchSamples samples() throws BadInputException {
@@ -445,5 +465,5 @@ public final class ResultReader {
     }
 
     /** Samples of one lane and where they come from. */
-    private record Lane(double[] samples, String from) {}
+    private record LaneSamples(double[] samples, String from) {}
 }

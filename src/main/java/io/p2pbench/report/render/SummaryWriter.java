@@ -2,6 +2,8 @@ package io.p2pbench.report.render;
 
 import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.chart.ServingCharts;
+import io.p2pbench.report.read.Endpoints;
+import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
@@ -43,6 +45,15 @@ public final class SummaryWriter {
     private static final int BUDGET_BYTES = LIMIT_BYTES - 8 * 1024;
 
     private SummaryWriter() {}
+
+    /** A row of the headline's transfer table: a link class, path and lane, every pair of the class. */
+    private record Transfer(String link, String path, Lane lane) {}
+
+    /** A row of the headline's collective table: one collective on one group, alg and bus. */
+    private record Collective(String kind, String path, Endpoints group) {}
+
+    /** A row of the skipped-and-failed table. */
+    private record Unmeasured(String machine, String status, String reason) {}
 
     /**
      * The documents.
@@ -101,17 +112,16 @@ public final class SummaryWriter {
                     + h.driverVersion() + " (CUDA " + h.cudaDriver() + "), NCCL " + h.nccl() + ", " + h.cpuModel()) + "."));
             List<Measurement> ms = r.measurementsOf(d.machine());
             List<Measurement> nvbw = r.measurements().stream().filter(m -> r.sources().stream()
-                    .anyMatch(s -> !s.isRun() && s.origin().startsWith("nvbandwidth") && s.machine().equals(m.machine())
+                    .anyMatch(s -> s.tool() == ResultData.Tool.NVBANDWIDTH && s.machine().equals(m.machine())
                             && s.measurements().contains(m))).toList();
             List<List<String>> rows = new ArrayList<>();
-            Map<String, List<Measurement>> transfers = new LinkedHashMap<>();
+            Map<Transfer, List<Measurement>> transfers = new LinkedHashMap<>();
             for (Measurement m : ms) {
-                boolean peer = m.key().is(Kind.PEER) && m.key().direction().equals(ResultReader.ONE_WAY);
-                boolean host = m.key().is(Kind.HOST)
-                        && (m.key().direction().equals("H2D") || m.key().direction().equals("D2H"));
+                boolean peer = m.key().is(Kind.PEER) && m.key().lane() == Lane.ONE_WAY;
+                boolean host = m.key().is(Kind.HOST) && m.key().lane().isHostOneWay();
                 if (m.key().biggerIsBetter() && (peer || host)) {
                     String link = host ? "host " + hostLink(m, t) : m.link();
-                    transfers.computeIfAbsent(link + "|" + m.key().path() + "|" + m.key().direction(),
+                    transfers.computeIfAbsent(new Transfer(link, m.key().path(), m.key().lane()),
                             k -> new ArrayList<>()).add(m);
                 }
             }
@@ -123,8 +133,7 @@ public final class SummaryWriter {
                 long pairs = list.stream().filter(m -> m.key().sizeBytes() == largest).count();
                 double median = Statistics.bandwidth(worst.samples()).median();
                 LinkRates.Reference ref = LinkRates.of(worst, t);
-                String[] parts = k.split("\\|");
-                rows.add(List.of(parts[0] + (worst.singleGpu() ? " (single GPU)" : ""), parts[1] + " " + parts[2],
+                rows.add(List.of(k.link() + (worst.singleGpu() ? " (single GPU)" : ""), k.path() + " " + k.lane().label(),
                         Sizes.format(largest), Markdown.number(median) + (pairs > 1 ? " (slowest of " + pairs + " pairs)"
                                 : ""),
                         ref.known() ? Markdown.percent(ref.efficiency(median)) + " of " + Markdown.number(ref.gbps())
@@ -136,22 +145,22 @@ public final class SummaryWriter {
                         "of theoretical rate", "nvbandwidth", "run"), rows));
             }
             List<List<String>> coll = new ArrayList<>();
-            Map<String, List<Measurement>> collectives = new LinkedHashMap<>();
+            Map<Collective, List<Measurement>> collectives = new LinkedHashMap<>();
             for (Measurement m : ms) {
                 if (ResultReader.COLLECTIVE_KINDS.contains(m.key().kind()) && m.key().biggerIsBetter()
-                        && (m.key().direction().equals("bus") || m.key().direction().equals("alg"))) {
-                    collectives.computeIfAbsent(m.key().kind() + "|" + m.key().path() + "|" + m.key().pair(),
+                        && m.key().lane().isBusOrAlg()) {
+                    collectives.computeIfAbsent(new Collective(m.key().kind(), m.key().path(), m.key().ends()),
                             k -> new ArrayList<>()).add(m);
                 }
             }
             collectives.forEach((k, list) -> {
                 long largest = list.stream().mapToLong(m -> m.key().sizeBytes()).max().orElse(0);
                 Measurement bus = list.stream().filter(m -> m.key().sizeBytes() == largest
-                        && m.key().direction().equals("bus")).findFirst().orElse(null);
+                        && m.key().lane() == Lane.BUS).findFirst().orElse(null);
                 Measurement alg = list.stream().filter(m -> m.key().sizeBytes() == largest
-                        && m.key().direction().equals("alg")).findFirst().orElse(null);
+                        && m.key().lane() == Lane.ALG).findFirst().orElse(null);
                 Measurement any = bus != null ? bus : alg;
-                boolean oneRank = any.key().pair().split(",").length == 1;
+                boolean oneRank = any.key().ends() instanceof Endpoints.Ranks g && g.size() == 1;
                 coll.add(List.of(any.key().kind(), any.key().path(), any.key().pair()
                                 + (any.singleGpu() ? " (single GPU)" : ""), Sizes.format(largest),
                         alg == null ? "n/a" : Markdown.number(Statistics.bandwidth(alg.samples()).median()),
@@ -202,7 +211,7 @@ public final class SummaryWriter {
             out.add(r.superseded() + " figure(s) were measured in more than one run; the run started last is used, "
                     + "and every table names its run.");
         }
-        if (r.sources().stream().noneMatch(s -> !s.isRun() && s.origin().startsWith("nvbandwidth"))) {
+        if (r.sources().stream().noneMatch(s -> s.tool() == ResultData.Tool.NVBANDWIDTH)) {
             out.add("No nvbandwidth reference was given: run `p2pbench compare NVBANDWIDTH.json RESULT` to compare "
                     + "against one.");
         }
@@ -324,17 +333,16 @@ public final class SummaryWriter {
 
     private static List<Block> notMeasured(ReportContent r) {
         List<Block> out = new ArrayList<>();
-        Map<String, List<ResultData.NotMeasured>> groups = new LinkedHashMap<>();
+        Map<Unmeasured, List<ResultData.NotMeasured>> groups = new LinkedHashMap<>();
         for (ResultData d : r.sources()) {
             for (ResultData.NotMeasured n : d.notMeasured()) {
                 String reason = n.reason() == null ? "no reason recorded" : n.reason();
-                groups.computeIfAbsent(d.machine() + "|" + n.status() + "|" + reason, k -> new ArrayList<>()).add(n);
+                groups.computeIfAbsent(new Unmeasured(d.machine(), n.status(), reason), k -> new ArrayList<>()).add(n);
             }
         }
         if (!groups.isEmpty()) {
             List<List<String>> rows = new ArrayList<>();
             groups.forEach((k, list) -> {
-                String[] parts = k.split("\\|", 3);
                 boolean allLocal = list.stream().allMatch(ResultData.NotMeasured::singleGpu);
                 // The same combination skipped in several runs of one machine is one combination.
                 List<String> distinct = list.stream().map(ResultData.NotMeasured::id).distinct().toList();
@@ -342,7 +350,7 @@ public final class SummaryWriter {
                         + (distinct.size() > 4 ? " and " + (distinct.size() - 4) + " more" : "");
                 String count = distinct.size() == list.size() ? String.valueOf(list.size())
                         : distinct.size() + " (" + list.size() + " times in these runs)";
-                rows.add(List.of(parts[0], parts[1], parts[2] + (allLocal ? " (" + Measurement.SINGLE_GPU + ")" : ""),
+                rows.add(List.of(k.machine(), k.status(), k.reason() + (allLocal ? " (" + Measurement.SINGLE_GPU + ")" : ""),
                         count, ids));
             });
             out.add(new Block.Heading(2, "Skipped and failed combinations"));

@@ -1,10 +1,12 @@
 package io.p2pbench.report.render;
 
 import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.read.Endpoints;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.report.text.Markdown;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
@@ -25,14 +27,14 @@ public final class TextMatrices {
 
     /** One matrix per path, direction and size of the pair matrix, in one text block; empty when there is none. */
     static String peer(List<Measurement> ms, Topology t) {
-        Map<String, Map<String, Measurement>> matrices = new TreeMap<>();
+        Map<String, Map<GpuPair, Measurement>> matrices = new TreeMap<>();
         for (Measurement m : matrixCells(ms)) {
             String title = m.key().path() + " " + m.key().direction() + ", " + Sizes.format(m.key().sizeBytes());
-            matrices.computeIfAbsent(title, k -> new LinkedHashMap<>()).put(m.key().pair(), m);
+            matrices.computeIfAbsent(title, k -> new LinkedHashMap<>()).put(((Endpoints.Pair) m.key().ends()).pair(), m);
         }
         StringBuilder sb = new StringBuilder();
         boolean local = false;
-        for (Map.Entry<String, Map<String, Measurement>> e : matrices.entrySet()) {
+        for (Map.Entry<String, Map<GpuPair, Measurement>> e : matrices.entrySet()) {
             List<Integer> gpus = gpus(t, e.getValue().keySet());
             List<String[]> rows = new ArrayList<>();
             rows.add(header("src\\dst", gpus.stream().map(String::valueOf).toList()));
@@ -40,7 +42,7 @@ public final class TextMatrices {
                 String[] row = new String[gpus.size() + 1];
                 row[0] = String.valueOf(src);
                 for (int j = 0; j < gpus.size(); j++) {
-                    Measurement m = e.getValue().get(src + "-" + gpus.get(j));
+                    Measurement m = e.getValue().get(new GpuPair(src, gpus.get(j)));
                     row[j + 1] = m == null ? "N/A" : Markdown.number(Statistics.bandwidth(m.samples()).median())
                             + (m.singleGpu() ? "*" : "");
                     local |= m != null && m.singleGpu();
@@ -77,28 +79,29 @@ public final class TextMatrices {
                 .max((a, b) -> a.getValue().size() != b.getValue().size()
                         ? Integer.compare(a.getValue().size(), b.getValue().size()) : Long.compare(a.getKey(), b.getKey()))
                 .orElseThrow().getKey();
-        Map<String, Map<String, Map<String, Measurement>>> byDirection = new LinkedHashMap<>();
+        Map<String, Map<String, Map<Integer, Measurement>>> byDirection = new LinkedHashMap<>();
         Set<Integer> gpus = new TreeSet<>();
         if (t != null) {
             t.gpus().forEach(g -> gpus.add(g.index()));
         }
         for (Measurement m : ms) {
-            if (m.key().is(Kind.HOST) && m.key().biggerIsBetter() && m.key().sizeBytes() == size) {
+            if (m.key().is(Kind.HOST) && m.key().biggerIsBetter() && m.key().sizeBytes() == size
+                    && m.key().ends() instanceof Endpoints.Host h) {
                 byDirection.computeIfAbsent(m.key().direction(), k -> new TreeMap<>())
-                        .computeIfAbsent(m.key().path(), k -> new LinkedHashMap<>()).put(m.key().pair(), m);
-                gpus.add(Integer.parseInt(m.key().pair().substring(3)));
+                        .computeIfAbsent(m.key().path(), k -> new LinkedHashMap<>()).put(h.gpu(), m);
+                gpus.add(h.gpu());
             }
         }
         StringBuilder sb = new StringBuilder();
-        for (Map.Entry<String, Map<String, Map<String, Measurement>>> d : byDirection.entrySet()) {
+        for (Map.Entry<String, Map<String, Map<Integer, Measurement>>> d : byDirection.entrySet()) {
             List<String[]> rows = new ArrayList<>();
             rows.add(header("host memory", gpus.stream().map(g -> "GPU" + g).toList()));
-            for (Map.Entry<String, Map<String, Measurement>> path : d.getValue().entrySet()) {
+            for (Map.Entry<String, Map<Integer, Measurement>> path : d.getValue().entrySet()) {
                 String[] row = new String[gpus.size() + 1];
                 row[0] = path.getKey();
                 int j = 1;
                 for (int g : gpus) {
-                    Measurement m = path.getValue().get("GPU" + g);
+                    Measurement m = path.getValue().get(g);
                     row[j++] = m == null ? "N/A" : Markdown.number(Statistics.bandwidth(m.samples()).median());
                 }
                 rows.add(row);
@@ -118,15 +121,14 @@ public final class TextMatrices {
         return h;
     }
 
-    private static List<Integer> gpus(Topology t, Set<String> pairs) {
+    private static List<Integer> gpus(Topology t, Set<GpuPair> pairs) {
         Set<Integer> out = new TreeSet<>();
         if (t != null) {
             t.gpus().forEach(g -> out.add(g.index()));
         }
-        for (String p : pairs) {
-            for (String end : p.split("-")) {
-                out.add(Integer.parseInt(end));
-            }
+        for (GpuPair p : pairs) {
+            out.add(p.src());
+            out.add(p.dst());
         }
         return new ArrayList<>(out);
     }

@@ -1,7 +1,7 @@
 package io.p2pbench.report.stats;
 
+import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
-import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.spec.Kind;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -92,8 +92,7 @@ public final class HockneyFit {
         Map<String, TreeMap<Long, Measurement>> bandwidth = new LinkedHashMap<>();
         for (Measurement m : measurements) {
             Measurement.Key k = m.key();
-            boolean oneWay = k.direction().equals(ResultReader.ONE_WAY) || k.direction().equals("H2D")
-                    || k.direction().equals("D2H");
+            boolean oneWay = k.lane() == Lane.ONE_WAY || k.lane().isHostOneWay();
             if (!oneWay || !(k.is(Kind.PEER) || k.is(Kind.HOST))) {
                 continue;
             }

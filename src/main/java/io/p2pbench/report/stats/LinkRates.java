@@ -1,5 +1,7 @@
 package io.p2pbench.report.stats;
 
+import io.p2pbench.report.read.Endpoints;
+import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.topology.GpuInfo;
@@ -57,7 +59,7 @@ public final class LinkRates {
         if (t == null) {
             return Reference.none("machine not described");
         }
-        if (m.key().direction().equals("alg")) {
+        if (m.key().lane() == Lane.ALG) {
             return Reference.none("algorithm bandwidth is no link figure; bus bandwidth is");
         }
         Reference perDirection;
@@ -66,7 +68,7 @@ public final class LinkRates {
         } catch (IllegalArgumentException e) {
             return Reference.none(e.getMessage());
         }
-        boolean sum = m.key().direction().endsWith("(sum)");
+        boolean sum = m.key().lane().isSum();
         return sum && perDirection.known()
                 ? new Reference(2 * perDirection.gbps(), "both directions: 2 x " + perDirection.assumption())
                 : perDirection;
@@ -74,13 +76,12 @@ public final class LinkRates {
 
     private static Reference perDirection(Measurement m, Topology t) {
         Measurement.Key k = m.key();
-        if (k.is(Kind.HOST)) {
-            return pcie(List.of(t.gpu(Integer.parseInt(k.pair().substring(3)))));
+        if (k.is(Kind.HOST) && k.ends() instanceof Endpoints.Host h) {
+            return pcie(List.of(t.gpu(h.gpu())));
         }
-        if (k.is(Kind.PEER)) {
-            String[] ends = k.pair().split("-");
-            GpuInfo src = t.gpu(Integer.parseInt(ends[0]));
-            GpuInfo dst = t.gpu(Integer.parseInt(ends[1]));
+        if (k.is(Kind.PEER) && k.ends() instanceof Endpoints.Pair p) {
+            GpuInfo src = t.gpu(p.pair().src());
+            GpuInfo dst = t.gpu(p.pair().dst());
             if (src.index() == dst.index()) {
                 return Reference.none("device-local copy");
             }
@@ -91,14 +92,17 @@ public final class LinkRates {
             }
             return pcie(List.of(src, dst));
         }
-        return collective(k.pair(), t);
+        if (!(k.ends() instanceof Endpoints.Ranks r) || r.gpus() == null) {
+            throw new IllegalArgumentException("no GPUs of this machine: " + k.pair());
+        }
+        return collective(r.gpus(), t);
     }
 
     /** Bus bandwidth of a collective is compared with the slowest member's total link rate. */
-    private static Reference collective(String group, Topology t) {
+    private static Reference collective(List<Integer> group, Topology t) {
         List<GpuInfo> members = new ArrayList<>();
-        for (String g : group.split(",")) {
-            GpuInfo gpu = t.gpu(Integer.parseInt(g.trim()));
+        for (int g : group) {
+            GpuInfo gpu = t.gpu(g);
             if (!members.contains(gpu)) {
                 members.add(gpu);
             }

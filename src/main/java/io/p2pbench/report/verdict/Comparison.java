@@ -1,6 +1,8 @@
 package io.p2pbench.report.verdict;
 
 import io.p2pbench.report.read.BadInputException;
+import io.p2pbench.report.read.Endpoints;
+import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
@@ -327,7 +329,7 @@ public final class Comparison {
      * sum first, deciding; otherwise worst first.
      */
     static List<Group> group(List<Row> rows) {
-        Map<String, List<Row>> byMeasurement = new LinkedHashMap<>();
+        Map<Whole, List<Row>> byMeasurement = new LinkedHashMap<>();
         for (Row r : rows) {
             byMeasurement.computeIfAbsent(measurementOf(r.candidate().key()), k -> new ArrayList<>()).add(r);
         }
@@ -354,22 +356,21 @@ public final class Comparison {
 
     /** Whether a row is the both-ways figure of a bidirectional copy. */
     static boolean isSum(Measurement.Key k) {
-        return k.direction().equals(ResultReader.BOTH_WAYS) || k.direction().endsWith("(sum)");
+        return k.lane().isSum();
     }
 
+    /**
+     * What a row is a part of: a bidirectional copy (every lane, its pair in either order), a collective
+     * (alg and bus), else itself ({@code lanes} is then the row's lane).
+     */
+    record Whole(String metric, String kind, String path, String lanes, Endpoints ends, long sizeBytes) {}
+
     /** What a row is a part of: a bidirectional copy (every lane), a collective (alg and bus), else itself. */
-    static String measurementOf(Measurement.Key k) {
-        String d = k.direction();
-        boolean lane = d.equals(ResultReader.UNDER_REVERSE) || d.equals(ResultReader.BOTH_WAYS)
-                || d.equals(ResultReader.SELF_LANE_1) || d.equals(ResultReader.SELF_LANE_2)
-                || d.contains("running") || d.contains("(sum)");
-        String pair = k.pair();
-        if (lane && pair.matches("\\d+-\\d+")) {
-            String[] e = pair.split("-");
-            pair = Integer.parseInt(e[0]) <= Integer.parseInt(e[1]) ? pair : e[1] + "-" + e[0];
-        }
-        String direction = lane ? "bidirectional" : d.equals("alg") || d.equals("bus") ? "alg/bus" : d;
-        return String.join("|", k.metric(), k.kind(), k.path(), direction, pair, Long.toString(k.sizeBytes()));
+    static Whole measurementOf(Measurement.Key k) {
+        Lane lane = k.lane();
+        Endpoints ends = lane.isBidirectional() && k.ends() instanceof Endpoints.Pair p ? p.unordered() : k.ends();
+        String lanes = lane.isBidirectional() ? "bidirectional" : lane.isBusOrAlg() ? "alg/bus" : lane.label();
+        return new Whole(k.metric(), k.kind(), k.path(), lanes, ends, k.sizeBytes());
     }
 
     private static double[] logs(double[] x) {
@@ -429,8 +430,7 @@ public final class Comparison {
             System.arraycopy(m.samples(), 0, all, i, m.samples().length);
             i += m.samples().length;
         }
-        Measurement.Key key = new Measurement.Key(k.metric(), k.kind(), k.path(), k.direction(),
-                list.size() + " pairs", k.sizeBytes());
+        Measurement.Key key = k.withEnds(new Endpoints.Pooled(list.size()));
         return new Measurement(key, first.machine(), first.link(), list.stream().allMatch(Measurement::singleGpu),
                 first.group(), first.id(), all, first.samplesFrom() + ", pooled over " + list.size() + " pairs");
     }
@@ -445,7 +445,7 @@ public final class Comparison {
         if (imported == null) {
             return "Same machine (" + candidate.machine() + ").";
         }
-        boolean sameGpus = run.isRun() && imported.machine().contains(" on " + run.gpuDescription() + ",");
+        boolean sameGpus = run.isRun() && run.gpuDescription().equals(imported.listedGpus());
         return "`" + imported.label() + "` (" + imported.origin() + ") is assumed to come from " + run.machine()
                 + (sameGpus ? " (it lists the same GPUs)." : "; WARNING: it lists other GPUs (" + imported.machine()
                 + "), so pairs may not be the same hardware.");

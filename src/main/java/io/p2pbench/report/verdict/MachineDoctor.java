@@ -4,6 +4,8 @@ import io.p2pbench.doctor.Diagnosis;
 import io.p2pbench.doctor.Doctor;
 import io.p2pbench.doctor.Measured;
 import io.p2pbench.report.read.BadInputException;
+import io.p2pbench.report.read.Endpoints;
+import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
@@ -58,13 +60,12 @@ public final class MachineDoctor {
         Map<String, Map<Long, Map<String, Double>>> byPair = new HashMap<>();
         for (Measurement m : ms) {
             Measurement.Key k = m.key();
-            if (!k.is(Kind.PEER) || !k.biggerIsBetter() || !ResultReader.ONE_WAY.equals(k.direction())
-                    || !k.pair().matches("\\d{1,4}-\\d{1,4}") || m.samples().length == 0
+            if (!k.is(Kind.PEER) || !k.biggerIsBetter() || k.lane() != Lane.ONE_WAY
+                    || !(k.ends() instanceof Endpoints.Pair ends) || m.samples().length == 0
                     || !ON.contains(k.path()) && !OFF.contains(k.path())) {
                 continue;
             }
-            String[] ends = k.pair().split("-");
-            if (ends[0].equals(ends[1])) {
+            if (ends.pair().sameGpu()) {
                 continue;
             }
             double median = Statistics.bandwidth(m.samples()).median();

@@ -115,10 +115,10 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
      */
     public static String classOf(Measurement.Key k) {
         String kind = k.kind();
-        boolean sum = k.direction().contains("(sum)");
-        boolean bidir = sum || k.direction().contains("running") || k.direction().contains("concurrent");
+        boolean sum = k.lane().isSum();
+        boolean bidir = k.lane().isBidirectional();
         if (k.is(Kind.HOST)) {
-            kind = (bidir ? Kind.HOST_BIDIR : Kind.HOST).label() + " " + k.path().split(" ")[0];
+            kind = (bidir ? Kind.HOST_BIDIR : Kind.HOST).label() + " " + k.route().memory();
         } else if (k.is(Kind.PEER) && bidir) {
             kind = Kind.PEER_BIDIR.label();
         }

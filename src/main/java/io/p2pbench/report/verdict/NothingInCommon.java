@@ -34,8 +34,8 @@ final class NothingInCommon {
         }
         StringBuilder sb = new StringBuilder(both + " have no measurement in common when matched by "
                 + matching.key());
-        ResultData nvb = baseline.origin().startsWith("nvbandwidth") ? baseline
-                : candidate.origin().startsWith("nvbandwidth") ? candidate : null;
+        ResultData nvb = baseline.tool() == ResultData.Tool.NVBANDWIDTH ? baseline
+                : candidate.tool() == ResultData.Tool.NVBANDWIDTH ? candidate : null;
         if (nvb == null) {
             return sb.append("; compare results of the same paths and sizes").toString();
         }

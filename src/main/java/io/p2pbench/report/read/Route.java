@@ -1,0 +1,51 @@
+package io.p2pbench.report.read;
+
+import io.p2pbench.collective.BusBandwidth;
+import io.p2pbench.spec.Kind;
+import io.p2pbench.transfer.HostMemory;
+import java.util.List;
+
+/**
+ * What a key's {@code path} text says, typed, as far as the report decides on it: the host memory of a
+ * host-device copy, the operation and data type of a collective, and whether the data went through host
+ * memory (a peer copy or a collective over {@code HOST_STAGED}). Set where the figure is read.
+ *
+ * @param memory the host memory of a host-device copy; null for other rows
+ * @param operation the collective's operation; null for copies and for exchanges (no bus-bandwidth operation)
+ * @param dtype the collective's data type as the path writes it ({@code float32}); empty for copies
+ * @param hostStaged whether the data was staged through host memory by the benchmark
+ */
+public record Route(HostMemory memory, BusBandwidth.Operation operation, String dtype, boolean hostStaged) {
+    /** A path no decision depends on (a peer copy over P2P or without it, an exchange over P2P). */
+    public static final Route PLAIN = new Route(null, null, "", false);
+    /** A peer copy (or an exchange) staged through host memory. */
+    public static final Route HOST_STAGED = new Route(null, null, "", true);
+
+    /** A host-device copy from {@code memory}. */
+    public static Route host(HostMemory memory) {
+        return new Route(memory, null, "", false);
+    }
+
+    /** A collective operation on {@code dtype}, staged through host memory or not. */
+    public static Route collective(BusBandwidth.Operation operation, String dtype, boolean hostStaged) {
+        return new Route(null, operation, dtype, hostStaged);
+    }
+
+    /**
+     * The route a key written as text names (for keys built from their text: tests, hand-made keys); the
+     * readers set it from the spec instead.
+     */
+    static Route parse(String kind, String path) {
+        String[] words = path.split(" ");
+        if (kind.equals(Kind.HOST.label())) {
+            return host(HostMemory.valueOf(words[0]));
+        }
+        boolean staged = List.of(words).contains("HOST_STAGED");
+        for (BusBandwidth.Operation op : BusBandwidth.Operation.values()) {
+            if (op.name().equals(words[0])) {
+                return collective(op, words.length > 1 ? words[1] : "", staged);
+            }
+        }
+        return staged ? HOST_STAGED : PLAIN;
+    }
+}
