@@ -48,6 +48,11 @@ public record PeerCopy(GpuPair pair, CopyPath path, long sizeBytes, Binding bind
         return Optional.empty();
     }
 
+    @Override
+    public Optional<PeerRoute> peerRoute() {
+        return Optional.of(new PeerRoute(path, pair));
+    }
+
     static PeerCopy read(Params p) {
         String binding = p.optional("binding");
         return new PeerCopy(GpuPair.parse(p.text("pair")), p.enumValue("path", CopyPath.class), p.longValue("sizeBytes"),

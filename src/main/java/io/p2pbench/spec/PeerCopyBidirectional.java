@@ -32,6 +32,11 @@ public record PeerCopyBidirectional(GpuPair pair, CopyPath path, long sizeBytes)
         return Optional.empty();
     }
 
+    @Override
+    public Optional<PeerRoute> peerRoute() {
+        return Optional.of(new PeerRoute(path, pair));
+    }
+
     static PeerCopyBidirectional read(Params p) {
         return new PeerCopyBidirectional(GpuPair.parse(p.text("pair")), p.enumValue("path", CopyPath.class),
                 p.longValue("sizeBytes"));

@@ -1,5 +1,7 @@
 package io.p2pbench.spec;
 
+import io.p2pbench.topology.GpuPair;
+import io.p2pbench.transfer.CopyPath;
 import java.util.Map;
 import java.util.Optional;
 
@@ -32,6 +34,19 @@ public sealed interface WorkloadSpec
 
     /** The host buffer it copies to and from (host-device copies), else empty. */
     Optional<HostBuffer> hostBuffer();
+
+    /** The copy path and GPU pair of a peer copy (one way or both ways), else empty. */
+    default Optional<PeerRoute> peerRoute() {
+        return Optional.empty();
+    }
+
+    /**
+     * Where a peer copy goes: its path and GPU pair.
+     *
+     * @param path the copy path
+     * @param pair the GPUs
+     */
+    record PeerRoute(CopyPath path, GpuPair pair) {}
 
     /**
      * One method per workload record: per-workload behaviour that belongs outside this package (predicted time,

@@ -3,8 +3,6 @@ package io.p2pbench.report.read;
 import io.p2pbench.results.Outcome;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.spec.Combination;
-import io.p2pbench.spec.PeerCopy;
-import io.p2pbench.spec.PeerCopyBidirectional;
 import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
@@ -98,10 +96,8 @@ public record ResultData(Path source, String label, String machine, String origi
         } catch (IllegalArgumentException notReadHere) {
             return false;
         }
-        if (spec instanceof PeerCopy s) {
-            return s.path().name().equals(path) && s.pair().equals(pair);
-        }
-        return spec instanceof PeerCopyBidirectional s && s.path().name().equals(path) && s.pair().equals(pair);
+        return spec != null && spec.peerRoute().filter(r -> r.path().name().equals(path) && r.pair().equals(pair))
+                .isPresent();
     }
 
     /** Whether this came from a p2pbench run (rather than an imported baseline). */
