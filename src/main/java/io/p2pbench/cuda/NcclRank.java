@@ -146,6 +146,14 @@ public final class NcclRank implements AutoCloseable {
                 "ncclAlltoAll", "rank", rank, "count", count);
     }
 
+    /**
+     * Whether {@code e} is NCCL's {@code ncclInvalidUsage} (as when two ranks of one communicator share a GPU): the
+     * exception carries NCCL's result code under the name {@link #resultName} gave it.
+     */
+    public static boolean invalidUsage(CudaException e) {
+        return e.code() == ncclInvalidUsage && resultName(ncclInvalidUsage).equals(e.errorName());
+    }
+
     /** NCCL's name of a result code, e.g. {@code ncclInvalidUsage}. */
     public static String resultName(int result) {
         return switch (result) {

@@ -2,6 +2,7 @@ package io.p2pbench.launch;
 
 import io.p2pbench.cuda.CudaException;
 import io.p2pbench.cuda.IpcMemHandle;
+import io.p2pbench.cuda.NcclRank;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
@@ -242,7 +243,7 @@ final class RankSteps {
             dog.guard(s.id(), () -> workload.joinWorld(state.me.gpu(), plan.world().size(), state.rank()));
         } catch (CudaException e) {
             boolean shared = plan.steps().stream().anyMatch(p -> p instanceof JobPlan.CollectiveStep cs && cs.sharedGpu());
-            if (shared && e.errorName().equals("ncclInvalidUsage")) {
+            if (shared && NcclRank.invalidUsage(e)) {
                 worldProblemStatus = Outcome.SKIPPED;
                 worldProblem = "NCCL refuses two ranks of one communicator on one GPU: " + oneLine(e);
             } else {

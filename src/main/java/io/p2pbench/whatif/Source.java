@@ -77,12 +77,18 @@ public final class Source {
     private final String origin;
     private final List<Candidate> candidates;
     private final Hardware hardware;
+    private final boolean reference;
 
     Source(String label, String origin, List<Candidate> candidates, Hardware hardware) {
+        this(label, origin, candidates, hardware, false);
+    }
+
+    private Source(String label, String origin, List<Candidate> candidates, Hardware hardware, boolean reference) {
         this.label = label;
         this.origin = origin;
         this.candidates = List.copyOf(candidates);
         this.hardware = hardware;
+        this.reference = reference;
     }
 
     /** What the source says of its GPUs' memory and links. */
@@ -107,7 +113,7 @@ public final class Source {
 
     /** Whether this is a public reference machine (not measured here). */
     public boolean isReference() {
-        return origin.contains(REFERENCE_LABEL);
+        return reference;
     }
 
     /**
@@ -241,7 +247,7 @@ public final class Source {
                     m.path("lineRateFrom").asText(""));
             out.put(m.path("id").asText().toLowerCase(Locale.ROOT), new Source(name + " (" + REFERENCE_LABEL + ")",
                     REFERENCE_LABEL + ": " + m.path("interconnect").asText() + "; " + m.path("source").asText(),
-                    List.of(new Candidate(op, curve, "reference", "", reduction, false)), hardware));
+                    List.of(new Candidate(op, curve, "reference", "", reduction, false)), hardware, true));
         }
         return out;
     }

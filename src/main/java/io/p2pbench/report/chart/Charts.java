@@ -4,7 +4,6 @@ import io.p2pbench.report.read.Endpoints;
 import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
-import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Kind;
@@ -109,7 +108,7 @@ public final class Charts {
             throws IOException {
         Map<String, List<Measurement>> byKind = new TreeMap<>();
         for (Measurement m : ms) {
-            if (ResultReader.COLLECTIVE_KINDS.contains(m.key().kind())) {
+            if (m.key().isCollective()) {
                 byKind.computeIfAbsent(m.key().kind(), k -> new ArrayList<>()).add(m);
             }
         }

@@ -104,6 +104,11 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
             return kind.equals(k.label());
         }
 
+        /** Whether the row is a collective's or an exchange's (bus and algorithm bandwidth, latency per operation). */
+        public boolean isCollective() {
+            return is(Kind.ALLREDUCE_RING) || is(Kind.NCCL) || is(Kind.EXCHANGE);
+        }
+
         /** The key with its endpoints replaced (a pooled figure's). */
         public Key withEnds(Endpoints other) {
             return new Key(metric, kind, path, route, lane, other, sizeBytes);

@@ -6,7 +6,6 @@ import io.p2pbench.report.read.Endpoints;
 import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
-import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.stats.HockneyFit;
 import io.p2pbench.report.stats.LinkRates;
 import io.p2pbench.report.stats.Statistics;
@@ -147,7 +146,7 @@ public final class SummaryWriter {
             List<List<String>> coll = new ArrayList<>();
             Map<Collective, List<Measurement>> collectives = new LinkedHashMap<>();
             for (Measurement m : ms) {
-                if (ResultReader.COLLECTIVE_KINDS.contains(m.key().kind()) && m.key().biggerIsBetter()
+                if (m.key().isCollective() && m.key().biggerIsBetter()
                         && m.key().lane().isBusOrAlg()) {
                     collectives.computeIfAbsent(new Collective(m.key().kind(), m.key().path(), m.key().ends()),
                             k -> new ArrayList<>()).add(m);

@@ -151,8 +151,14 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
      *
      * @param fraction the floor, 0.05 = 5%; NaN when unknown
      * @param source where it comes from
+     * @param byRounds whether it is the interval of a row judged by its rounds ({@link RoundRows})
      */
-    public record Floor(double fraction, String source) {}
+    public record Floor(double fraction, String source, boolean byRounds) {
+        /** A floor from a table or from runs' figures, not from rounds. */
+        public Floor(double fraction, String source) {
+            this(fraction, source, false);
+        }
+    }
 
     /** This table's evidence and {@code more}'s together, class by class, named {@code name}. */
     public NoiseFloors pooledWith(NoiseFloors more, String name) {

@@ -50,7 +50,7 @@ final class RoundRows {
         ExactTests.Interval interval = new ExactTests.Interval(t.low(), t.high(), Comparison.LEVEL);
         NoiseFloors.Floor floor = new NoiseFloors.Floor(Math.exp(t.halfWidth()) - 1, String.format(Locale.ROOT,
                 "%s%d vs %d, spread %.2f%%, drift between runs %.2f%%, t with %d degrees of freedom", SOURCE,
-                bRounds.length, cRounds.length, 100 * t.spread(), 100 * tau, t.degrees()));
+                bRounds.length, cRounds.length, 100 * t.spread(), 100 * tau, t.degrees()), true);
         return new Comparison.Row(b, c, bRounds, cRounds, bv, cv, t.ratio(), interval, t.p(), 0, Double.NaN, floor,
                 Verdict.SAME, "");
     }
@@ -60,7 +60,7 @@ final class RoundRows {
 
     /** Whether {@code floor} is a row's judged by its rounds. */
     static boolean judgedByRounds(NoiseFloors.Floor floor) {
-        return floor.source() != null && floor.source().startsWith(SOURCE);
+        return floor.byRounds();
     }
 
     /** The rounds of a side's runs as people read them: {@code 4}, or {@code 4+4}. */
