@@ -62,6 +62,15 @@ public record ResultData(Path source, String label, String machine, String origi
         return topology == null ? machine : machine + " (" + gpuDescription() + ")";
     }
 
+    /**
+     * Which physical GPUs ran it: their UUIDs (sorted, comma-joined) from the run's topology; empty for imports and
+     * runs whose topology has none. Runs of one fingerprint on other GPUs are other hosts of the same kind.
+     */
+    public String host() {
+        return topology == null ? "" : String.join(",", topology.gpus().stream().map(g -> g.uuid())
+                .filter(u -> u != null && !u.isBlank()).sorted().toList());
+    }
+
     /** The GPUs by model, e.g. {@code 8x NVIDIA H200}; empty for imports. */
     public String gpuDescription() {
         return topology == null ? "" : describeGpus(topology.gpus().stream().map(g -> g.name()).toList());

@@ -65,6 +65,14 @@ public final class RoundTest {
      */
     public static Result of(double[] baseline, double[] candidate, double level, double tau, int baselineRuns,
                             int candidateRuns) {
+        return of(baseline, candidate, level, tau * tau * (1.0 / baselineRuns + 1.0 / candidateRuns));
+    }
+
+    /**
+     * The same with the variance the two sides' run-level (and host-level) drift adds to the difference of their
+     * means, {@code driftVariance} (log scale).
+     */
+    public static Result of(double[] baseline, double[] candidate, double level, double driftVariance) {
         if (!applies(baseline, candidate)) {
             throw new IllegalArgumentException("the round test needs positive figures and " + MIN_DEGREES
                     + " degrees of freedom: " + baseline.length + " vs " + candidate.length + " rounds");
@@ -75,8 +83,7 @@ public final class RoundTest {
         double my = mean(y);
         int degrees = x.length + y.length - 2;
         double s = Math.max(MIN_SPREAD, Math.sqrt((squares(x, mx) + squares(y, my)) / degrees));
-        double se = Math.sqrt(s * s * (1.0 / x.length + 1.0 / y.length)
-                + tau * tau * (1.0 / baselineRuns + 1.0 / candidateRuns));
+        double se = Math.sqrt(s * s * (1.0 / x.length + 1.0 / y.length) + driftVariance);
         double d = my - mx;
         TDistribution t = new TDistribution(null, degrees);
         double p = Math.min(1, 2 * t.cumulativeProbability(-Math.abs(d) / se));

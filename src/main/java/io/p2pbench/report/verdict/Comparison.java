@@ -209,13 +209,15 @@ public final class Comparison {
         boolean inRounds = false;
         boolean byTable = false;
         RunDrift drift = across ? RunDrift.NONE : RunDrift.of(baseline.machine(), baselines);
+        RoundRows.Hosts hosts = RoundRows.Hosts.of(baselines, candidates);
+        boolean hostsUnknown = hosts.differ() && !drift.knowsHosts();
         for (String key : candKeys) {
             if (!baseKeys.contains(key)) {
                 continue;
             }
             Measurement b = first(base, key);
             Measurement c = first(cand, key);
-            Row inRoundsRow = across ? null : RoundRows.measure(base, cand, key, b, c, drift);
+            Row inRoundsRow = across ? null : RoundRows.measure(base, cand, key, b, c, drift, hosts);
             // Where a side measured the row in rounds, the rounds are the evidence of its noise, not the table.
             if (inRoundsRow != null) {
                 rows.add(inRoundsRow);
@@ -233,7 +235,9 @@ public final class Comparison {
                     + RoundRows.rounds(candidates)
                     + " rounds; Student t on log figures, pooled spread) and the drift between runs from "
                     + (drift.known() ? drift.source() : "nothing (none known for this machine: give a baseline of "
-                    + "2 runs or more)") + (byTable ? " where measured in rounds, else the " + noise : "");
+                    + "2 runs or more)") + (!hosts.differ() ? "" : hostsUnknown ? "; " + OTHER_HOSTS
+                    : "; the two sides ran on other GPUs of this kind (GPU UUIDs differ): the drift between hosts "
+                    + "too") + (byTable ? " where measured in rounds, else the " + noise : "");
         }
         if (rows.isEmpty()) {
             throw new BadInputException(NothingInCommon.why(baseline, candidate, matching));
@@ -242,8 +246,10 @@ public final class Comparison {
         double[] q = ExactTests.benjaminiHochberg(p);
         List<Row> judged = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
-            judged.add(across ? rows.get(i).withVerdict(Verdict.UNJUDGED, OTHER_MACHINE)
-                    : judge(rows.get(i), q[i], thresholdPct));
+            Row row = rows.get(i);
+            judged.add(across ? row.withVerdict(Verdict.UNJUDGED, OTHER_MACHINE)
+                    : hostsUnknown && RoundRows.judgedByRounds(row.floor()) ? row.withVerdict(Verdict.UNJUDGED,
+                    OTHER_HOSTS) : judge(row, q[i], thresholdPct));
         }
         List<Group> groups = group(judged);
         int baselineOnly = (int) baseKeys.stream().filter(k -> !candKeys.contains(k)).count();
@@ -314,6 +320,15 @@ public final class Comparison {
 
     /** Why a row of two different machines has no verdict. */
     public static final String OTHER_MACHINE = "different machines: a ratio, not judged (noise floors are per machine)";
+
+    /**
+     * Why a row measured in rounds is not judged when the two sides ran on other physical GPUs of one kind and the
+     * machine's drift between hosts is unknown: hosts of one fingerprint differ by more than runs of one host (on the
+     * H100 node up to 40% on the ring and pageable rows), so the drift within a host would raise false alarms.
+     */
+    public static final String OTHER_HOSTS = "ran on other GPUs of this kind (GPU UUIDs differ) and no drift between "
+            + "hosts is known for this machine: not judged (learn one from runs on two hosts or more: "
+            + "tools/learn-run-drift.sh)";
 
     /** Why a lane of a bidirectional copy does not decide its measurement's verdict. */
     static final String LANE_NOT_JUDGED = "a lane of a bidirectional copy: shown, not judged (how the directions "

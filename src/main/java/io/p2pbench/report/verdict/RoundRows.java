@@ -6,10 +6,13 @@ import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.stats.RoundTest;
 import io.p2pbench.report.stats.Statistics;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The rows of a comparison that were measured in rounds ({@code run --rounds}): each round one figure, the rounds
@@ -30,7 +33,7 @@ final class RoundRows {
      * the rounds are too few for the test ({@link RoundTest#applies}).
      */
     static Comparison.Row measure(List<Map<String, Measurement>> base, List<Map<String, Measurement>> cand, String key,
-                                  Measurement b, Measurement c, RunDrift drift) {
+                                  Measurement b, Measurement c, RunDrift drift, Hosts hosts) {
         double[] bRounds = roundFigures(base, key);
         double[] cRounds = roundFigures(cand, key);
         int bRuns = runsOf(base, key);
@@ -38,19 +41,47 @@ final class RoundRows {
         if ((bRounds.length == bRuns && cRounds.length == cRuns) || !RoundTest.applies(bRounds, cRounds)) {
             return null;
         }
-        return measure(b, c, bRounds, cRounds, drift.tau(b.key()), bRuns, cRuns);
+        double tau = drift.tau(b.key());
+        double variance = tau * tau * (1.0 / bRuns + 1.0 / cRuns);
+        double host = hosts.differ() ? drift.hostTau(b.key()) : 0;
+        variance += host * host * (1.0 / hosts.baseline() + 1.0 / hosts.candidate());
+        return measure(b, c, bRounds, cRounds, tau, host, variance, bRuns, cRuns);
+    }
+
+    /**
+     * Which physical GPUs the two sides ran on.
+     *
+     * @param differ whether no host of the candidate's runs is among the baseline's (GPU UUIDs differ)
+     * @param baseline how many hosts the baseline's runs ran on
+     * @param candidate how many the candidate's ran on
+     */
+    record Hosts(boolean differ, int baseline, int candidate) {
+        /** The hosts of {@code baselines} against those of {@code candidates}; unknown hosts count as the same. */
+        static Hosts of(List<ResultData> baselines, List<ResultData> candidates) {
+            Set<String> b = baselines.stream().map(ResultData::host).collect(Collectors.toSet());
+            Set<String> c = candidates.stream().map(ResultData::host).collect(Collectors.toSet());
+            boolean known = !b.contains("") && !c.contains("");
+            return new Hosts(known && Collections.disjoint(b, c), b.size(), c.size());
+        }
     }
 
     /** Figures, ratio and interval of a row of {@code tau} drift between runs, over the runs of each side. */
     static Comparison.Row measure(Measurement b, Measurement c, double[] bRounds, double[] cRounds, double tau,
                                   int baselineRuns, int candidateRuns) {
-        RoundTest.Result t = RoundTest.of(bRounds, cRounds, Comparison.LEVEL, tau, baselineRuns, candidateRuns);
+        return measure(b, c, bRounds, cRounds, tau, 0, tau * tau * (1.0 / baselineRuns + 1.0 / candidateRuns),
+                baselineRuns, candidateRuns);
+    }
+
+    private static Comparison.Row measure(Measurement b, Measurement c, double[] bRounds, double[] cRounds, double tau,
+                                          double hostTau, double driftVariance, int baselineRuns, int candidateRuns) {
+        RoundTest.Result t = RoundTest.of(bRounds, cRounds, Comparison.LEVEL, driftVariance);
         double bv = Math.exp(Arrays.stream(bRounds).map(Math::log).average().orElseThrow());
         double cv = bv * t.ratio();
         ExactTests.Interval interval = new ExactTests.Interval(t.low(), t.high(), Comparison.LEVEL);
         NoiseFloors.Floor floor = new NoiseFloors.Floor(Math.exp(t.halfWidth()) - 1, String.format(Locale.ROOT,
-                "%s%d vs %d, spread %.2f%%, drift between runs %.2f%%, t with %d degrees of freedom", SOURCE,
-                bRounds.length, cRounds.length, 100 * t.spread(), 100 * tau, t.degrees()), true);
+                "%s%d vs %d, spread %.2f%%, drift between runs %.2f%%%s, t with %d degrees of freedom", SOURCE,
+                bRounds.length, cRounds.length, 100 * t.spread(), 100 * tau, hostTau > 0 ? String.format(Locale.ROOT,
+                ", between hosts %.2f%%", 100 * hostTau) : "", t.degrees()), true);
         return new Comparison.Row(b, c, bRounds, cRounds, bv, cv, t.ratio(), interval, t.p(), 0, Double.NaN, floor,
                 Verdict.SAME, "");
     }

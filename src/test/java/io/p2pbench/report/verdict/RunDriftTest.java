@@ -68,11 +68,11 @@ class RunDriftTest {
         assertFalse(RunDrift.forMachine("no-such-machine").known());
         RunDrift h100 = RunDrift.forMachine("h100-80gb-hbm3x1-single-r580");
         assertTrue(h100.known());
-        // Learned from 12 runs of three sessions: 1 MiB peer copies drift 0.55% beyond their rounds, the pinned
-        // H2D+D2H sum at 64 MiB 9.6% (four runs of one session had put it at 0).
+        // Learned from 12 runs on two hosts, within each host: 1 MiB peer copies drift 0.6% beyond their rounds, the
+        // pinned H2D+D2H sum at 64 MiB 4.7% (four runs of one session had put it at 0).
         assertTrue(h100.tau(SMALL) > 0.003 && h100.tau(SMALL) < 0.01, "1 MiB peer copies: " + h100.tau(SMALL));
         Measurement.Key pinnedSum = new Measurement.Key("bandwidth", "host", "PINNED LOCAL", "H2D+D2H (sum)", "GPU0",
                 64 << 20);
-        assertTrue(h100.tau(pinnedSum) > 0.05, "the pinned H2D+D2H sum at 64 MiB: " + h100.tau(pinnedSum));
+        assertTrue(h100.tau(pinnedSum) > 0.03, "the pinned H2D+D2H sum at 64 MiB: " + h100.tau(pinnedSum));
     }
 }
