@@ -6,6 +6,7 @@ import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -78,7 +79,7 @@ public final class LeaveOneOut {
             Measurement.Key k = m.key();
             boolean oneWay = k.lane() == Lane.ONE_WAY || k.lane().isHostOneWay();
             boolean copyCurve = k.is(Kind.PEER)
-                    && (k.path().equals("CE_P2P_READ") || k.path().equals("CE_P2P_WRITE"));
+                    && (k.route().copyPath() == CopyPath.CE_P2P_READ || k.route().copyPath() == CopyPath.CE_P2P_WRITE);
             // Copies along CE_P2P_READ/WRITE are already among the source's send curves.
             if (k.biggerIsBetter() && oneWay && !copyCurve && (k.is(Kind.HOST) || k.is(Kind.PEER))) {
                 series.computeIfAbsent(k.kind() + " " + k.path() + " " + k.direction() + " " + m.pairLabel()

@@ -9,6 +9,7 @@ import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.transfer.CopyPath;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -170,7 +171,7 @@ public final class Source {
             boolean collective = (k.is(Kind.NCCL) || k.is(Kind.ALLREDUCE_RING))
                     && k.lane() == Lane.BUS && k.ends() instanceof Endpoints.Ranks r && r.size() > 1;
             boolean send = k.is(Kind.PEER) && k.lane() == Lane.ONE_WAY
-                    && (k.path().equals("CE_P2P_READ") || k.path().equals("CE_P2P_WRITE"));
+                    && (k.route().copyPath() == CopyPath.CE_P2P_READ || k.route().copyPath() == CopyPath.CE_P2P_WRITE);
             if (collective || send) {
                 series.computeIfAbsent(new Series(k.kind(), k.path(), k.ends()), s -> new ArrayList<>()).add(m);
             }

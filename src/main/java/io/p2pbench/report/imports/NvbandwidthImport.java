@@ -11,6 +11,7 @@ import io.p2pbench.results.Outcome;
 import io.p2pbench.report.read.Route;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.topology.GpuPair;
+import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.Sizes;
 import java.nio.file.Path;
@@ -67,6 +68,11 @@ public final class NvbandwidthImport {
             this.path = path;
             this.direction = direction;
             this.columnToRow = columnToRow;
+        }
+
+        /** The typed route of a peer testcase's path. */
+        Route route() {
+            return Route.copy(CopyPath.valueOf(path));
         }
 
         static Mapping of(String name) {
@@ -176,15 +182,15 @@ public final class NvbandwidthImport {
                             Route.host(HostMemory.PINNED), m.direction, new Endpoints.Host(j), size), false, m.testcase,
                             first);
                 } else if (m == Mapping.LOCAL) {
-                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path, Route.PLAIN,
+                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path, m.route(),
                             m.direction, new Endpoints.Pair(new GpuPair(j, j)), size), true, m.testcase, first);
                 } else {
-                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path, Route.PLAIN,
+                    add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path, m.route(),
                             m.direction, new Endpoints.Pair(new GpuPair(src, dst)), size), false, m.testcase, first);
                     if (m.bidirectional()) {
                         double total = value(matrix.get(2 * cols + i).get(j), skipped);
                         add(seen, machine, new Measurement.Key(Measurement.BANDWIDTH, Kind.PEER.label(), m.path,
-                                Route.PLAIN, Lane.BOTH_WAYS, new Endpoints.Pair(new GpuPair(i, j)).unordered(), size),
+                                m.route(), Lane.BOTH_WAYS, new Endpoints.Pair(new GpuPair(i, j)).unordered(), size),
                                 false, m.testcase + " (total)", total);
                     }
                 }

@@ -334,7 +334,7 @@ public final class ResultReader {
         }
 
         private static Route copyRoute(CopyPath path) {
-            return path == CopyPath.HOST_STAGED ? Route.HOST_STAGED : Route.PLAIN;
+            return Route.copy(path);
         }
 
         private static boolean staged(CollectivePath path) {

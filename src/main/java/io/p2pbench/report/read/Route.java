@@ -2,6 +2,7 @@ package io.p2pbench.report.read;
 
 import io.p2pbench.collective.BusBandwidth;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.HostMemory;
 import java.util.List;
 
@@ -14,21 +15,33 @@ import java.util.List;
  * @param operation the collective's operation; null for copies and for exchanges (no bus-bandwidth operation)
  * @param dtype the collective's data type as the path writes it ({@code float32}); empty for copies
  * @param hostStaged whether the data was staged through host memory by the benchmark
+ * @param copyPath the copy path of a peer copy; null for other rows
  */
-public record Route(HostMemory memory, BusBandwidth.Operation operation, String dtype, boolean hostStaged) {
-    /** A path no decision depends on (a peer copy over P2P or without it, an exchange over P2P). */
-    public static final Route PLAIN = new Route(null, null, "", false);
-    /** A peer copy (or an exchange) staged through host memory. */
-    public static final Route HOST_STAGED = new Route(null, null, "", true);
+public record Route(HostMemory memory, BusBandwidth.Operation operation, String dtype, boolean hostStaged,
+                    CopyPath copyPath) {
+    /** An exchange over P2P: a path no decision depends on. */
+    public static final Route PLAIN = new Route(null, null, "", false, null);
+    /** An exchange staged through host memory. */
+    public static final Route HOST_STAGED = new Route(null, null, "", true, null);
+
+    /** A peer copy over {@code path}. */
+    public static Route copy(CopyPath path) {
+        return new Route(null, null, "", path == CopyPath.HOST_STAGED, path);
+    }
+
+    /** Whether this is a peer copy with peer access on (a CE or SM path over P2P). */
+    public boolean peerAccess() {
+        return copyPath != null && copyPath.needsPeerAccess();
+    }
 
     /** A host-device copy from {@code memory}. */
     public static Route host(HostMemory memory) {
-        return new Route(memory, null, "", false);
+        return new Route(memory, null, "", false, null);
     }
 
     /** A collective operation on {@code dtype}, staged through host memory or not. */
     public static Route collective(BusBandwidth.Operation operation, String dtype, boolean hostStaged) {
-        return new Route(null, operation, dtype, hostStaged);
+        return new Route(null, operation, dtype, hostStaged, null);
     }
 
     /**
@@ -39,6 +52,13 @@ public record Route(HostMemory memory, BusBandwidth.Operation operation, String 
         String[] words = path.split(" ");
         if (kind.equals(Kind.HOST.label())) {
             return host(HostMemory.valueOf(words[0]));
+        }
+        if (kind.equals(Kind.PEER.label())) {
+            for (CopyPath p : CopyPath.values()) {
+                if (p.name().equals(words[0])) {
+                    return copy(p);
+                }
+            }
         }
         boolean staged = List.of(words).contains("HOST_STAGED");
         for (BusBandwidth.Operation op : BusBandwidth.Operation.values()) {

@@ -8,6 +8,7 @@ import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.LinkClass;
 import io.p2pbench.topology.LinkSpeeds;
 import io.p2pbench.topology.Topology;
+import io.p2pbench.transfer.CopyPath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -85,7 +86,8 @@ public final class LinkRates {
             if (src.index() == dst.index()) {
                 return Reference.none("device-local copy");
             }
-            boolean overPcie = k.path().equals("CE_NO_P2P") || k.path().equals("HOST_STAGED");
+            CopyPath path = k.route().copyPath();
+            boolean overPcie = path == CopyPath.CE_NO_P2P || path == CopyPath.HOST_STAGED;
             LinkClass link = m.link() == null ? LinkClass.UNKNOWN : parseOrUnknown(m.link());
             if (!overPcie && link.isNvlink()) {
                 return nvlink(link.nvlinks(), List.of(src, dst));

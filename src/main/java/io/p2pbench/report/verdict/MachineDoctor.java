@@ -13,6 +13,7 @@ import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
+import io.p2pbench.transfer.CopyPath;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -26,9 +27,10 @@ import java.util.TreeSet;
  */
 public final class MachineDoctor {
     /** Copy paths with peer access on, preferred first. */
-    private static final List<String> ON = List.of("CE_P2P_READ", "CE_P2P_WRITE", "SM_P2P_READ", "SM_P2P_WRITE");
+    private static final List<CopyPath> ON = List.of(CopyPath.CE_P2P_READ, CopyPath.CE_P2P_WRITE,
+            CopyPath.SM_P2P_READ, CopyPath.SM_P2P_WRITE);
     /** Copy paths with peer access off, preferred first. */
-    private static final List<String> OFF = List.of("CE_NO_P2P", "HOST_STAGED");
+    private static final List<CopyPath> OFF = List.of(CopyPath.CE_NO_P2P, CopyPath.HOST_STAGED);
 
     private MachineDoctor() {}
 
@@ -57,12 +59,12 @@ public final class MachineDoctor {
      * access on and off, at the largest size that has both (else the largest that has either).
      */
     public static Map<String, Measured> of(List<Measurement> ms, String run) {
-        Map<String, Map<Long, Map<String, Double>>> byPair = new HashMap<>();
+        Map<String, Map<Long, Map<CopyPath, Double>>> byPair = new HashMap<>();
         for (Measurement m : ms) {
             Measurement.Key k = m.key();
             if (!k.is(Kind.PEER) || !k.biggerIsBetter() || k.lane() != Lane.ONE_WAY
                     || !(k.ends() instanceof Endpoints.Pair ends) || m.samples().length == 0
-                    || !ON.contains(k.path()) && !OFF.contains(k.path())) {
+                    || !ON.contains(k.route().copyPath()) && !OFF.contains(k.route().copyPath())) {
                 continue;
             }
             if (ends.pair().sameGpu()) {
@@ -71,7 +73,7 @@ public final class MachineDoctor {
             double median = Statistics.bandwidth(m.samples()).median();
             if (Double.isFinite(median) && median > 0) {
                 byPair.computeIfAbsent(k.pair(), p -> new HashMap<>()).computeIfAbsent(k.sizeBytes(), s -> new HashMap<>())
-                        .put(k.path(), median);
+                        .put(k.route().copyPath(), median);
             }
         }
         Map<String, Measured> out = new HashMap<>();
@@ -80,16 +82,16 @@ public final class MachineDoctor {
             Long both = sizes.descendingSet().stream().filter(s -> first(bySize.get(s), ON) != null
                     && first(bySize.get(s), OFF) != null).findFirst().orElse(null);
             long size = both != null ? both : sizes.last();
-            Map<String, Double> at = bySize.get(size);
-            String on = first(at, ON);
-            String off = first(at, OFF);
-            out.put(pair, new Measured(on == null ? null : at.get(on), on, off == null ? null : at.get(off), off, size,
-                    run));
+            Map<CopyPath, Double> at = bySize.get(size);
+            CopyPath on = first(at, ON);
+            CopyPath off = first(at, OFF);
+            out.put(pair, new Measured(on == null ? null : at.get(on), on == null ? null : on.name(),
+                    off == null ? null : at.get(off), off == null ? null : off.name(), size, run));
         });
         return out;
     }
 
-    private static String first(Map<String, Double> at, List<String> paths) {
+    private static CopyPath first(Map<CopyPath, Double> at, List<CopyPath> paths) {
         return paths.stream().filter(at::containsKey).findFirst().orElse(null);
     }
 
