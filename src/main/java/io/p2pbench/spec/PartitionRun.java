@@ -83,6 +83,11 @@ public record PartitionRun(Group group, ModelShape model, Plan plan, Transport t
         return Optional.empty();
     }
 
+    @Override
+    public Optional<PartitionRun> partitionStudyRun() {
+        return Optional.of(this);
+    }
+
     /**
      * The spec of a plan row of kind {@link Kind#PARTITION}.
      *

@@ -52,6 +52,11 @@ public record Serving(Group group, ModelShape model, Plan plan, Transport transp
         return Optional.empty();
     }
 
+    @Override
+    public Optional<Serving> servingSweep() {
+        return Optional.of(this);
+    }
+
     /**
      * The spec of a plan row of kind {@link Kind#SERVING}.
      *

@@ -40,6 +40,16 @@ public sealed interface WorkloadSpec
         return Optional.empty();
     }
 
+    /** This spec when it is a serving sweep, else empty: what the report's serving section reads. */
+    default Optional<Serving> servingSweep() {
+        return Optional.empty();
+    }
+
+    /** This spec when it is a run of the partition study, else empty: what the report's partition section reads. */
+    default Optional<PartitionRun> partitionStudyRun() {
+        return Optional.empty();
+    }
+
     /**
      * Where a peer copy goes: its path and GPU pair.
      *

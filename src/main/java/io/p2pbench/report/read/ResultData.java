@@ -2,7 +2,6 @@ package io.p2pbench.report.read;
 
 import io.p2pbench.results.Outcome;
 import io.p2pbench.results.RunManifest;
-import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.WorkloadSpec;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.topology.Topology;
@@ -24,6 +23,8 @@ import java.util.TreeMap;
  * @param origin what wrote it, e.g. {@code p2pbench 0.1.0}, {@code nvbandwidth v0.8}
  * @param topology the machine, or null for imports
  * @param manifest the run's manifest, or null for imports
+ * @param entries the run's planned combinations, typed, in the manifest's order ({@link ResultReader}); empty for
+ *     imports
  * @param measurements every figure read
  * @param notMeasured what was planned or listed but has no figure, with the reason
  * @param unknownKinds kinds this version does not report, with how many results each has
@@ -34,8 +35,9 @@ import java.util.TreeMap;
  *     hosts where there are several); null for runs (their topology describes them)
  */
 public record ResultData(Path source, String label, String machine, String origin, Topology topology,
-                         RunManifest manifest, List<Measurement> measurements, List<NotMeasured> notMeasured,
-                         Map<String, Integer> unknownKinds, Path jmhResults, Tool tool, String listedGpus) {
+                         RunManifest manifest, List<RunEntry> entries, List<Measurement> measurements,
+                         List<NotMeasured> notMeasured, Map<String, Integer> unknownKinds, Path jmhResults, Tool tool,
+                         String listedGpus) {
 
     /** What wrote a source. */
     public enum Tool {
@@ -47,6 +49,14 @@ public record ResultData(Path source, String label, String machine, String origi
         NCCL_TESTS,
         /** A source built without naming its tool (tests, hand-made data). */
         UNNAMED
+    }
+
+    /** A source without typed entries: an import, or figures built by hand. */
+    public ResultData(Path source, String label, String machine, String origin, Topology topology,
+                      RunManifest manifest, List<Measurement> measurements, List<NotMeasured> notMeasured,
+                      Map<String, Integer> unknownKinds, Path jmhResults, Tool tool, String listedGpus) {
+        this(source, label, machine, origin, topology, manifest, List.of(), measurements, notMeasured, unknownKinds,
+                jmhResults, tool, listedGpus);
     }
 
     /** A source that does not name its tool: a run where it has a manifest, else {@link Tool#UNNAMED}. */
@@ -90,21 +100,16 @@ public record ResultData(Path source, String label, String machine, String origi
      * {@code pair}, one way or both ways, found by its spec; empty for imports.
      */
     public Optional<NotMeasured> notMeasuredCopy(String path, GpuPair pair) {
-        if (manifest == null) {
-            return Optional.empty();
-        }
-        Map<String, Combination> byId = new HashMap<>();
-        manifest.entries().forEach(e -> byId.putIfAbsent(e.combination().id(), e.combination()));
+        Map<String, WorkloadSpec> byId = new HashMap<>();
+        entries.forEach(e -> {
+            if (!byId.containsKey(e.id())) {
+                byId.put(e.id(), e.spec());
+            }
+        });
         return notMeasured.stream().filter(n -> copies(byId.get(n.id()), path, pair)).findFirst();
     }
 
-    private static boolean copies(Combination c, String path, GpuPair pair) {
-        WorkloadSpec spec;
-        try {
-            spec = c == null ? null : WorkloadSpec.of(c);
-        } catch (IllegalArgumentException notReadHere) {
-            return false;
-        }
+    private static boolean copies(WorkloadSpec spec, String path, GpuPair pair) {
         return spec != null && spec.peerRoute().filter(r -> r.path().name().equals(path) && r.pair().equals(pair))
                 .isPresent();
     }

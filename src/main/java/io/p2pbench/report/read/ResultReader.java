@@ -85,6 +85,7 @@ public final class ResultReader {
             throw new BadInputException(dir.resolve("manifest.json") + " lists no entries");
         }
         String machine = manifest.fingerprint() != null ? manifest.fingerprint() : topology.fingerprint();
+        List<RunEntry> entries = new ArrayList<>();
         List<Measurement> measurements = new ArrayList<>();
         List<ResultData.NotMeasured> notMeasured = new ArrayList<>();
         Map<String, Integer> unknown = new TreeMap<>();
@@ -93,11 +94,13 @@ public final class ResultReader {
             if (c == null || c.kind() == null || c.metric() == null || c.params() == null) {
                 throw new BadInputException(dir.resolve("manifest.json") + " has an entry without a combination");
             }
+            RunEntry typed = RunEntries.of(dir, e);
+            entries.add(typed);
             if (e.outcome() != Outcome.OK) {
                 notMeasured.add(ResultData.NotMeasured.of(c.id(), e.outcome(), e.reason(), c.singleGpu()));
             } else if (isKnown(c.kind())) {
                 // Reads (and so checks) the entry's JMH file: a truncated jmh/*.json(.gz) is one line here.
-                measurements.addAll(readRounds(folder, e, machine));
+                measurements.addAll(readRounds(folder, e, typed.spec(), machine));
             } else {
                 if (!Kind.PARTITION.label().equals(c.kind()) && !Kind.SERVING.label().equals(c.kind())) {
                     // Partition and serving figures are read by PartitionVerdict and ServingResults, not here.
@@ -113,7 +116,7 @@ public final class ResultReader {
                 ? checkedJmhResults(dir.resolve("jmh-results.json")) : null;
         return new ResultData(dir, machine + "/" + dir.getFileName(), machine,
                 "p2pbench " + manifest.suiteVersion() + (manifest.suiteBuild() == null ? "" : " (" + manifest.suiteBuild() + ")"),
-                topology, manifest, List.copyOf(measurements),
+                topology, manifest, List.copyOf(entries), List.copyOf(measurements),
                 List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), jmhResults, ResultData.Tool.P2PBENCH,
                 null);
     }
@@ -181,10 +184,10 @@ public final class ResultReader {
      * The figures of one ok entry: of its one round, or of each of its rounds joined row by row ({@link
      * Measurement#rounds()}: each round's samples apart, the samples of all rounds together).
      */
-    private static List<Measurement> readRounds(ResultFolder folder, RunManifest.Entry e, String machine)
-            throws BadInputException {
+    private static List<Measurement> readRounds(ResultFolder folder, RunManifest.Entry e, WorkloadSpec spec,
+                                                String machine) throws BadInputException {
         if (e.rounds() == null) {
-            return new EntryReader(folder, e.combination(), e.jmhFile(), e.samplesFile(), machine).read();
+            return new EntryReader(folder, e.combination(), spec, e.jmhFile(), e.samplesFile(), machine).read();
         }
         if (e.rounds().isEmpty()) {
             throw new BadInputException(folder.resolve("manifest.json") + ": entry " + e.combination().id()
@@ -196,7 +199,7 @@ public final class ResultReader {
                 throw new BadInputException(folder.resolve("manifest.json") + ": entry " + e.combination().id()
                         + " is ok but a round of it is " + r.status());
             }
-            rounds.add(new EntryReader(folder, e.combination(), r.jmhFile(), r.samplesFile(), machine).read());
+            rounds.add(new EntryReader(folder, e.combination(), spec, r.jmhFile(), r.samplesFile(), machine).read());
         }
         List<Measurement> joined = new ArrayList<>();
         for (int j = 0; j < rounds.get(0).size(); j++) {
@@ -217,13 +220,16 @@ public final class ResultReader {
     private static final class EntryReader {
         private final ResultFolder folder;
         private final Combination c;
+        private final WorkloadSpec spec;
         private final String jmhFile;
         private final String samplesFile;
         private final String machine;
 
-        EntryReader(ResultFolder folder, Combination c, String jmhFile, String samplesFile, String machine) {
+        EntryReader(ResultFolder folder, Combination c, WorkloadSpec spec, String jmhFile, String samplesFile,
+                    String machine) {
             this.folder = folder;
             this.c = c;
+            this.spec = spec;
             this.jmhFile = jmhFile;
             this.samplesFile = samplesFile;
             this.machine = machine;
@@ -233,13 +239,6 @@ public final class ResultReader {
             if (jmhFile == null) {
                 throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id()
                         + " is ok but names no JMH file");
-            }
-            WorkloadSpec spec;
-            try {
-                spec = WorkloadSpec.of(c);
-            } catch (IllegalArgumentException e) {
-                throw new BadInputException(folder.resolve("manifest.json") + ": entry " + c.id() + " of kind "
-                        + e.getMessage());
             }
             JmhJson jmh = JmhJson.read(folder.resolve(jmhFile));
             // Rows of both directions at once report under the one-way kind, with the direction saying which.

@@ -2,10 +2,7 @@ package io.p2pbench.report.read;
 
 import io.p2pbench.partition.Plan;
 import io.p2pbench.results.AtomicFiles;
-import io.p2pbench.spec.Combination;
-import io.p2pbench.spec.Kind;
 import io.p2pbench.results.Outcome;
-import io.p2pbench.results.RunManifest;
 import io.p2pbench.serving.PointStats;
 import io.p2pbench.serving.ServingSamples;
 import io.p2pbench.serving.ServingSweep;
@@ -128,33 +125,23 @@ public final class ServingResults {
     public static List<Sweep> read(List<ResultData> sources) throws BadInputException {
         Map<String, Builder> byKey = new LinkedHashMap<>();
         for (ResultData d : sources) {
-            if (d.manifest() == null) {
-                continue;
-            }
-            for (RunManifest.Entry e : d.manifest().entries()) {
-                Combination c = e.combination();
-                if (c == null || !Kind.SERVING.label().equals(c.kind())) {
+            for (RunEntry e : d.entries()) {
+                if (e.serving().isEmpty()) {
                     continue;
                 }
-                Serving p;
-                try {
-                    p = Serving.of(c);
-                } catch (IllegalArgumentException bad) {
-                    throw new BadInputException(d.source().resolve("manifest.json") + ": entry " + c.id() + ": "
-                            + bad.getMessage());
-                }
+                Serving p = e.serving().get();
                 ServingSweep sweep = p.sweep();
                 String key = String.join("|", d.machine(), p.model().name(), p.plan().name(), p.transport().name(),
                         p.group().toString(), sweep.comparableKey());
-                Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p, c.singleGpu(), sweep));
+                Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p, e.singleGpu(), sweep));
                 if (e.outcome() == Outcome.SKIPPED && b.skip == null) {
                     b.skip = e.reason();
                     b.skipCause = e.cause();
                 }
-                if (e.outcome() != Outcome.OK || e.samplesFile() == null) {
+                if (!e.ok() || e.samplesFile() == null) {
                     continue;
                 }
-                b.runs.add(run(d, e, sweep));
+                b.runs.add(run(d, e.samplesFile(), sweep));
             }
         }
         List<Sweep> out = new ArrayList<>();
@@ -166,13 +153,8 @@ public final class ServingResults {
         return out;
     }
 
-    private static Run run(ResultData d, RunManifest.Entry e, ServingSweep sweep) throws BadInputException {
-        Path folder = d.source().toAbsolutePath().normalize();
-        Path file = folder.resolve(e.samplesFile()).normalize();
-        if (!file.startsWith(folder)) {
-            throw new BadInputException(d.source().resolve("manifest.json") + ": entry " + e.combination().id()
-                    + " names samples file '" + e.samplesFile() + "' outside its result folder");
-        }
+    private static Run run(ResultData d, Path samplesFile, ServingSweep sweep) throws BadInputException {
+        Path file = samplesFile.toAbsolutePath().normalize();
         ServingSamples s;
         try {
             s = ServingSamples.read(AtomicFiles.read(file));

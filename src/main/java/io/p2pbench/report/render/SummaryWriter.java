@@ -6,14 +6,13 @@ import io.p2pbench.report.read.Endpoints;
 import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.RunEntry;
 import io.p2pbench.report.stats.HockneyFit;
 import io.p2pbench.report.stats.LinkRates;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.spec.Kind;
-import io.p2pbench.results.Outcome;
-import io.p2pbench.results.RunManifest;
 import io.p2pbench.results.RunStatus;
 import io.p2pbench.topology.HostInfo;
 import io.p2pbench.topology.Topology;
@@ -220,7 +219,7 @@ public final class SummaryWriter {
     private static List<Block> runs(ReportContent r) {
         List<List<String>> rows = new ArrayList<>();
         for (ResultData d : r.sources()) {
-            long ok = d.isRun() ? d.manifest().entries().stream().filter(e -> e.outcome() == Outcome.OK).count() : 0;
+            long ok = d.entries().stream().filter(RunEntry::ok).count();
             long skipped = d.notMeasured().stream().filter(n -> n.gap() == ResultData.Gap.SKIPPED).count();
             long other = d.notMeasured().size() - skipped;
             rows.add(List.of("`" + d.label() + "`", d.origin(),
@@ -243,14 +242,14 @@ public final class SummaryWriter {
         if (!d.isRun()) {
             return "n/a (imported)";
         }
-        List<RunManifest.Entry> ok = d.manifest().entries().stream().filter(e -> e.outcome() == Outcome.OK).toList();
+        List<RunEntry> ok = d.entries().stream().filter(RunEntry::ok).toList();
         if (ok.isEmpty()) {
             return "0";
         }
         if (ok.stream().anyMatch(e -> e.bytesVerified() == null)) {
             return "not recorded (older suite)";
         }
-        return Sizes.format(ok.stream().mapToLong(RunManifest.Entry::bytesVerified).sum());
+        return Sizes.format(ok.stream().mapToLong(RunEntry::bytesVerified).sum());
     }
 
     public static List<ResultData> machines(ReportContent r) {

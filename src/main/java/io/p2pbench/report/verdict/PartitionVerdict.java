@@ -8,13 +8,11 @@ import io.p2pbench.report.chart.PartitionNames;
 import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.JmhJson;
 import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.read.RunEntry;
 import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.results.AtomicFiles;
-import io.p2pbench.spec.Combination;
-import io.p2pbench.spec.Kind;
 import io.p2pbench.spec.Metric;
 import io.p2pbench.results.Outcome;
-import io.p2pbench.results.RunManifest;
 import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.spec.SecondaryMetric;
 import io.p2pbench.transfer.SkipCause;
@@ -322,30 +320,26 @@ public final class PartitionVerdict {
     public static List<Figure> figures(List<ResultData> runs) throws BadInputException {
         Map<String, Builder> byKey = new LinkedHashMap<>();
         for (ResultData d : runs) {
-            if (d.manifest() == null) {
-                continue;
-            }
-            for (RunManifest.Entry e : d.manifest().entries()) {
-                Combination c = e.combination();
-                if (c == null || !Kind.PARTITION.label().equals(c.kind())) {
+            for (RunEntry e : d.entries()) {
+                if (e.partitionRun().isEmpty()) {
                     continue;
                 }
-                PartitionRun p = partitionRun(d, c);
-                boolean request = Metric.LATENCY.label().equals(c.metric());
+                PartitionRun p = e.partitionRun().get();
+                boolean request = e.metric() == Metric.LATENCY;
                 String phase = request ? Phase.DECODE.name() : p.phase().name();
                 boolean graph = request || p.graph();
                 String key = String.join("|", d.machine(), p.model().name(), phase, Integer.toString(p.batch()),
                         Boolean.toString(graph), p.plan().name(), p.transport().name());
                 Builder b = byKey.computeIfAbsent(key, k -> new Builder(d.machine(), p.model().name(), phase,
-                        p.batch(), graph, p.plan(), p.transport().name(), p.group().toString(), c.singleGpu()));
+                        p.batch(), graph, p.plan(), p.transport().name(), p.group().toString(), e.singleGpu()));
                 if (e.outcome() == Outcome.SKIPPED && b.skip == null) {
                     b.skip = e.reason();
                     b.skipCause = e.cause();
                 }
-                if (e.outcome() != Outcome.OK || e.jmhFile() == null) {
+                if (!e.ok() || e.jmhFile() == null) {
                     continue;
                 }
-                JmhJson jmh = JmhJson.read(d.source().resolve(e.jmhFile()));
+                JmhJson jmh = JmhJson.read(e.jmhFile());
                 if (request) {
                     b.p99.add(new Percentile(99).withEstimationType(Percentile.EstimationType.R_7)
                             .evaluate(jmh.histogramMicros()));
@@ -360,7 +354,7 @@ public final class PartitionVerdict {
                     b.bus.add(median(jmh.secondary(SecondaryMetric.BUS_GBPS)));
                     b.skip = null;
                     if (step <= 0) {
-                        throw new BadInputException(d.source() + ": " + c.id() + " has a step time of " + step + " us");
+                        throw new BadInputException(d.source() + ": " + e.id() + " has a step time of " + step + " us");
                     }
                 }
             }
@@ -370,14 +364,6 @@ public final class PartitionVerdict {
             out.add(b.build());
         }
         return out;
-    }
-
-    private static PartitionRun partitionRun(ResultData d, Combination c) throws BadInputException {
-        try {
-            return PartitionRun.of(c);
-        } catch (IllegalArgumentException e) {
-            throw new BadInputException(d.source().resolve("manifest.json") + ": entry " + c.id() + ": " + e.getMessage());
-        }
     }
 
     private static double median(double[] v) {
