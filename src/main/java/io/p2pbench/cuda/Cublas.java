@@ -57,7 +57,7 @@ public final class Cublas implements AutoCloseable {
     static void check(int status, String call, Object... args) {
         if (status != CUBLAS_STATUS_SUCCESS) {
             BytePointer text = cublasGetStatusString(status);
-            throw new CudaException(call, Cuda.formatArgs(args), status, "cublasStatus" + status,
+            throw new CudaException(CudaException.Api.CUBLAS, call, Cuda.formatArgs(args), status, "cublasStatus" + status,
                     text == null ? "" : text.getString());
         }
     }

@@ -29,13 +29,42 @@ public final class CudaException extends RuntimeException {
     private static final Set<Integer> STICKY_CODES = Set.of(214, 700, 702, 714, 715, 716, 717, 718, 719);
     private static final AtomicReference<CudaException> FIRST_STICKY = new AtomicReference<>();
 
+    /** Which library's status the code is: their numbers overlap (NCCL's 2 is a system error, CUDA's no memory). */
+    public enum Api {
+        /** The CUDA runtime or driver API (they share their error numbers). */
+        CUDA,
+        /** NCCL's ncclResult_t. */
+        NCCL,
+        /** NVRTC's nvrtcResult. */
+        NVRTC,
+        /** cuBLAS's cublasStatus_t. */
+        CUBLAS,
+        /** NVML's nvmlReturn_t. */
+        NVML,
+        /** No library call: CUDA could not be used at all. */
+        NONE
+    }
+
+    /** cudaErrorMemoryAllocation, CUDA_ERROR_OUT_OF_MEMORY. */
+    private static final int OUT_OF_MEMORY = 2;
+    /** cudaErrorPeerAccessUnsupported, CUDA_ERROR_PEER_ACCESS_UNSUPPORTED. */
+    private static final int PEER_ACCESS_UNSUPPORTED = 217;
+
+    private final Api api;
     private final String call;
     private final int code;
     private final String errorName;
 
+    /** A failed CUDA runtime or driver call. */
     CudaException(String call, String arguments, int code, String errorName, String description) {
+        this(Api.CUDA, call, arguments, code, errorName, description);
+    }
+
+    /** A failed call of {@code api}. */
+    CudaException(Api api, String call, String arguments, int code, String errorName, String description) {
         super(call + "(" + arguments + ") failed: " + code + " " + errorName
                 + (description == null || description.isBlank() ? "" : " (" + description + ")"));
+        this.api = api;
         this.call = call;
         this.code = code;
         this.errorName = errorName;
@@ -46,6 +75,7 @@ public final class CudaException extends RuntimeException {
 
     private CudaException(String message) {
         super(message);
+        this.api = Api.NONE;
         this.call = "";
         this.code = NOT_AVAILABLE;
         this.errorName = "notAvailable";
@@ -65,9 +95,24 @@ public final class CudaException extends RuntimeException {
                 "the host has too little free memory");
     }
 
+    /** Which library failed. */
+    public Api api() {
+        return api;
+    }
+
+    /** Whether a CUDA allocation (device or pinned host, or a host malloc through {@link #hostOutOfMemory}) failed. */
+    public boolean outOfMemory() {
+        return api == Api.CUDA && code == OUT_OF_MEMORY;
+    }
+
+    /** Whether the driver refused peer access between the two GPUs. */
+    public boolean peerAccessUnsupported() {
+        return api == Api.CUDA && code == PEER_ACCESS_UNSUPPORTED;
+    }
+
     /** Whether this failure left the process's CUDA context unusable (a sticky error, {@link #STICKY_CODES}). */
     public boolean sticky() {
-        return STICKY_CODES.contains(code);
+        return api == Api.CUDA && STICKY_CODES.contains(code);
     }
 
     /**

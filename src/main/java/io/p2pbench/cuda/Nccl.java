@@ -63,7 +63,7 @@ public final class Nccl implements AutoCloseable {
     static void check(int result, String call, Object... args) {
         if (result != ncclSuccess) {
             BytePointer text = ncclGetErrorString(result);
-            throw new CudaException(call, Cuda.formatArgs(args), result, "ncclResult" + result,
+            throw new CudaException(CudaException.Api.NCCL, call, Cuda.formatArgs(args), result, "ncclResult" + result,
                     text == null ? "" : text.getString());
         }
     }

@@ -151,7 +151,7 @@ public final class NcclRank implements AutoCloseable {
      * exception carries NCCL's result code under the name {@link #resultName} gave it.
      */
     public static boolean invalidUsage(CudaException e) {
-        return e.code() == ncclInvalidUsage && resultName(ncclInvalidUsage).equals(e.errorName());
+        return e.api() == CudaException.Api.NCCL && e.code() == ncclInvalidUsage;
     }
 
     /** NCCL's name of a result code, e.g. {@code ncclInvalidUsage}. */
@@ -181,7 +181,8 @@ public final class NcclRank implements AutoCloseable {
         BytePointer last = ncclGetLastError(null);
         String lastText = last == null ? "" : last.getString().strip();
         String description = (text == null ? "" : text.getString()) + (lastText.isEmpty() ? "" : "; NCCL: " + lastText);
-        return new CudaException(call, Cuda.formatArgs(args), result, resultName(result), description);
+        return new CudaException(CudaException.Api.NCCL, call, Cuda.formatArgs(args), result, resultName(result),
+                description);
     }
 
     /** Destroys the communicator; idempotent. */

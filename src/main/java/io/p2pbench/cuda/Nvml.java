@@ -236,7 +236,7 @@ public final class Nvml implements AutoCloseable {
             open = false;
             int status = nvmlShutdown();
             if (status != NVML_SUCCESS) {
-                throw new CudaException("nvmlShutdown", "", status, "NVML_ERROR_" + status, errorString(status));
+                throw new CudaException(CudaException.Api.NVML, "nvmlShutdown", "", status, "NVML_ERROR_" + status, errorString(status));
             }
         }
     }

@@ -36,7 +36,7 @@ public final class Nvrtc {
     private static void check(int status, String call, Object... args) {
         if (status != NVRTC_SUCCESS) {
             BytePointer text = nvrtcGetErrorString(status);
-            throw new CudaException(call, Cuda.formatArgs(args), status, "NVRTC_ERROR_" + status,
+            throw new CudaException(CudaException.Api.NVRTC, call, Cuda.formatArgs(args), status, "NVRTC_ERROR_" + status,
                     text == null ? "" : text.getString());
         }
     }
@@ -102,7 +102,7 @@ public final class Nvrtc {
             }
             int status = nvrtcCompileProgram(program, options.length, opts);
             if (status != NVRTC_SUCCESS) {
-                throw new CudaException("nvrtcCompileProgram", "program=" + programName + ", target=" + target,
+                throw new CudaException(CudaException.Api.NVRTC, "nvrtcCompileProgram", "program=" + programName + ", target=" + target,
                         status, "NVRTC_ERROR_" + status, log(program));
             }
             try (SizeTPointer size = new SizeTPointer(1)) {
@@ -125,7 +125,7 @@ public final class Nvrtc {
         } catch (RuntimeException e) {
             int destroyed = nvrtcDestroyProgram(program);
             if (destroyed != NVRTC_SUCCESS) {
-                e.addSuppressed(new CudaException("nvrtcDestroyProgram", "program=" + programName, destroyed,
+                e.addSuppressed(new CudaException(CudaException.Api.NVRTC, "nvrtcDestroyProgram", "program=" + programName, destroyed,
                         "NVRTC_ERROR_" + destroyed, ""));
             }
             throw e;

@@ -44,6 +44,11 @@ public enum CopyPath {
         return needsPeerAccess;
     }
 
+    /** Whether a copy engine does the copy through cudaMemcpyPeerAsync (CE_P2P_READ, CE_P2P_WRITE, CE_NO_P2P). */
+    public boolean copyEngine() {
+        return this == CE_P2P_READ || this == CE_P2P_WRITE || this == CE_NO_P2P;
+    }
+
     /** One line for legends and plans. */
     public String description() {
         return description;

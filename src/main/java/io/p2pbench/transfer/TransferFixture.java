@@ -52,7 +52,7 @@ public final class TransferFixture implements AutoCloseable {
      */
     public static TransferFixture peer(CopyPath path, GpuPair pair, long bytes, boolean bidirectional,
                                        long stagingChunk, Binding binding) {
-        if (binding != Binding.JAVACPP_RUNTIME && !path.name().startsWith("CE_")) {
+        if (binding != Binding.JAVACPP_RUNTIME && !path.copyEngine()) {
             throw new BenchmarkSkipped(SkipCause.NOT_APPLICABLE, path + " has no " + binding.label() + " variant: the binding comparison covers "
                     + "copy-engine copies (CE_P2P_READ, CE_P2P_WRITE, CE_NO_P2P) and host-device copies");
         }
@@ -130,10 +130,10 @@ public final class TransferFixture implements AutoCloseable {
     }
 
     private static RuntimeException translate(RuntimeException e, long bytes) {
-        if (e instanceof CudaException ce && "cudaErrorMemoryAllocation".equals(ce.errorName())) {
+        if (e instanceof CudaException ce && ce.outOfMemory()) {
             return new BenchmarkSkipped(SkipCause.DOES_NOT_FIT, "too little memory for " + Sizes.format(bytes) + " transfers: " + ce.getMessage());
         }
-        if (e instanceof CudaException ce && "cudaErrorPeerAccessUnsupported".equals(ce.errorName())) {
+        if (e instanceof CudaException ce && ce.peerAccessUnsupported()) {
             return new BenchmarkSkipped(SkipCause.NO_PEER_ACCESS, "peer access refused by the driver: " + ce.getMessage());
         }
         return e;
