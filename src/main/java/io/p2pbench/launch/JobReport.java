@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What rank 0 prints: the job when every rank has started (ranks, hosts, GPUs, the plan), and the job's results
@@ -43,10 +44,10 @@ final class JobReport {
     static int end(PrintWriter out, JobPlan plan, ResultFolder folder, RunManifest m, Map<Integer, String> unfinished,
                    PrintWriter err) {
         out.println("Results: " + folder.dir());
-        List<RunManifest.Entry> copies = m.entries().stream().filter(e -> !e.combination().kind()
-                .equals(ProcessKind.NCCL_PROCESSES.label()) && e.outcome() == Outcome.OK).toList();
+        List<RunManifest.Entry> copies = m.entries().stream().filter(e -> !ProcessKind.NCCL_PROCESSES.of(e.combination())
+                && e.outcome() == Outcome.OK).toList();
         if (!copies.isEmpty()) {
-            out.println(copies.get(0).combination().kind().equals(ProcessKind.TEST_STAND_IN.label())
+            out.println(ProcessKind.TEST_STAND_IN.of(copies.get(0).combination())
                     ? "Copies between processes by the CPU stand-in (TEST ONLY: host array copies, no GPU):"
                     : "CUDA IPC copies between processes (device-timed, every batch verified; median over batches):");
             for (RunManifest.Entry e : copies) {
@@ -76,11 +77,13 @@ final class JobReport {
     }
 
     private static void collectives(PrintWriter out, JobPlan plan, ResultFolder folder, RunManifest m) {
-        Map<String, List<RunManifest.Entry>> bySteps = new LinkedHashMap<>();
+        // One step's ranks share every parameter but their rank.
+        Map<Map<String, String>, List<RunManifest.Entry>> bySteps = new LinkedHashMap<>();
         for (RunManifest.Entry e : m.entries()) {
-            if (e.combination().kind().equals(ProcessKind.NCCL_PROCESSES.label())) {
-                String id = e.combination().id();
-                bySteps.computeIfAbsent(id.substring(0, id.lastIndexOf("-r")), k -> new ArrayList<>()).add(e);
+            if (ProcessKind.NCCL_PROCESSES.of(e.combination())) {
+                Map<String, String> step = new TreeMap<>(e.combination().params());
+                step.remove("rank");
+                bySteps.computeIfAbsent(step, k -> new ArrayList<>()).add(e);
             }
         }
         boolean header = false;

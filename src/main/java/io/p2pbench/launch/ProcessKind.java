@@ -1,5 +1,7 @@
 package io.p2pbench.launch;
 
+import io.p2pbench.spec.Combination;
+
 /**
  * The kinds of manifest entries a job of several processes writes. They are not {@link io.p2pbench.spec.Kind}s:
  * these entries have no JMH file (the ranks time their batches themselves, without JMH, since JMH's forks would
@@ -27,6 +29,11 @@ public enum ProcessKind {
     /** The kind in the manifest. */
     public String label() {
         return label;
+    }
+
+    /** Whether {@code c} is an entry of this kind: its manifest kind read in this one place. */
+    public boolean of(Combination c) {
+        return label.equals(c.kind());
     }
 
     /** What measured it (the manifest's {@code benchmark}). */
