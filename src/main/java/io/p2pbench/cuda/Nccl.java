@@ -68,6 +68,19 @@ public final class Nccl implements AutoCloseable {
         }
     }
 
+    /** Why NCCL cannot be loaded here, or null when it can. */
+    public static String unavailable() {
+        try {
+            Loader.load(nccl.class);
+            try (IntPointer v = new IntPointer(1)) {
+                check(ncclGetVersion(v), "ncclGetVersion");
+                return null;
+            }
+        } catch (Throwable t) {
+            return Cuda.describeLoadFailure(t);
+        }
+    }
+
     /** NCCL's version code (e.g. 22803 for 2.28.3), or a reason it cannot be loaded. */
     public static String version() {
         try {

@@ -53,8 +53,8 @@ final class GpuRankWorkload implements RankWorkload {
 
     @Override
     public String ncclUnavailable() {
-        String version = Nccl.version();
-        return version.startsWith("unavailable") ? "NCCL is " + version : null;
+        String why = Nccl.unavailable();
+        return why == null ? null : "NCCL is unavailable (" + why + ")";
     }
 
     @Override

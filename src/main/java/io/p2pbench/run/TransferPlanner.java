@@ -57,9 +57,9 @@ final class TransferPlanner {
                 continue;
             }
             for (GpuPair pair : matrixPairs) {
-                add(plan, peer(t, p, pair, path, p.matrixSize(), Metric.BANDWIDTH, false, "matrix"));
+                add(plan, peer(t, p, pair, path, p.matrixSize(), Metric.BANDWIDTH, false, Combination.MATRIX_GROUP));
                 if (p.bidirectionalMatrix() && pair.src() <= pair.dst()) {
-                    add(plan, peer(t, p, pair, path, p.matrixSize(), Metric.BANDWIDTH, true, "matrix"));
+                    add(plan, peer(t, p, pair, path, p.matrixSize(), Metric.BANDWIDTH, true, Combination.MATRIX_GROUP));
                 }
             }
         }

@@ -29,6 +29,9 @@ import java.util.Map;
 public record Combination(String id, String benchmark, String kind, String metric, Map<String, String> params,
                           String group, String link, long sizeBytes, boolean singleGpu, String skipReason,
                           double predictedSeconds, @JsonInclude(JsonInclude.Include.NON_NULL) SkipCause skipCause) {
+    /** The group of the pair-matrix rows (every ordered pair at one size): the planner writes it, the report reads it. */
+    public static final String MATRIX_GROUP = "matrix";
+
     /** A combination whose skip, if any, has no more precise cause than {@link SkipCause#OTHER}. */
     public Combination(String id, String benchmark, String kind, String metric, Map<String, String> params,
                        String group, String link, long sizeBytes, boolean singleGpu, String skipReason,

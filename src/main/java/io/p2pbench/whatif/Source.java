@@ -43,17 +43,18 @@ public final class Source {
      *
      * @param op the communication it measures
      * @param curve the curve
-     * @param kind {@code nccl}, {@code allreduce-ring}, {@code peer}, {@code reference}, ...
+     * @param kind the kind of the rows it comes from ({@link Kind#NCCL}, {@link Kind#ALLREDUCE_RING}, {@link Kind#PEER},
+     *     ...); null for a public reference machine
      * @param dtype its element type as the source spells it ({@code FLOAT32}), or empty
      * @param inSwitchReduction for an all-reduce the switch reduced (NVLink SHARP, "NVLS"), its name; else null.
      *     Such a curve's bus bandwidth can exceed the links' line rate, which reduce-scatter, all-gather and a
      *     send cannot: it is no curve to derive them from.
      * @param hostStaged whether its data went through host memory (a ring over {@code HOST_STAGED})
      */
-    public record Candidate(Comm op, Curve curve, String kind, String dtype, String inSwitchReduction,
+    public record Candidate(Comm op, Curve curve, Kind kind, String dtype, String inSwitchReduction,
                             boolean hostStaged) {
         /** A curve whose data did not go through host memory. */
-        public Candidate(Comm op, Curve curve, String kind, String dtype, String inSwitchReduction) {
+        public Candidate(Comm op, Curve curve, Kind kind, String dtype, String inSwitchReduction) {
             this(op, curve, kind, dtype, inSwitchReduction, false);
         }
     }
@@ -141,7 +142,7 @@ public final class Source {
                 .comparing((Candidate c) -> op != Comm.SEND && c.curve().ranks() != gpus)
                 .thenComparing(c -> -c.curve().ranks())
                 .thenComparing(c -> c.curve().singleGpu())
-                .thenComparing(c -> !c.kind().equals(Kind.NCCL.label()) && !c.kind().equals("reference"))
+                .thenComparing(c -> c.kind() != Kind.NCCL && c.kind() != null)
                 .thenComparing(Candidate::hostStaged)
                 .thenComparing(c -> !c.dtype().equalsIgnoreCase(dtype.resultName()))
                 .thenComparing(c -> -c.curve().points().size()));
@@ -198,7 +199,7 @@ public final class Source {
                 String pair = first.pairLabel();
                 out.add(new Candidate(Comm.SEND, new Curve("one-way copy " + k.path() + " " + pair
                         + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), 2, single,
-                        new ArrayList<>(bySize.values())), Kind.PEER.label(), "", null, false));
+                        new ArrayList<>(bySize.values())), Kind.PEER, "", null, false));
                 continue;
             }
             Comm op = comm(k.route().operation());
@@ -209,7 +210,8 @@ public final class Source {
             String who = k.is(Kind.NCCL) ? "NCCL " + k.path() : "p2pbench " + k.path().replace("ALL_REDUCE", "all-reduce");
             out.add(new Candidate(op, new Curve(who + " on " + k.pair() + ", bus bandwidth"
                     + (single ? " (" + Measurement.SINGLE_GPU + ")" : ""), ranks, single,
-                    new ArrayList<>(bySize.values())), k.kind(), k.route().dtype(), null, k.route().hostStaged()));
+                    new ArrayList<>(bySize.values())), k.is(Kind.NCCL) ? Kind.NCCL : Kind.ALLREDUCE_RING, k.route().dtype(), null,
+                    k.route().hostStaged()));
         }
         String origin = data.isRun() ? "measured here: " + data.origin() + ", " + data.source()
                 : "imported: " + data.origin() + ", " + data.source();
@@ -248,7 +250,7 @@ public final class Source {
                     m.path("lineRateFrom").asText(""));
             out.put(m.path("id").asText().toLowerCase(Locale.ROOT), new Source(name + " (" + REFERENCE_LABEL + ")",
                     REFERENCE_LABEL + ": " + m.path("interconnect").asText() + "; " + m.path("source").asText(),
-                    List.of(new Candidate(op, curve, "reference", "", reduction, false)), hardware, true));
+                    List.of(new Candidate(op, curve, null, "", reduction, false)), hardware, true));
         }
         return out;
     }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.report.Compare;
 import io.p2pbench.report.Fixtures;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.transfer.Sizes;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -42,7 +43,7 @@ class WhatIfTest {
     void resultFolderPrefersNcclOnTheRequestedGroupAndCopiesForPipelines() throws Exception {
         Source x8 = Source.of(Compare.read(Fixtures.X8, 512 * Sizes.MIB));
         Source.Candidate ar = x8.curve(Comm.ALL_REDUCE, GradientType.FP16, 8).orElseThrow();
-        assertEquals("nccl", ar.kind());
+        assertEquals(Kind.NCCL, ar.kind());
         assertEquals(8, ar.curve().ranks());
         Source.Candidate send = x8.curve(Comm.SEND, GradientType.FP16, 8).orElseThrow();
         assertTrue(send.curve().description().contains("0→1"), send.curve().description());
@@ -121,7 +122,7 @@ class WhatIfTest {
                 new Curve.Point(Sizes.MIB, 40, Double.NaN, Double.NaN),
                 new Curve.Point(Sizes.GIB, 370, Double.NaN, Double.NaN)));
         Source both = new Source("both", "test", List.of(nvls,
-                new Source.Candidate(Comm.ALL_REDUCE, ringCurve, "nccl", "", null)), Source.Hardware.UNKNOWN);
+                new Source.Candidate(Comm.ALL_REDUCE, ringCurve, Kind.NCCL, "", null)), Source.Hardware.UNKNOWN);
         WhatIf.Row dp = WhatIf.predict(request(8, false, Strategy.DP), List.of(both)).get(0);
         assertTrue(dp.curves().stream().allMatch(c -> c.startsWith("nccl-tests all_reduce_perf")),
                 "all-reduce itself keeps the NVLS curve (most sizes): " + dp.curves());

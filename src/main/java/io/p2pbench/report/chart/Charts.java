@@ -389,7 +389,7 @@ public final class Charts {
     public static List<Measurement> matrixCells(List<Measurement> ms) {
         Set<String> matrixKeys = new HashSet<>();
         for (Measurement m : ms) {
-            if (m.group().equals("matrix") && m.key().is(Kind.PEER) && m.key().biggerIsBetter()) {
+            if (m.inMatrix() && m.key().is(Kind.PEER) && m.key().biggerIsBetter()) {
                 matrixKeys.add(cellKey(m));
             }
         }

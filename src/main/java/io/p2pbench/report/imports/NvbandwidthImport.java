@@ -9,6 +9,7 @@ import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.results.Outcome;
 import io.p2pbench.report.read.Route;
+import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.topology.GpuPair;
 import io.p2pbench.transfer.CopyPath;
@@ -202,7 +203,7 @@ public final class NvbandwidthImport {
     private static void add(Map<String, Measurement> seen, String machine, Measurement.Key key, boolean singleGpu,
                             String test, double value) {
         if (!Double.isNaN(value)) {
-            seen.putIfAbsent(key.toString(), new Measurement(key, machine, "?", singleGpu, "matrix", test,
+            seen.putIfAbsent(key.toString(), new Measurement(key, machine, "?", singleGpu, Combination.MATRIX_GROUP, test,
                     new double[] {value}, "nvbandwidth " + test + " (one value)"));
         }
     }

@@ -1,5 +1,6 @@
 package io.p2pbench.report.read;
 
+import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
 import java.util.Arrays;
 import java.util.List;
@@ -29,6 +30,11 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
     public Measurement(Key key, String machine, String link, boolean singleGpu, String group, String id,
                        double[] samples, String samplesFrom) {
         this(key, machine, link, singleGpu, group, id, samples, samplesFrom, List.of(samples));
+    }
+
+    /** Whether this is a row of the pair matrix (its group, read here, the one place that names it). */
+    public boolean inMatrix() {
+        return Combination.MATRIX_GROUP.equals(group);
     }
 
     /** One measurement of several rounds of one row: the first's description, every round's samples. */
