@@ -72,9 +72,9 @@ public final class ServingCharts {
                 Target target = scenario.get(0).sweep().target();
                 String model = scenario.get(0).model();
                 out.add(save(dir, prefix + "ttft-" + slug + ".svg", "p99 time to first token vs offered rate per plan: "
-                        + model, subtitle, scenario, "ttft", target.ttftP99Nanos() / 1e3));
+                        + model, subtitle, scenario, true, target.ttftP99Nanos() / 1e3));
                 out.add(save(dir, prefix + "tpot-" + slug + ".svg", "p99 time per output token vs offered rate per plan: "
-                        + model, subtitle, scenario, "tpot", target.tpotP99Nanos() / 1e3));
+                        + model, subtitle, scenario, false, target.tpotP99Nanos() / 1e3));
                 String title = "Capacity per plan under the target, P2P on vs off: " + model;
                 Path file = FileNames.fresh(dir, prefix + "capacity-" + slug, SVG);
                 AtomicFiles.write(file, capacity(title, subtitle, scenario, target));
@@ -85,7 +85,7 @@ public final class ServingCharts {
     }
 
     private static Charts.ChartFile save(Path dir, String name, String title, String subtitle,
-                                         List<ServingResults.Sweep> scenario, String metric, double targetUs)
+                                         List<ServingResults.Sweep> scenario, boolean ttft, double targetUs)
             throws IOException {
         List<RateChart.Series> series = new ArrayList<>();
         int runs = 1;
@@ -93,7 +93,7 @@ public final class ServingCharts {
             runs = Math.max(runs, s.runs().size());
             List<RateChart.Point> pts = new ArrayList<>();
             for (double rate : s.commonRates()) {
-                Function<ServingResults.Point, Double> value = p -> (metric.equals("ttft") ? p.stats().ttft().p99()
+                Function<ServingResults.Point, Double> value = p -> (ttft ? p.stats().ttft().p99()
                         : p.stats().tpot().p99()) / 1e3;
                 List<Double> values = s.at(rate, value::apply);
                 double y = Statistics.median(values);
@@ -101,7 +101,7 @@ public final class ServingCharts {
                 double high;
                 if (s.runs().size() == 1) {
                     PointStats st = s.runs().get(0).at(rate).stats();
-                    ExactTests.Interval ci = ExactTests.p99Interval(metric.equals("ttft") ? st.ttft() : st.tpot());
+                    ExactTests.Interval ci = ExactTests.p99Interval(ttft ? st.ttft() : st.tpot());
                     low = ci.exists() ? ci.low() / 1e3 : Double.NaN;
                     high = ci.exists() ? ci.high() / 1e3 : Double.NaN;
                 } else {
@@ -113,7 +113,7 @@ public final class ServingCharts {
             series.add(new RateChart.Series(label(s) + (s.plan() == Plan.SINGLE ? "" : ", " + s.transport()), pts,
                     whyBroke(s)));
         }
-        String what = metric.equals("ttft") ? "p99 time to first token" : "p99 time per output token";
+        String what = ttft ? "p99 time to first token" : "p99 time per output token";
         List<String> notes = List.of(what + " (R-7) per offered rate, " + (runs == 1
                         ? "bars: its distribution-free interval from order statistics (coverage in the summary's table)"
                         : "median of " + runs + " runs, bars: their range"),
