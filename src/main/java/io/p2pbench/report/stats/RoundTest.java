@@ -82,13 +82,24 @@ public final class RoundTest {
         double mx = mean(x);
         double my = mean(y);
         int degrees = x.length + y.length - 2;
-        double s = Math.max(MIN_SPREAD, Math.sqrt((squares(x, mx) + squares(y, my)) / degrees));
+        double s = spread(baseline, candidate);
         double se = Math.sqrt(s * s * (1.0 / x.length + 1.0 / y.length) + driftVariance);
         double d = my - mx;
         TDistribution t = new TDistribution(null, degrees);
         double p = Math.min(1, 2 * t.cumulativeProbability(-Math.abs(d) / se));
         double half = t.inverseCumulativeProbability(0.5 + level / 2) * se;
         return new Result(d, s, degrees, p, Math.exp(d - half), Math.exp(d + half), half);
+    }
+
+    /**
+     * The pooled spread s of the log figures of {@code baseline} and {@code candidate} rounds as {@link #of} uses it
+     * (never below {@link #MIN_SPREAD}); {@link #applies} must hold.
+     */
+    public static double spread(double[] baseline, double[] candidate) {
+        double[] x = Arrays.stream(baseline).map(Math::log).toArray();
+        double[] y = Arrays.stream(candidate).map(Math::log).toArray();
+        int degrees = x.length + y.length - 2;
+        return Math.max(MIN_SPREAD, Math.sqrt((squares(x, mean(x)) + squares(y, mean(y))) / degrees));
     }
 
     private static double mean(double[] v) {

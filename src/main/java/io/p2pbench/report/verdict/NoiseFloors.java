@@ -114,6 +114,17 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
      * sum apart), size band.
      */
     public static String classOf(Measurement.Key k) {
+        return classOf(k, false);
+    }
+
+    /**
+     * The same, with rows staged through host memory (peer copies, collectives and exchanges over {@code
+     * HOST_STAGED}) in classes of their own when {@code stagedApart}: {@code bandwidth | peer host-staged | > 16 MiB}.
+     * The drift between runs ({@link RunDrift}) is learned and looked up by these: a staged copy moves with the
+     * host's memory and CPU, a device copy does not, and one class for both gave the staged 64 MiB copy the device
+     * copies' tau of 0 (three false alarms in twelve A/A comparisons of four-round runs on the H100 node).
+     */
+    static String classOf(Measurement.Key k, boolean stagedApart) {
         String kind = k.kind();
         boolean sum = k.lane().isSum();
         boolean bidir = k.lane().isBidirectional();
@@ -122,8 +133,14 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
         } else if (k.is(Kind.PEER) && bidir) {
             kind = Kind.PEER_BIDIR.label();
         }
+        if (stagedApart && k.route().hostStaged()) {
+            kind += " " + STAGED;
+        }
         return k.metric() + " | " + kind + (sum ? " sum" : "") + " | " + sizeBand(k.sizeBytes());
     }
+
+    /** How a drift class of rows staged through host memory names them. */
+    static final String STAGED = "host-staged";
 
     /** Size bands: up to 64 KiB (launch and enqueue bound), up to 16 MiB, above. */
     static String sizeBand(long bytes) {

@@ -41,7 +41,10 @@ final class RoundRows {
         if ((bRounds.length == bRuns && cRounds.length == cRuns) || !RoundTest.applies(bRounds, cRounds)) {
             return null;
         }
-        double tau = drift.tau(b.key());
+        // What the machine's rounds spread to on some host and these rounds do not show may lie between the runs.
+        double spread = RoundTest.spread(bRounds, cRounds);
+        double rest = drift.total(b.key());
+        double tau = Math.sqrt(Math.max(drift.tau(b.key()) * drift.tau(b.key()), rest * rest - spread * spread));
         double variance = tau * tau * (1.0 / bRuns + 1.0 / cRuns);
         double host = hosts.differ() ? drift.hostTau(b.key()) : 0;
         variance += host * host * (1.0 / hosts.baseline() + 1.0 / hosts.candidate());

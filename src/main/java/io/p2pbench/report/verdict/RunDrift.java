@@ -24,9 +24,10 @@ import org.apache.commons.math3.distribution.ChiSquaredDistribution;
  * How much a row drifts between runs beyond what its rounds show: the between-run part of its noise. Rounds of
  * one run are a minute apart at most; on the H100 node a state of the machine that moved small peer copies by 7%
  * lasted longer than some runs, so two runs' rounds could agree closely inside each run and differ between them.
- * Per class of rows ({@link NoiseFloors#classOf}), tau is the spread of a run's mean log figure that its rounds do
- * not explain: tau^2 = max(0, var(run means) - mean(var within a run) / rounds), averaged over the class's rows.
- * {@link io.p2pbench.report.stats.RoundTest} adds tau^2 / runs of each side to the variance of the difference.
+ * Per class of rows ({@link NoiseFloors#classOf(Measurement.Key, boolean)}: rows staged through host memory apart),
+ * tau is the spread of a run's mean log figure that its rounds do not explain: tau^2 = max(0, var(run means) -
+ * mean(var within a run) / rounds), averaged over the class's rows. {@link io.p2pbench.report.stats.RoundTest} adds
+ * tau^2 / runs of each side to the variance of the difference.
  *
  * <p>Where it comes from, in this order: the baseline's own runs when it has two or more (measured in rounds),
  * together with the machine's committed table if there is one (the larger tau of the two per class); else the
@@ -35,7 +36,7 @@ import org.apache.commons.math3.distribution.ChiSquaredDistribution;
  */
 public final class RunDrift {
     /** No drift known. */
-    public static final RunDrift NONE = new RunDrift("none", Map.of(), Map.of(), 0);
+    public static final RunDrift NONE = new RunDrift("none", Map.of(), Map.of(), Map.of(), Map.of(), 0);
 
     /**
      * Fewest hosts a drift between hosts is learned from. Leave-one-host-out over the four H100 hosts of 2026-12-06:
@@ -51,12 +52,17 @@ public final class RunDrift {
     private final String source;
     private final Map<String, Double> tau;
     private final Map<String, Double> hostTau;
+    private final Map<String, Double> total;
+    private final Map<String, Double> rowTotal;
     private final int runs;
 
-    private RunDrift(String source, Map<String, Double> tau, Map<String, Double> hostTau, int runs) {
+    private RunDrift(String source, Map<String, Double> tau, Map<String, Double> hostTau, Map<String, Double> total,
+                     Map<String, Double> rowTotal, int runs) {
         this.source = source;
         this.tau = Map.copyOf(tau);
         this.hostTau = Map.copyOf(hostTau);
+        this.total = Map.copyOf(total);
+        this.rowTotal = Map.copyOf(rowTotal);
         this.runs = runs;
     }
 
@@ -86,13 +92,34 @@ public final class RunDrift {
         return lookup(hostTau, k);
     }
 
+    /**
+     * The spread of one round's log figure of the row, rounds and runs together, on a host of this kind: s^2 + tau^2
+     * of each host (s the spread of its rounds within a run, tau its drift between runs), root mean square over the
+     * hosts. Where a state of the machine decides a small copy's level (docs/notes/copy-level-per-process.md), one
+     * host drew it anew in every process (a wide s, no tau) and another kept it for a whole run (a narrow s, a tau of
+     * 4%): what the rounds of a comparison do not show of this total may lie between its runs ({@link RoundRows}).
+     * Leave-one-host-out on four H100 hosts: without it, a table learned from three raised 2 false alarms in 12 A/A
+     * comparisons of the fourth; with it, none in 72 (docs/compare-error-rates-h100.md). The largest host instead of
+     * the mean also raised none and judged a third fewer rows. Per row where the table has it; else its class's (the
+     * class mean of each host, root mean square over hosts); 0 when unknown.
+     */
+    public double total(Measurement.Key k) {
+        Double row = rowTotal.get(rowId(k));
+        return row != null ? row : lookup(total, k);
+    }
+
+    /** A row's name in the table: metric, kind, path, lane, endpoints and size, as the key writes them. */
+    static String rowId(Measurement.Key k) {
+        return String.join(" | ", k.metric(), k.kind(), k.path(), k.direction(), k.pair(), Long.toString(k.sizeBytes()));
+    }
+
     /** Whether a between-host drift is known (learned from runs on two hosts or more). */
     public boolean knowsHosts() {
         return !hostTau.isEmpty();
     }
 
     private static double lookup(Map<String, Double> table, Measurement.Key k) {
-        Double t = table.get(NoiseFloors.classOf(k));
+        Double t = table.get(NoiseFloors.classOf(k, true));
         if (t != null) {
             return t;
         }
@@ -112,7 +139,11 @@ public final class RunDrift {
         other.tau.forEach((c, t) -> all.merge(c, t, Math::max));
         Map<String, Double> hosts = new TreeMap<>(hostTau);
         other.hostTau.forEach((c, t) -> hosts.merge(c, t, Math::max));
-        return new RunDrift(name, all, hosts, runs + other.runs);
+        Map<String, Double> totals = new TreeMap<>(total);
+        other.total.forEach((c, t) -> totals.merge(c, t, Math::max));
+        Map<String, Double> rows = new TreeMap<>(rowTotal);
+        other.rowTotal.forEach((c, t) -> rows.merge(c, t, Math::max));
+        return new RunDrift(name, all, hosts, totals, rows, runs + other.runs);
     }
 
     /**
@@ -143,26 +174,39 @@ public final class RunDrift {
         }
         Map<String, double[]> tauSums = new TreeMap<>(); // class -> {sum of tau^2, rows}
         Map<String, double[]> hostSums = new TreeMap<>();
+        Map<String, Map<String, double[]>> totalSums = new TreeMap<>(); // class -> host -> {sum of s^2 + tau^2, rows}
+        Map<String, double[]> rowTotals = new TreeMap<>(); // row -> {sum over hosts of s^2 + tau^2, hosts}
         byRow.forEach((row, hosts) -> {
-            double squares = 0;
-            int degrees = 0;
+            String cls = NoiseFloors.classOf(keys.get(row), true);
+            String id = rowId(keys.get(row));
+            double[] drift = new double[2]; // {sum over hosts of (runs - 1) tau_h^2, sum of (runs - 1)}
+            hosts.forEach((host, list) -> {
+                if (list.size() < 2) {
+                    return;
+                }
+                double mean = list.stream().mapToDouble(v -> v[0]).average().orElseThrow();
+                double between = list.stream().mapToDouble(v -> (v[0] - mean) * (v[0] - mean)).sum() / (list.size() - 1);
+                double within = list.stream().mapToDouble(v -> v[1]).average().orElseThrow();
+                double perRunNoise = list.stream().mapToDouble(v -> v[1] / v[2]).average().orElseThrow();
+                double hostTau2 = Math.max(0, between - perRunNoise);
+                drift[0] += (list.size() - 1) * hostTau2;
+                drift[1] += list.size() - 1;
+                add(totalSums.computeIfAbsent(cls, c -> new TreeMap<>()), host, within + hostTau2);
+                add(rowTotals, id, within + hostTau2);
+            });
             double noise = 0; // mean over runs of (within-run variance / rounds): a run mean's spread from its rounds
             int n = 0;
             for (List<double[]> host : hosts.values()) {
-                double mean = host.stream().mapToDouble(v -> v[0]).average().orElseThrow();
                 for (double[] v : host) {
-                    squares += (v[0] - mean) * (v[0] - mean);
                     noise += v[1] / v[2];
                     n++;
                 }
-                degrees += host.size() - 1;
             }
             double perRun = noise / n;
-            String c = NoiseFloors.classOf(keys.get(row));
-            double tau2 = 0;
-            if (degrees > 0) {
-                tau2 = Math.max(0, squares / degrees - perRun);
-                add(tauSums, c, tau2);
+            // Each host's drift against its own rounds: a host whose rounds spread wide must not hide another's drift.
+            double tau2 = drift[1] > 0 ? drift[0] / drift[1] : 0;
+            if (drift[1] > 0) {
+                add(tauSums, cls, tau2);
             }
             if (hosts.size() >= MIN_HOSTS) {
                 double[] means = hosts.values().stream().mapToDouble(h -> h.stream().mapToDouble(v -> v[0]).average()
@@ -174,13 +218,16 @@ public final class RunDrift {
                 // (chi-square, hosts - 1 degrees of freedom); 3 hosts: 19.5 times the estimate, 4: 8.5 times.
                 int k = means.length - 1;
                 double upper = variance(means) * k / new ChiSquaredDistribution(null, k).inverseCumulativeProbability(0.05);
-                add(hostSums, c, Math.max(0, upper - expected));
+                add(hostSums, cls, Math.max(0, upper - expected));
             }
         });
         if (tauSums.isEmpty() && hostSums.isEmpty()) {
             return NONE;
         }
-        return new RunDrift(name, roots(tauSums), roots(hostSums), runs.size());
+        Map<String, Double> totals = new TreeMap<>();
+        totalSums.forEach((c, byHost) -> totals.put(c, Math.sqrt(byHost.values().stream().mapToDouble(v -> v[0] / v[1])
+                .average().orElse(0))));
+        return new RunDrift(name, roots(tauSums), roots(hostSums), totals, roots(rowTotals), runs.size());
     }
 
     private static void add(Map<String, double[]> sums, String c, double v) {
@@ -207,8 +254,12 @@ public final class RunDrift {
             doc.path("tau").properties().forEach(e -> tau.put(e.getKey(), e.getValue().asDouble()));
             Map<String, Double> hosts = new TreeMap<>();
             doc.path("hostTau").properties().forEach(e -> hosts.put(e.getKey(), e.getValue().asDouble()));
+            Map<String, Double> totals = new TreeMap<>();
+            doc.path("total").properties().forEach(e -> totals.put(e.getKey(), e.getValue().asDouble()));
+            Map<String, Double> rows = new TreeMap<>();
+            doc.path("rowTotal").properties().forEach(e -> rows.put(e.getKey(), e.getValue().asDouble()));
             return new RunDrift("the table of " + machine + " (" + doc.path("about").asText() + ")", tau, hosts,
-                    doc.path("runs").size());
+                    totals, rows, doc.path("runs").size());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -233,6 +284,14 @@ public final class RunDrift {
             ObjectNode h = doc.putObject("hostTau");
             new TreeMap<>(hostTau).forEach((c, v) -> h.put(c, Math.round(v * 1e6) / 1e6));
         }
+        if (!total.isEmpty()) {
+            ObjectNode h = doc.putObject("total");
+            new TreeMap<>(total).forEach((c, v) -> h.put(c, Math.round(v * 1e6) / 1e6));
+        }
+        if (!rowTotal.isEmpty()) {
+            ObjectNode h = doc.putObject("rowTotal");
+            new TreeMap<>(rowTotal).forEach((c, v) -> h.put(c, Math.round(v * 1e6) / 1e6));
+        }
         return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
     }
 
@@ -246,7 +305,8 @@ public final class RunDrift {
         }
         RunDrift d = learn(args[1], runs);
         Files.writeString(Path.of(args[0]), d.toJson(args[1], names));
-        new TreeMap<>(d.tau).forEach((c, t) -> System.out.printf(Locale.ROOT, "%-55s tau %.2f%%%n", c, 100 * t));
+        new TreeMap<>(d.tau).forEach((c, t) -> System.out.printf(Locale.ROOT, "%-55s tau %.2f%%, total %.2f%%%n", c,
+                100 * t, 100 * d.total.getOrDefault(c, 0.0)));
         new TreeMap<>(d.hostTau).forEach((c, t) -> System.out.printf(Locale.ROOT, "%-55s between hosts %.2f%%%n", c,
                 100 * t));
     }
