@@ -234,11 +234,20 @@ public final class ComparisonReport {
             return "";
         }
         long wider = r.widerFloors() + gated.widerFloors();
-        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors();
+        long notSignificant = r.unjudged(Comparison.Unjudged.NOT_SIGNIFICANT);
+        long otherHosts = r.unjudged(Comparison.Unjudged.OTHER_HOSTS);
+        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors() - notSignificant - otherHosts;
         long other = fromGated - gated.widerFloors();
         List<String> why = new ArrayList<>();
         if (wider > 0) {
             why.add((wider == n ? "" : wider + ": ") + "noise floor wider than ±" + Markdown.plain(r.thresholdPct()) + "%");
+        }
+        if (notSignificant > 0) {
+            why.add((notSignificant == n ? "" : notSignificant + ": ") + "beyond ±" + Markdown.plain(r.thresholdPct())
+                    + "% and the floor, not significant across the rows");
+        }
+        if (otherHosts > 0) {
+            why.add((otherHosts == n ? "" : otherHosts + ": ") + "other GPUs of this kind, no drift between hosts known");
         }
         if (noRatio > 0) {
             why.add((noRatio == n ? "" : noRatio + ": ") + "no ratio");

@@ -88,10 +88,20 @@ public final class Comparison {
      * @param floor the noise floor (fraction) and where it comes from
      * @param verdict better, worse or same
      * @param why what decided the verdict
+     * @param cause why a row cannot be judged; null for the others
      */
     public record Row(Measurement baseline, Measurement candidate, double[] baselineRuns, double[] candidateRuns,
                       double baselineValue, double candidateValue, double ratio, ExactTests.Interval interval,
-                      double p, double smallestP, double q, NoiseFloors.Floor floor, Verdict verdict, String why) {
+                      double p, double smallestP, double q, NoiseFloors.Floor floor, Verdict verdict, String why,
+                      Unjudged cause) {
+        /** A row as measured, before its verdict (or one that is judged). */
+        public Row(Measurement baseline, Measurement candidate, double[] baselineRuns, double[] candidateRuns,
+                   double baselineValue, double candidateValue, double ratio, ExactTests.Interval interval, double p,
+                   double smallestP, double q, NoiseFloors.Floor floor, Verdict verdict, String why) {
+            this(baseline, candidate, baselineRuns, candidateRuns, baselineValue, candidateValue, ratio, interval, p,
+                    smallestP, q, floor, verdict, why, null);
+        }
+
         /** The change in the bad direction, in percent (positive = worse), for ranking. */
         public double adversePct() {
             return (candidate.key().biggerIsBetter() ? 1 / ratio - 1 : ratio - 1) * 100;
@@ -102,11 +112,30 @@ public final class Comparison {
             return !(ratio > 0) || !Double.isFinite(ratio);
         }
 
-        /** This row with another verdict and reason. */
-        Row withVerdict(Verdict v, String reason) {
+        /** This row not judged, for {@code cause}, with the reason as printed. */
+        Row unjudged(Unjudged cause, String reason) {
             return new Row(baseline, candidate, baselineRuns, candidateRuns, baselineValue, candidateValue, ratio,
-                    interval, p, smallestP, q, floor, v, reason);
+                    interval, p, smallestP, q, floor, Verdict.UNJUDGED, reason, cause);
         }
+    }
+
+    /** Why a row cannot be judged. */
+    public enum Unjudged {
+        /** Within a noise floor wider than the threshold. */
+        WIDER_FLOOR,
+        /**
+         * Beyond the threshold and the noise floor, but not significant after Benjamini-Hochberg across the rows
+         * compared: a change not told from the noise of that many rows, so neither worse nor same.
+         */
+        NOT_SIGNIFICANT,
+        /** A figure is not positive: no ratio. */
+        NO_RATIO,
+        /** Measured in rounds on other GPUs of the kind, and no drift between hosts is known. */
+        OTHER_HOSTS,
+        /** Runs of two different machines: a ratio, never a verdict. */
+        OTHER_MACHINE,
+        /** A lane of a bidirectional copy: its sum decides. */
+        LANE
     }
 
     /**
@@ -144,8 +173,13 @@ public final class Comparison {
 
         /** Measurements that cannot be judged because their noise floor is wider than the threshold. */
         public long widerFloors() {
-            return matching == Matching.ACROSS_MACHINES ? 0 : groups.stream()
-                    .filter(g -> g.verdict() == Verdict.UNJUDGED && !g.headline().noRatio()).count();
+            return unjudged(Unjudged.WIDER_FLOOR);
+        }
+
+        /** Measurements not judged for {@code cause} (their deciding row's). */
+        public long unjudged(Unjudged cause) {
+            return groups.stream().filter(g -> g.verdict() == Verdict.UNJUDGED && g.headline().cause() == cause)
+                    .count();
         }
 
         /** Every row of every measurement. */
@@ -247,8 +281,8 @@ public final class Comparison {
         List<Row> judged = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             Row row = rows.get(i);
-            judged.add(across ? row.withVerdict(Verdict.UNJUDGED, OTHER_MACHINE)
-                    : hostsUnknown && RoundRows.judgedByRounds(row.floor()) ? row.withVerdict(Verdict.UNJUDGED,
+            judged.add(across ? row.unjudged(Unjudged.OTHER_MACHINE, OTHER_MACHINE)
+                    : hostsUnknown && RoundRows.judgedByRounds(row.floor()) ? row.unjudged(Unjudged.OTHER_HOSTS,
                     OTHER_HOSTS) : judge(row, q[i], thresholdPct));
         }
         List<Group> groups = group(judged);
@@ -296,26 +330,32 @@ public final class Comparison {
                         r.baselineRuns().length, r.candidateRuns().length, significant(r.smallestP()))
                 : "exact Mann-Whitney p = " + significant(r.p()) + ", BH q = " + significant(q);
         Verdict verdict = Verdict.SAME;
+        Unjudged cause = null;
         String why;
         if (r.noRatio()) {
-            verdict = Verdict.UNJUDGED;
+            cause = Unjudged.NO_RATIO;
             why = "no ratio (a figure is not positive)";
         } else if (sizePct <= floorPct && floorPct > thresholdPct) {
-            verdict = Verdict.UNJUDGED;
+            cause = Unjudged.WIDER_FLOOR;
             why = String.format(Locale.ROOT, "cannot judge at ±%s%%: within the noise floor %.1f%%, which is wider "
                     + "(the figures are %.1f%% apart)", Numbers.plain(thresholdPct), floorPct, sizePct);
         } else if (changePct <= thresholdPct) {
             // The floor is not wider than the threshold here, so within the threshold is within the noise too.
             why = "within ±" + Numbers.plain(thresholdPct) + "%";
         } else if (!Double.isNaN(r.p()) && !(q < ALPHA)) {
-            why = "not significant (" + test + ")";
+            // Beyond the threshold and the floor: not the same, and not told from the noise of this many rows.
+            cause = Unjudged.NOT_SIGNIFICANT;
+            why = String.format(Locale.ROOT, "cannot judge at ±%s%%: beyond it and the noise floor %.1f%% (the "
+                    + "figures are %.1f%% apart) but not significant across the rows compared (%s)",
+                    Numbers.plain(thresholdPct), floorPct, sizePct, test);
         } else {
             verdict = good ? Verdict.BETTER : Verdict.WORSE;
             why = String.format(Locale.ROOT, "beyond ±%s%% and the noise floor %.1f%% (the figures are %.1f%% "
                     + "apart); %s", Numbers.plain(thresholdPct), floorPct, sizePct, test);
         }
         return new Row(r.baseline(), r.candidate(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
-                r.candidateValue(), r.ratio(), r.interval(), r.p(), r.smallestP(), q, r.floor(), verdict, why);
+                r.candidateValue(), r.ratio(), r.interval(), r.p(), r.smallestP(), q, r.floor(),
+                cause != null ? Verdict.UNJUDGED : verdict, why, cause);
     }
 
     /** Why a row of two different machines has no verdict. */
@@ -358,7 +398,7 @@ public final class Comparison {
             if (sum != null) {
                 sorted.add(sum);
                 members.stream().filter(r -> r != sum).sorted(Comparator.comparingDouble(Row::adversePct).reversed())
-                        .forEach(r -> sorted.add(r.withVerdict(Verdict.UNJUDGED, LANE_NOT_JUDGED)));
+                        .forEach(r -> sorted.add(r.unjudged(Unjudged.LANE, LANE_NOT_JUDGED)));
             } else {
                 sorted.addAll(members);
                 sorted.sort(worstFirst);

@@ -13,11 +13,12 @@ public enum Verdict {
     WORSE,
     /** Better beyond the threshold and the noise floor (and significant where testable). */
     BETTER,
-    /** Within the threshold, and the noise floor is not wider than the threshold; or not significant. */
+    /** Within the threshold, and the noise floor is not wider than the threshold. */
     SAME,
     /**
-     * Cannot be judged: within a noise floor wider than the threshold, no ratio, a lane of a bidirectional copy
-     * (its sum decides), a row of two different machines; or a plan run over a group that repeats a GPU.
+     * Cannot be judged: within a noise floor wider than the threshold, beyond the threshold and the floor but not
+     * significant across the rows, no ratio, a lane of a bidirectional copy (its sum decides), a row of two
+     * different machines or of other GPUs of one kind; or a plan run over a group that repeats a GPU.
      */
     UNJUDGED,
     /** The plan pays: better than SINGLE beyond the floor, or SINGLE does not fit one GPU. */

@@ -87,11 +87,15 @@ class ComparisonTest {
                 new double[] {90, 91, 89, 90.5}, 0.02, 5);
         assertEquals(2.0 / 70, separated.p(), 1e-12);
         assertEquals(Verdict.WORSE, separated.verdict(), separated.why());
-        // Overlapping runs: the medians differ by 10% but the test is not significant.
+        // Overlapping runs: the medians differ by 10%, beyond the threshold and the floor, but the test is not
+        // significant: not worse, and not the same either (it moved 10%): it cannot be judged.
         Comparison.Row overlapping = judge(ONE_WAY_1M, new double[] {100, 80, 120, 100},
                 new double[] {90, 115, 70, 90}, 0.02, 5);
-        assertEquals(Verdict.SAME, overlapping.verdict());
-        assertTrue(overlapping.why().startsWith("not significant (exact Mann-Whitney p = "), overlapping.why());
+        assertEquals(Verdict.UNJUDGED, overlapping.verdict());
+        assertEquals(Comparison.Unjudged.NOT_SIGNIFICANT, overlapping.cause());
+        assertTrue(overlapping.why().startsWith("cannot judge at ±5%: beyond it and the noise floor 2.0% (the figures "
+                + "are 11.1% apart) but not significant across the rows compared (exact Mann-Whitney p = "),
+                overlapping.why());
         // 3 vs 3: the smallest attainable p is 0.1: no test, the floor and threshold decide, and it says so.
         Comparison.Row small = judge(ONE_WAY_1M, new double[] {100, 101, 99}, new double[] {90, 91, 89}, 0.02, 5);
         assertTrue(Double.isNaN(small.p()));
@@ -240,6 +244,23 @@ class ComparisonTest {
                 + r.widerFloors() + ": noise floor wider than ±5%; " + (unjudged - r.widerFloors()) + ": no ratio) of "
                 + r.groups().size() + " measurements"), line);
         assertEquals(r.groups().size(), r.count(Verdict.SAME) + unjudged);
+    }
+
+    @Test
+    void aChangeBeyondTheFloorThatIsNotSignificantIsCountedApartNotAsSame() throws Exception {
+        Comparison.Row notSignificant = judge(ONE_WAY_1M, new double[] {100, 80, 120, 100},
+                new double[] {90, 115, 70, 90}, 0.02, 5);
+        Measurement.Key latency = new Measurement.Key("latency", "peer", "CE_P2P_READ", "one-way", "0-1", 4);
+        Comparison.Row wide = judge(latency, new double[] {10}, new double[] {10.3}, 0.30, 5);
+        ResultData x1 = ResultReader.read(Fixtures.X1);
+        Comparison.Result r = new Comparison.Result(List.of(x1), List.of(x1), Comparison.Matching.SAME_MACHINE, "", 5,
+                "test", Comparison.group(List.of(notSignificant, wide)), 0, 0);
+        assertEquals(0, r.count(Verdict.SAME), "a row that moved 10% is not the same");
+        assertEquals(1, r.widerFloors());
+        assertEquals(1, r.unjudged(Comparison.Unjudged.NOT_SIGNIFICANT));
+        String line = ComparisonReport.summary(r, 20).get(0);
+        assertTrue(line.contains("0 same, 2 cannot be judged here (1: noise floor wider than ±5%; 1: beyond ±5% and "
+                + "the floor, not significant across the rows) of 2 measurements"), line);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.render.ComparisonReport;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.Topology;
 import java.nio.file.Path;
@@ -73,6 +74,9 @@ class HostDriftTest {
         assertEquals(1, across.count(Verdict.UNJUDGED));
         assertTrue(across.groups().get(0).headline().why().contains("GPU UUIDs differ"));
         assertTrue(across.noise().contains("no drift between hosts is known"), across.noise());
+        assertEquals(0, across.widerFloors(), "not a floor wider than the threshold: another host");
+        assertTrue(ComparisonReport.summary(across, 20).get(0).contains("1 cannot be judged here (other GPUs of this "
+                + "kind, no drift between hosts known)"), ComparisonReport.summary(across, 20).get(0));
         Comparison.Result same = Comparison.compare(TWO_HOSTS.subList(0, 1), TWO_HOSTS.subList(1, 2), 5,
                 NoiseFloors.defaults());
         assertEquals(1, same.count(Verdict.SAME), "the same host: judged");
