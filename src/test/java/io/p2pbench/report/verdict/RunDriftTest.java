@@ -116,6 +116,26 @@ class RunDriftTest {
         assertTrue(Math.exp(drift.halfWidth()) - 1 > 0.05, "and it cannot be judged at 5%");
     }
 
+    /**
+     * A machine without a table of its own (every user's first machine) takes the H100's as a prior: two runs of one
+     * build in the two states of the small copies' level are then not a regression, where rounds alone said worse.
+     */
+    @Test
+    void aMachineWithoutATableTakesTheH100sAsAPriorAndRaisesNoAlarmOnTheLevel() throws Exception {
+        RunDrift prior = RunDrift.of("m", List.of(TWO_STATES.get(0)));
+        assertTrue(prior.source().contains("as a prior"), prior.source());
+        assertTrue(prior.total(SMALL) > 0.03, "the level's spread: " + prior.total(SMALL));
+        Comparison.Result r = Comparison.compare(List.of(TWO_STATES.get(0)), List.of(TWO_STATES.get(1)), 5,
+                NoiseFloors.defaults());
+        assertEquals(0, r.count(Verdict.WORSE), r.groups().get(0).headline().why());
+        assertTrue(r.noise().contains("as a prior"), r.noise());
+        Comparison.Row alone = RoundRows.measure(TWO_STATES.get(0).measurements().get(0),
+                TWO_STATES.get(1).measurements().get(0), RoundRows.roundFigures(TWO_STATES.get(0).measurements().get(0)),
+                RoundRows.roundFigures(TWO_STATES.get(1).measurements().get(0)), 0, 1, 1);
+        assertTrue(alone.floor().fraction() < 1 / alone.ratio() - 1, "rounds alone call the 8% step beyond the floor: "
+                + alone.floor());
+    }
+
     @Test
     void aMachineWithoutACommittedTableHasNoneAndTheH100HasOne() {
         assertFalse(RunDrift.forMachine("no-such-machine").known());
