@@ -82,7 +82,7 @@ public final class RoundTest {
         double mx = mean(x);
         double my = mean(y);
         int degrees = x.length + y.length - 2;
-        double s = spread(baseline, candidate);
+        double s = logSpread(x, y);
         double se = Math.sqrt(s * s * (1.0 / x.length + 1.0 / y.length) + driftVariance);
         double d = my - mx;
         TDistribution t = new TDistribution(null, degrees);
@@ -96,8 +96,11 @@ public final class RoundTest {
      * (never below {@link #MIN_SPREAD}); {@link #applies} must hold.
      */
     public static double spread(double[] baseline, double[] candidate) {
-        double[] x = Arrays.stream(baseline).map(Math::log).toArray();
-        double[] y = Arrays.stream(candidate).map(Math::log).toArray();
+        return logSpread(Arrays.stream(baseline).map(Math::log).toArray(),
+                Arrays.stream(candidate).map(Math::log).toArray());
+    }
+
+    private static double logSpread(double[] x, double[] y) {
         int degrees = x.length + y.length - 2;
         return Math.max(MIN_SPREAD, Math.sqrt((squares(x, mean(x)) + squares(y, mean(y))) / degrees));
     }

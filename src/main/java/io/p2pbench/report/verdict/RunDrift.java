@@ -135,15 +135,20 @@ public final class RunDrift {
         if (!known()) {
             return other;
         }
-        Map<String, Double> all = new TreeMap<>(tau);
-        other.tau.forEach((c, t) -> all.merge(c, t, Math::max));
-        Map<String, Double> hosts = new TreeMap<>(hostTau);
-        other.hostTau.forEach((c, t) -> hosts.merge(c, t, Math::max));
-        Map<String, Double> totals = new TreeMap<>(total);
-        other.total.forEach((c, t) -> totals.merge(c, t, Math::max));
-        Map<String, Double> rows = new TreeMap<>(rowTotal);
-        other.rowTotal.forEach((c, t) -> rows.merge(c, t, Math::max));
-        return new RunDrift(name, all, hosts, totals, rows, runs + other.runs);
+        return new RunDrift(name, larger(tau, other.tau), larger(hostTau, other.hostTau), larger(total, other.total),
+                larger(rowTotal, other.rowTotal), runs + other.runs);
+    }
+
+    /** The larger value of {@code a} and {@code b} per key. */
+    private static Map<String, Double> larger(Map<String, Double> a, Map<String, Double> b) {
+        Map<String, Double> out = new TreeMap<>(a);
+        b.forEach((c, t) -> out.merge(c, t, Math::max));
+        return out;
+    }
+
+    /** The same table under another name. */
+    private RunDrift named(String name) {
+        return new RunDrift(name, tau, hostTau, total, rowTotal, runs);
     }
 
     /**
@@ -250,19 +255,19 @@ public final class RunDrift {
                 return NONE;
             }
             JsonNode doc = MAPPER.readTree(in);
-            Map<String, Double> tau = new TreeMap<>();
-            doc.path("tau").properties().forEach(e -> tau.put(e.getKey(), e.getValue().asDouble()));
-            Map<String, Double> hosts = new TreeMap<>();
-            doc.path("hostTau").properties().forEach(e -> hosts.put(e.getKey(), e.getValue().asDouble()));
-            Map<String, Double> totals = new TreeMap<>();
-            doc.path("total").properties().forEach(e -> totals.put(e.getKey(), e.getValue().asDouble()));
-            Map<String, Double> rows = new TreeMap<>();
-            doc.path("rowTotal").properties().forEach(e -> rows.put(e.getKey(), e.getValue().asDouble()));
-            return new RunDrift("the table of " + machine + " (" + doc.path("about").asText() + ")", tau, hosts,
-                    totals, rows, doc.path("runs").size());
+            return new RunDrift("the table of " + machine + " (" + doc.path("about").asText() + ")",
+                    values(doc, "tau"), values(doc, "hostTau"), values(doc, "total"), values(doc, "rowTotal"),
+                    doc.path("runs").size());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The numbers under {@code field} of a table's JSON, by name (none when it is absent). */
+    private static Map<String, Double> values(JsonNode doc, String field) {
+        Map<String, Double> out = new TreeMap<>();
+        doc.path(field).properties().forEach(e -> out.put(e.getKey(), e.getValue().asDouble()));
+        return out;
     }
 
     /**
@@ -278,9 +283,8 @@ public final class RunDrift {
         RunDrift table = forMachine(machine);
         if (!table.known() && !machine.equals(PRIOR)) {
             RunDrift prior = forMachine(PRIOR);
-            table = prior.known() ? new RunDrift("the table of " + PRIOR + " as a prior (this machine has no table: "
-                    + "learn one from its reruns with tools/learn-run-drift.sh)", prior.tau, prior.hostTau, prior.total,
-                    prior.rowTotal, prior.runs) : NONE;
+            table = prior.known() ? prior.named("the table of " + PRIOR + " as a prior (this machine has no table: "
+                    + "learn one from its reruns with tools/learn-run-drift.sh)") : NONE;
         }
         RunDrift own = learn("the baseline's " + baselines.size() + " runs", baselines);
         return own.known() ? own.max(table, own.source() + (table.known() ? " and " + table.source() : ""))
@@ -294,19 +298,18 @@ public final class RunDrift {
         from.forEach(doc.putArray("runs")::add);
         ObjectNode t = doc.putObject("tau");
         new TreeMap<>(tau).forEach((c, v) -> t.put(c, Math.round(v * 1e6) / 1e6));
-        if (!hostTau.isEmpty()) {
-            ObjectNode h = doc.putObject("hostTau");
-            new TreeMap<>(hostTau).forEach((c, v) -> h.put(c, Math.round(v * 1e6) / 1e6));
-        }
-        if (!total.isEmpty()) {
-            ObjectNode h = doc.putObject("total");
-            new TreeMap<>(total).forEach((c, v) -> h.put(c, Math.round(v * 1e6) / 1e6));
-        }
-        if (!rowTotal.isEmpty()) {
-            ObjectNode h = doc.putObject("rowTotal");
-            new TreeMap<>(rowTotal).forEach((c, v) -> h.put(c, Math.round(v * 1e6) / 1e6));
-        }
+        put(doc, "hostTau", hostTau);
+        put(doc, "total", total);
+        put(doc, "rowTotal", rowTotal);
         return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
+    }
+
+    /** Writes {@code values} under {@code field}, rounded to 1e-6, unless there are none. */
+    private static void put(ObjectNode doc, String field, Map<String, Double> values) {
+        if (!values.isEmpty()) {
+            ObjectNode o = doc.putObject(field);
+            new TreeMap<>(values).forEach((c, v) -> o.put(c, Math.round(v * 1e6) / 1e6));
+        }
     }
 
     /** {@code RunDrift OUT.json ABOUT RUN RUN [RUN...]}: learns a machine's table from its reruns. */
