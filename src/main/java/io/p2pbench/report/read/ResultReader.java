@@ -296,7 +296,7 @@ public final class ResultReader {
                 @Override
                 public Figures exchange(Exchange s) {
                     return () -> collective(s.pattern() + " " + s.model() + " over " + s.path(),
-                            staged(s.path()) ? Route.HOST_STAGED : Route.PLAIN, s.group(), jmh);
+                            Route.exchange(s.pattern(), staged(s.path())), s.group(), jmh);
                 }
 
                 @Override

@@ -119,12 +119,13 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
 
     /**
      * The same, with rows staged through host memory (peer copies, collectives and exchanges over {@code
-     * HOST_STAGED}) in classes of their own when {@code stagedApart}: {@code bandwidth | peer host-staged | > 16 MiB}.
+     * HOST_STAGED}) in classes of their own when {@code forDrift}: {@code bandwidth | peer host-staged | > 16 MiB};
+     * so are exchanges made of all-reduces ({@link #ALL_REDUCES}).
      * The drift between runs ({@link RunDrift}) is learned and looked up by these: a staged copy moves with the
      * host's memory and CPU, a device copy does not, and one class for both gave the staged 64 MiB copy the device
      * copies' tau of 0 (three false alarms in twelve A/A comparisons of four-round runs on the H100 node).
      */
-    static String classOf(Measurement.Key k, boolean stagedApart) {
+    static String classOf(Measurement.Key k, boolean forDrift) {
         String kind = k.kind();
         boolean sum = k.lane().isSum();
         boolean bidir = k.lane().isBidirectional();
@@ -133,14 +134,24 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
         } else if (k.is(Kind.PEER) && bidir) {
             kind = Kind.PEER_BIDIR.label();
         }
-        if (stagedApart && k.route().hostStaged()) {
+        if (forDrift && k.route().hostStaged()) {
             kind += " " + STAGED;
+        }
+        if (forDrift && k.route().allReduceExchange()) {
+            kind += " " + ALL_REDUCES;
         }
         return k.metric() + " | " + kind + (sum ? " sum" : "") + " | " + sizeBand(k.sizeBytes());
     }
 
     /** How a drift class of rows staged through host memory names them. */
     static final String STAGED = "host-staged";
+
+    /**
+     * How a drift class of exchanges made of all-reduces (the TENSOR pattern) names them: they move like the ring
+     * all-reduce (rounds 12-16% apart on the H100 node), the point-to-point exchanges within 1%; one class for both gave
+     * the PIPELINE and EXPERT exchanges over P2P the TENSOR exchange's drift (3.3% against their own 0.1-0.2%).
+     */
+    static final String ALL_REDUCES = "all-reduces";
 
     /** Size bands: up to 64 KiB (launch and enqueue bound), up to 16 MiB, above. */
     static String sizeBand(long bytes) {

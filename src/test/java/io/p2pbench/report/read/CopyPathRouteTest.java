@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.p2pbench.collective.ActivationExchange;
+import io.p2pbench.report.Fixtures;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.transfer.CopyPath;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A peer copy's path is typed on its key, so that P2P on/off and over-PCIe decisions never read the path text. */
@@ -32,5 +38,21 @@ class CopyPathRouteTest {
         assertNull(exchange.route().copyPath());
         assertTrue(exchange.route().hostStaged());
         assertFalse(Route.PLAIN.peerAccess());
+    }
+
+    /** An exchange's pattern is typed on its key as read from a result folder (the spec, not the path text). */
+    @Test
+    void anExchangesPatternIsTypedOnItsKey() throws Exception {
+        ResultData run = ResultReader.read(Fixtures.X8);
+        Map<ActivationExchange.Pattern, Boolean> seen = new EnumMap<>(ActivationExchange.Pattern.class);
+        for (Measurement m : run.measurements()) {
+            if (m.key().is(Kind.EXCHANGE)) {
+                ActivationExchange.Pattern p = m.key().route().exchange();
+                assertTrue(m.key().path().startsWith(p.name() + " "), m.key().path());
+                assertEquals(p == ActivationExchange.Pattern.TENSOR, m.key().route().allReduceExchange());
+                seen.put(p, true);
+            }
+        }
+        assertEquals(EnumSet.allOf(ActivationExchange.Pattern.class), seen.keySet(), "the fixture has every pattern");
     }
 }
