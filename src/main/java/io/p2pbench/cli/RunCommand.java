@@ -124,7 +124,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "" + Round.DEFAULT_COUNT,
             description = "Measure every transfer, collective and exchange in N rounds spread over the run, each in "
                     + "fresh JVMs, the preset's measurement time shared out over them: compare judges a change "
-                    + "against the spread of the rounds (docs/compare.md). 1 to " + Round.MAX_COUNT
+                    + "against the spread of the rounds (docs/compare.md). Rows drawn at a CUDA context's level (device "
+                    + "copies up to 16 MiB, pinned host copies: bandwidth) take 2N, the later N in JVMs of their own. 1 to "
+                    + Round.MAX_COUNT
                     + ". Default: ${DEFAULT-VALUE}.")
     int rounds;
 

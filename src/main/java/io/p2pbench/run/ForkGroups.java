@@ -1,14 +1,28 @@
 package io.p2pbench.run;
 
 import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Exchange;
+import io.p2pbench.spec.HostCopy;
+import io.p2pbench.spec.HostCopyBidirectional;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.spec.Metric;
+import io.p2pbench.spec.NcclOp;
+import io.p2pbench.spec.PartitionRun;
+import io.p2pbench.spec.PeerCopy;
+import io.p2pbench.spec.PeerCopyBidirectional;
+import io.p2pbench.spec.Ring;
+import io.p2pbench.spec.Serving;
 import io.p2pbench.spec.WorkloadSpec;
+import io.p2pbench.transfer.CopyPath;
+import io.p2pbench.transfer.HostMemory;
+import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Which planned combinations share one benchmark JVM. A fork measures one curve: runnable
@@ -79,11 +93,20 @@ public final class ForkGroups {
      * @param numaNode a combination's NUMA binding, or null
      */
     public static List<List<Integer>> of(List<Combination> plan, Mode mode, Function<Combination, Integer> numaNode) {
+        return of(plan, mode, numaNode, c -> true);
+    }
+
+    /**
+     * The same for the combinations {@code measured} selects (those of one round: a round that measures only the
+     * rows of {@link #drawsContextLevel} packs them into as few JVMs as their forks allow).
+     */
+    static List<List<Integer>> of(List<Combination> plan, Mode mode, Function<Combination, Integer> numaNode,
+                                  Predicate<Combination> measured) {
         Map<String, List<Integer>> byKey = new LinkedHashMap<>();
         List<List<Integer>> out = new ArrayList<>();
         for (int i = 0; i < plan.size(); i++) {
             Combination c = plan.get(i);
-            if (c.plannedSkip()) {
+            if (c.plannedSkip() || !measured.test(c)) {
                 continue;
             }
             if (mode == Mode.PER_BENCHMARK) {
@@ -120,12 +143,101 @@ public final class ForkGroups {
 
     /**
      * How many rounds a combination is measured in when the run has {@code runRounds}: a transfer, collective
-     * or exchange in all of them; a partition or serving combination once (a serving sweep searches its own
-     * length; the partition study is read by its own verdict from one JMH file).
+     * or exchange in all of them, twice as many where its figure is drawn at a level of the CUDA context ({@link
+     * #drawsContextLevel}; only when the run has two rounds or more); a partition or serving combination once (a
+     * serving sweep searches its own length; the partition study is read by its own verdict from one JMH file).
      */
     public static int roundsOf(Combination c, int runRounds) {
-        return sharesJvm(c) ? runRounds : 1;
+        if (!sharesJvm(c)) {
+            return 1;
+        }
+        return runRounds > 1 && drawsContextLevel(c) ? CONTEXT_LEVEL_FACTOR * runRounds : runRounds;
     }
+
+    /** How many times the run's rounds a row drawn at a level of the CUDA context is measured in. */
+    public static final int CONTEXT_LEVEL_FACTOR = 2;
+
+    /**
+     * Whether a combination's figure is drawn at a level of the CUDA context it runs in: the device-timed bandwidth
+     * of copies by the copy engines or SMs between GPU memory up to 16 MiB, and of copies between pinned host memory
+     * and a GPU. On the H100 node a 1 MiB device copy runs at one of a few levels 4-7% apart, drawn anew with every
+     * context (cuCtxCreate or a primary-context reset in one process: the same spread as between processes) and never
+     * with the buffers' placement or the JVM's CPUs; a pinned host-to-device copy of 64 MiB at 55 or 46 GB/s from one
+     * process to the next (docs/notes/copy-level-per-process.md). Each round draws one level, so these rows need more
+     * rounds than the rest for a spread of the mean of one run; their rounds are cheap (no host staging, no NCCL).
+     * Copies staged through host memory, pageable copies and latencies (host-observed, 10 us and more a transfer)
+     * do not show it.
+     */
+    static boolean drawsContextLevel(Combination c) {
+        if (!Metric.BANDWIDTH.label().equals(c.metric())) {
+            return false;
+        }
+        WorkloadSpec spec;
+        try {
+            spec = WorkloadSpec.of(c);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        return spec.accept(CONTEXT_LEVEL);
+    }
+
+    /** Which workloads are drawn at a context's level (with {@link #drawsContextLevel}'s metric). */
+    private static final WorkloadSpec.Cases<Boolean> CONTEXT_LEVEL = new WorkloadSpec.Cases<>() {
+        @Override
+        public Boolean peerCopy(PeerCopy s) {
+            return deviceCopy(s.path(), s.sizeBytes());
+        }
+
+        @Override
+        public Boolean peerCopyBidirectional(PeerCopyBidirectional s) {
+            return deviceCopy(s.path(), s.sizeBytes());
+        }
+
+        private boolean deviceCopy(CopyPath path, long sizeBytes) {
+            return path.needsPeerAccess() && sizeBytes <= CONTEXT_LEVEL_MAX_DEVICE_COPY;
+        }
+
+        @Override
+        public Boolean hostCopy(HostCopy s) {
+            return s.memory() == HostMemory.PINNED;
+        }
+
+        @Override
+        public Boolean hostCopyBidirectional(HostCopyBidirectional s) {
+            return s.memory() == HostMemory.PINNED;
+        }
+
+        @Override
+        public Boolean ring(Ring s) {
+            return false;
+        }
+
+        @Override
+        public Boolean ncclOp(NcclOp s) {
+            return false;
+        }
+
+        @Override
+        public Boolean exchange(Exchange s) {
+            return false;
+        }
+
+        @Override
+        public Boolean partitionRun(PartitionRun s) {
+            return false;
+        }
+
+        @Override
+        public Boolean serving(Serving s) {
+            return false;
+        }
+    };
+
+    /**
+     * The largest device copy drawn at a context's level: above it the copy is bandwidth-bound and its rounds agree
+     * within 0.2-0.4% (64 MiB on the H100 node).
+     */
+    static final long CONTEXT_LEVEL_MAX_DEVICE_COPY = 16 * Sizes.MIB;
 
     /** The warm-up of a combination that is not the first of its fork. */
     public static Preset.Timing warm(Preset.Timing t) {

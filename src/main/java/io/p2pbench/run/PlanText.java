@@ -31,15 +31,20 @@ final class PlanText {
         double[] predicted = TimePredictor.run(plan, preset,
                 TimePredictor.RunShape.current().with(mode).withRounds(rounds), c -> null);
         int jvms = 0;
-        for (List<Integer> fork : ForkGroups.of(plan, mode, c -> null)) {
-            jvms += ForkGroups.roundsOf(plan.get(fork.get(0)), rounds);
+        for (int r = 0; r < Round.steps(rounds); r++) {
+            Round round = new Round(r, rounds);
+            jvms += ForkGroups.of(plan, mode, c -> null, round::measures).size();
         }
         sb.append(String.format(Locale.ROOT, "Plan for %s (%d GPU%s), preset %s: %d benchmarks to run, %d skipped, "
                         + "predicted %s%n", t.fingerprint(), t.gpuCount(), t.gpuCount() == 1 ? "" : "s", preset.name(),
                 runs, plan.size() - runs, formatDuration(predicted[0])));
         if (runs > 0) {
-            sb.append(String.format(Locale.ROOT, "  in %d round%s, %d JVM%s (%s); measurement iterations %s of it, "
-                            + "overhead %.0f%%%n", rounds, rounds == 1 ? "" : "s",
+            long level = plan.stream().filter(c -> !c.plannedSkip()
+                    && ForkGroups.roundsOf(c, rounds) > rounds).count();
+            sb.append(String.format(Locale.ROOT, "  in %d round%s%s, %d JVM%s (%s); measurement iterations %s of it, "
+                            + "overhead %.0f%%%n", rounds, rounds == 1 ? "" : "s", level == 0 ? ""
+                            : String.format(Locale.ROOT, " (%d drawn at a CUDA context's level in %d)", level,
+                            Round.steps(rounds)),
                     jvms, jvms == 1 ? "" : "s", switch (mode) {
                         case SHARED -> "transfers and collectives share one per round";
                         case GROUPED -> "one per curve and round";

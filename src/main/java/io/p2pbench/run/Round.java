@@ -12,7 +12,11 @@ import java.util.List;
  * row on this machine, from the run itself ({@code docs/compare.md}). The preset's measurement time is shared
  * out over the rounds, so a run measures as long as a run of one round did.
  *
- * @param index 0-based
+ * <p>Rows whose figure is drawn at a level of the CUDA context ({@link ForkGroups#drawsContextLevel}) are measured in
+ * twice the run's rounds: after round {@code count}, rounds {@code count + 1} to {@code 2 count} measure them alone,
+ * in JVMs of their own.
+ *
+ * @param index 0-based, below {@link #steps(int)}
  * @param count the rounds of the run (1: a run as before rounds, with unchanged file names)
  */
 public record Round(int index, int count) {
@@ -24,9 +28,17 @@ public record Round(int index, int count) {
     public static final Round ONLY = new Round(0, 1);
 
     public Round {
-        if (count < 1 || index < 0 || index >= count) {
+        if (count < 1 || index < 0 || index >= steps(count)) {
             throw new IllegalArgumentException("round " + (index + 1) + " of " + count);
         }
+    }
+
+    /**
+     * How many rounds a run of {@code count} rounds goes through: {@code count}, and as many again for the rows drawn
+     * at a level of the CUDA context ({@link ForkGroups#drawsContextLevel}), which the later rounds measure alone.
+     */
+    public static int steps(int count) {
+        return count > 1 ? ForkGroups.CONTEXT_LEVEL_FACTOR * count : count;
     }
 
     /** The timing of one round: the preset's warm-up, and its measurement time divided by the rounds. */

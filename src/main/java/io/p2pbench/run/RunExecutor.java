@@ -113,12 +113,11 @@ public final class RunExecutor {
                     this::record);
             SingleFork single = new SingleFork(context);
             GroupFork grouped = new GroupFork(context);
-            List<List<Integer>> forks = ForkGroups.of(plan, mode, numaNode);
             // Round by round over the whole plan: a drift of the machine reaches every row's rounds alike.
             rounds:
-            for (int r = 0; r < rounds; r++) {
+            for (int r = 0; r < Round.steps(rounds); r++) {
                 Round round = new Round(r, rounds);
-                for (List<Integer> fork : forks) {
+                for (List<Integer> fork : ForkGroups.of(plan, mode, numaNode, round::measures)) {
                     // A later round measures what is still ok: a combination that failed or was skipped is done.
                     List<Integer> todo = fork.stream().filter(i -> round.measures(plan.get(i))
                             && (round.index() == 0 || state.ok(i))).toList();

@@ -7,6 +7,7 @@ import io.p2pbench.report.stats.RoundTest;
 import io.p2pbench.report.stats.Statistics;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -97,10 +98,17 @@ final class RoundRows {
         return floor.byRounds();
     }
 
-    /** The rounds of a side's runs as people read them: {@code 4}, or {@code 4+4}. */
+    /**
+     * The rounds of a side's runs as people read them: {@code 4}, {@code 4+4}, or {@code 4-8} for a run whose rows drawn
+     * at a CUDA context's level took twice the rounds of the rest.
+     */
     static String rounds(List<ResultData> runs) {
-        return String.join("+", runs.stream().map(r -> Integer.toString(r.measurements().stream()
-                .mapToInt(Measurement::roundCount).max().orElse(1))).toList());
+        return String.join("+", runs.stream().map(r -> {
+            IntSummaryStatistics n = r.measurements().stream().mapToInt(Measurement::roundCount).filter(k -> k > 1)
+                    .summaryStatistics();
+            return n.getCount() == 0 ? "1" : n.getMin() == n.getMax() ? Integer.toString(n.getMax())
+                    : n.getMin() + "-" + n.getMax();
+        }).toList());
     }
 
     /** The figures of every round of every run that has the row. */
