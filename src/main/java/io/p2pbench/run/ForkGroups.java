@@ -158,12 +158,13 @@ public final class ForkGroups {
     public static final int CONTEXT_LEVEL_FACTOR = 2;
 
     /**
-     * Whether a combination's figure is drawn at a level of the CUDA context it runs in: the device-timed bandwidth
-     * of copies by the copy engines or SMs between GPU memory up to 16 MiB, and of copies between pinned host memory
-     * and a GPU. On the H100 node a 1 MiB device copy runs at one of a few levels 4-7% apart, drawn anew with every
-     * context (cuCtxCreate or a primary-context reset in one process: the same spread as between processes) and never
-     * with the buffers' placement or the JVM's CPUs; a pinned host-to-device copy of 64 MiB at 55 or 46 GB/s from one
-     * process to the next (docs/notes/copy-level-per-process.md). Each round draws one level, so these rows need more
+     * Whether a combination's figure is drawn at a level of the process (its CUDA context) it runs in: the
+     * device-timed bandwidth of copies by the copy engines or SMs between GPU memory up to 16 MiB, and of copies
+     * between pinned host memory and a GPU. On the H100 node a 1 MiB device copy runs at one of a few levels 4-7%
+     * apart, drawn anew with every context (cuCtxCreate or a primary-context reset in one process: the same spread as
+     * between processes), never with the buffers' placement; on one host a pinned host-to-device copy of 64 MiB ran
+     * at 55 GB/s in some processes and 37-50 GB/s in others, whatever CPUs they were bound to
+     * (docs/notes/copy-level-per-process.md). Each round draws one level, so these rows need more
      * rounds than the rest for a spread of the mean of one run; their rounds are cheap (no host staging, no NCCL).
      * Copies staged through host memory, pageable copies and latencies (host-observed, 10 us and more a transfer)
      * do not show it.
