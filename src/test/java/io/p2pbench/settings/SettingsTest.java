@@ -81,12 +81,15 @@ class SettingsTest {
         assertRefused(Settings.CDS, "maybe", "true, false");
         assertRefused(Settings.HOST_CHECK, "maybe", "true, false");
         assertRefused(Settings.CUDA_DISABLE, "yes", "true, false");
+        assertRefused(Settings.COMPARE_ACROSS_HOSTS, "on", "true, false");
     }
 
     @Test
     void wordsAreReadWhateverTheirCase() {
         Settings s = Settings.read(Map.of(Settings.CDS, "FALSE", Settings.HOST_CHECK, "False",
-                Settings.CUDA_DISABLE, "TRUE", Settings.GATE, "Wait")::get);
+                Settings.CUDA_DISABLE, "TRUE", Settings.GATE, "Wait", Settings.COMPARE_ACROSS_HOSTS, "True")::get);
+        assertTrue(s.compareAcrossHosts());
+        assertFalse(Settings.read(Map.<String, String>of()::get).compareAcrossHosts(), "off unless asked");
         assertFalse(s.classDataSharing());
         assertFalse(s.hostCheck());
         assertTrue(s.cudaDisabled());

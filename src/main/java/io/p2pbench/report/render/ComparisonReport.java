@@ -247,7 +247,7 @@ public final class ComparisonReport {
                     + "% and the floor, not significant across the rows");
         }
         if (otherHosts > 0) {
-            why.add((otherHosts == n ? "" : otherHosts + ": ") + "other GPUs of this kind, no drift between hosts known");
+            why.add((otherHosts == n ? "" : otherHosts + ": ") + "other GPUs of this kind");
         }
         if (noRatio > 0) {
             why.add((noRatio == n ? "" : noRatio + ": ") + "no ratio");
