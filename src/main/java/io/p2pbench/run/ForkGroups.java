@@ -1,19 +1,9 @@
 package io.p2pbench.run;
 
 import io.p2pbench.spec.Combination;
-import io.p2pbench.spec.Exchange;
-import io.p2pbench.spec.HostCopy;
-import io.p2pbench.spec.HostCopyBidirectional;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.spec.Metric;
-import io.p2pbench.spec.NcclOp;
-import io.p2pbench.spec.PartitionRun;
-import io.p2pbench.spec.PeerCopy;
-import io.p2pbench.spec.PeerCopyBidirectional;
-import io.p2pbench.spec.Ring;
-import io.p2pbench.spec.Serving;
 import io.p2pbench.spec.WorkloadSpec;
-import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.Sizes;
 import java.util.ArrayList;
@@ -173,66 +163,10 @@ public final class ForkGroups {
         if (!Metric.BANDWIDTH.label().equals(c.metric())) {
             return false;
         }
-        WorkloadSpec spec;
-        try {
-            spec = WorkloadSpec.of(c);
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-        return spec.accept(CONTEXT_LEVEL);
+        WorkloadSpec spec = WorkloadSpec.of(c);
+        return spec.peerRoute().map(r -> r.path().needsPeerAccess() && c.sizeBytes() <= CONTEXT_LEVEL_MAX_DEVICE_COPY)
+                .orElse(false) || spec.hostBuffer().map(h -> h.memory() == HostMemory.PINNED).orElse(false);
     }
-
-    /** Which workloads are drawn at a context's level (with {@link #drawsContextLevel}'s metric). */
-    private static final WorkloadSpec.Cases<Boolean> CONTEXT_LEVEL = new WorkloadSpec.Cases<>() {
-        @Override
-        public Boolean peerCopy(PeerCopy s) {
-            return deviceCopy(s.path(), s.sizeBytes());
-        }
-
-        @Override
-        public Boolean peerCopyBidirectional(PeerCopyBidirectional s) {
-            return deviceCopy(s.path(), s.sizeBytes());
-        }
-
-        private boolean deviceCopy(CopyPath path, long sizeBytes) {
-            return path.needsPeerAccess() && sizeBytes <= CONTEXT_LEVEL_MAX_DEVICE_COPY;
-        }
-
-        @Override
-        public Boolean hostCopy(HostCopy s) {
-            return s.memory() == HostMemory.PINNED;
-        }
-
-        @Override
-        public Boolean hostCopyBidirectional(HostCopyBidirectional s) {
-            return s.memory() == HostMemory.PINNED;
-        }
-
-        @Override
-        public Boolean ring(Ring s) {
-            return false;
-        }
-
-        @Override
-        public Boolean ncclOp(NcclOp s) {
-            return false;
-        }
-
-        @Override
-        public Boolean exchange(Exchange s) {
-            return false;
-        }
-
-        @Override
-        public Boolean partitionRun(PartitionRun s) {
-            return false;
-        }
-
-        @Override
-        public Boolean serving(Serving s) {
-            return false;
-        }
-    };
 
     /**
      * The largest device copy drawn at a context's level: above it the copy is bandwidth-bound and its rounds agree

@@ -1,5 +1,6 @@
 package io.p2pbench.spec;
 
+import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.NumaPlacement;
 
 /** A workload with a host buffer: the GPU it copies to and from, and where the buffer lives. */
@@ -9,4 +10,7 @@ public interface HostBuffer {
 
     /** The host buffer's NUMA node relative to the GPU's. */
     NumaPlacement numa();
+
+    /** Whether the host buffer is pinned or pageable. */
+    HostMemory memory();
 }

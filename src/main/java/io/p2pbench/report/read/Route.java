@@ -76,9 +76,11 @@ public record Route(HostMemory memory, BusBandwidth.Operation operation, String 
             }
         }
         boolean staged = List.of(words).contains("HOST_STAGED");
-        for (ActivationExchange.Pattern pattern : ActivationExchange.Pattern.values()) {
-            if (kind.equals(Kind.EXCHANGE.label()) && pattern.name().equals(words[0])) {
-                return exchange(pattern, staged);
+        if (kind.equals(Kind.EXCHANGE.label())) {
+            for (ActivationExchange.Pattern pattern : ActivationExchange.Pattern.values()) {
+                if (pattern.name().equals(words[0])) {
+                    return exchange(pattern, staged);
+                }
             }
         }
         for (BusBandwidth.Operation op : BusBandwidth.Operation.values()) {
