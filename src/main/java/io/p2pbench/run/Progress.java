@@ -18,14 +18,21 @@ final class Progress {
     private int done;
 
     /**
-     * @param predictedOf predicted seconds of each combination of the plan (of one of its rounds)
-     * @param toRun how many combinations (rounds of combinations) will run (not planned skips)
+     * @param predictedOf predicted seconds of one round of each combination of the plan
+     * @param roundsOf how many rounds of each combination will run (0 for a planned skip)
      */
-    Progress(PrintWriter out, double[] predictedOf, int toRun) {
+    Progress(PrintWriter out, double[] predictedOf, int[] roundsOf) {
+        if (predictedOf.length != roundsOf.length) {
+            throw new IllegalArgumentException(predictedOf.length + " predictions for " + roundsOf.length + " combinations");
+        }
         this.out = out;
         this.predictedOf = predictedOf.clone();
-        this.toRun = toRun;
-        this.predictedLeft = Arrays.stream(predictedOf).sum();
+        this.toRun = Arrays.stream(roundsOf).sum();
+        double left = 0;
+        for (int i = 0; i < predictedOf.length; i++) {
+            left += predictedOf[i] * roundsOf[i];
+        }
+        this.predictedLeft = left;
     }
 
     /**
@@ -37,7 +44,8 @@ final class Progress {
         predictedDone += predictedOf[index];
         predictedLeft -= predictedOf[index];
         actualDone += tookSeconds;
-        double eta = predictedLeft * (actualDone / Math.max(predictedDone, 1e-9));
+        // A combination that fails in round 1 is not measured again, so the time left can only shrink to 0.
+        double eta = Math.max(0, predictedLeft) * (actualDone / Math.max(predictedDone, 1e-9));
         out.printf(Locale.ROOT, "[%3d/%d] %-7s %-48s %s  (%.1fs, ETA %s)%n", done, toRun, e.status(), c.id() + round,
                 e.headline() != null ? e.headline() + verifiedNote(e) : e.reason() == null ? "" : e.reason(), tookSeconds,
                 RunPlanner.formatDuration(eta));

@@ -99,13 +99,13 @@ public final class RunExecutor {
         double[] predicted = TimePredictor.perCombination(plan, preset,
                 TimePredictor.RunShape.current().with(mode).withRounds(rounds), numaNode);
         double[] perRound = new double[plan.size()];
-        int toRun = 0;
+        int[] roundsOf = new int[plan.size()];
         for (int i = 0; i < plan.size(); i++) {
             int n = ForkGroups.roundsOf(plan.get(i), rounds);
             perRound[i] = predicted[i] / n;
-            toRun += plan.get(i).plannedSkip() ? 0 : n;
+            roundsOf[i] = plan.get(i).plannedSkip() ? 0 : n;
         }
-        progress = new Progress(out, perRound, toRun);
+        progress = new Progress(out, perRound, roundsOf);
         PhaseLog phases = new PhaseLog(folder, out);
         try (ForkWatchdog watchdog = new ForkWatchdog()) {
             ForkContext context = new ForkContext(folder, preset, extraJvmArgs, numaNode, forkJvm, forkLimitSeconds,
