@@ -118,7 +118,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--fork-groups", description = "One JVM per curve: up to 32 combinations of one benchmark "
             + "differing in size, pair, dtype, phase or graph, each its own trial on the streams and NCCL communicators "
             + "the first one made (docs/notes/run-overhead.md). Default: one JVM per round for every transfer, "
-            + "collective and exchange (up to 32 combinations each).")
+            + "collective and exchange (up to 128 combinations each).")
     boolean forkGroups;
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "" + Round.DEFAULT_COUNT,

@@ -33,8 +33,16 @@ import java.util.function.Predicate;
  * row (docs/notes/run-overhead.md).
  */
 public final class ForkGroups {
-    /** Most combinations one fork measures: what a crash can cost is then re-run in a fresh fork anyway. */
+    /** Most combinations one fork of a curve measures: what a crash can cost is then re-run in a fresh fork anyway. */
     public static final int MAX_PER_FORK = 32;
+    /**
+     * Most combinations one shared JVM of a round measures ({@link Mode#SHARED}). A crash costs the running
+     * combination only (the executor starts a new JVM for the rest), so the cap only bounds a JVM's life. At 32 the
+     * quick preset's 72 combinations of a round on one GPU (one NUMA node) took three JVMs, and each later one paid
+     * a JVM start and a CUDA context again, the third an NCCL communicator too: on the H100 node (set L, 2026-12-06)
+     * the reduce-scatter that opened the third took 5.3 s over 4 rounds, the all-gather before it 0.6 s.
+     */
+    public static final int MAX_PER_SHARED_FORK = 128;
     /** Warm-up of a later combination in a fork before grouping kept streams: one iteration of at most this many milliseconds. */
     public static final int WARM_WARMUP_MILLIS_BEFORE = 100;
     /**
@@ -48,7 +56,7 @@ public final class ForkGroups {
     public enum Mode {
         /**
          * One JVM per round for every transfer, collective and exchange of one NUMA node, up to {@link
-         * #MAX_PER_FORK} of them (the default); partition and serving combinations one JVM per curve, as
+         * #MAX_PER_SHARED_FORK} of them (the default); partition and serving combinations one JVM per curve, as
          * {@link #GROUPED}. Each round of a run ({@link Round}) starts its JVMs afresh.
          */
         SHARED,
@@ -60,7 +68,7 @@ public final class ForkGroups {
         /** The manifest's words for it. */
         public String describe() {
             return this == SHARED ? "shared: one JVM per round for every transfer, collective and exchange (up to "
-                    + MAX_PER_FORK + " combinations), partition and serving one JVM per curve; each combination its own "
+                    + MAX_PER_SHARED_FORK + " combinations), partition and serving one JVM per curve; each combination its own "
                     + "trial on the first one's CUDA streams and NCCL communicators"
                     : this == GROUPED ? "grouped: one JVM per curve (up to " + MAX_PER_FORK + " combinations of one "
                     + "benchmark differing in size, pair, dtype, phase or graph), each with its own trial"
@@ -78,7 +86,8 @@ public final class ForkGroups {
 
     /**
      * The runnable combinations of {@code plan} (indices into it) in forks: the curves in the order their
-     * first combination is planned, each in plan order, cut into forks of at most {@link #MAX_PER_FORK}.
+     * first combination is planned, each in plan order, cut into forks of at most {@link #MAX_PER_FORK} ({@link
+     * #MAX_PER_SHARED_FORK} for a shared JVM).
      *
      * @param numaNode a combination's NUMA binding, or null
      */
@@ -105,9 +114,11 @@ public final class ForkGroups {
                 byKey.computeIfAbsent(key(c, numaNode.apply(c), mode), k -> new ArrayList<>()).add(i);
             }
         }
-        for (List<Integer> curve : byKey.values()) {
-            for (int from = 0; from < curve.size(); from += MAX_PER_FORK) {
-                out.add(List.copyOf(curve.subList(from, Math.min(curve.size(), from + MAX_PER_FORK))));
+        for (Map.Entry<String, List<Integer>> e : byKey.entrySet()) {
+            List<Integer> curve = e.getValue();
+            int cap = e.getKey().startsWith(SHARED_KEY) ? MAX_PER_SHARED_FORK : MAX_PER_FORK;
+            for (int from = 0; from < curve.size(); from += cap) {
+                out.add(List.copyOf(curve.subList(from, Math.min(curve.size(), from + cap))));
             }
         }
         return out;
@@ -123,8 +134,11 @@ public final class ForkGroups {
      * ({@link ForkGroupMain.Contexts#ownStreamsOnly}) shares the JVM of its NUMA node; the rest go by curve.
      */
     static String key(Combination c, Integer numaNode, Mode mode) {
-        return mode == Mode.SHARED && sharesJvm(c) ? "shared|" + Objects.toString(numaNode) : key(c, numaNode);
+        return mode == Mode.SHARED && sharesJvm(c) ? SHARED_KEY + Objects.toString(numaNode) : key(c, numaNode);
     }
+
+    /** How the fork identity of a shared JVM begins (a benchmark's class name never does). */
+    private static final String SHARED_KEY = "shared|";
 
     /** Whether a combination may share a JVM with combinations of other benchmarks, and is measured in rounds. */
     public static boolean sharesJvm(Combination c) {

@@ -155,4 +155,24 @@ class ForkGroupsTest {
             }
         }
     }
+
+    @Test
+    void aRoundOfTheQuickPresetOnOneGpuTakesOneSharedJvmPerNumaNode() {
+        List<Combination> quick = RunPlanner.plan(SyntheticTopologies.singleH200(), new RunPlanner.Request(Preset.QUICK,
+                null, null, null));
+        Round first = new Round(0, 4);
+        long runnable = quick.stream().filter(c -> !c.plannedSkip()).count();
+        // one NUMA node (nothing bound): every combination of the round in one JVM (at 32 a JVM, three were started)
+        List<List<Integer>> one = ForkGroups.of(quick, ForkGroups.Mode.SHARED, c -> null, first::measures);
+        assertEquals(List.of((int) runnable), one.stream().map(List::size).toList());
+        // host rows bound to the GPU's NUMA node: one JVM per binding
+        java.util.function.Function<Combination, Integer> numa = c -> c.kind().startsWith("host") ? 0 : null;
+        List<List<Integer>> bound = ForkGroups.of(quick, ForkGroups.Mode.SHARED, numa, first::measures);
+        assertEquals(2, bound.size(), "one JVM per NUMA binding: " + bound.stream().map(List::size).toList());
+        // curves (--fork-groups) keep their cap of 32; a shared JVM has its own
+        assertTrue(ForkGroups.of(quick, ForkGroups.Mode.GROUPED, numa, first::measures).stream()
+                .allMatch(f -> f.size() <= ForkGroups.MAX_PER_FORK));
+        assertTrue(ForkGroups.of(STANDARD, ForkGroups.Mode.SHARED, c -> null).stream()
+                .allMatch(f -> f.size() <= ForkGroups.MAX_PER_SHARED_FORK));
+    }
 }
