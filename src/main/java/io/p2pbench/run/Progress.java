@@ -1,6 +1,7 @@
 package io.p2pbench.run;
 
 import io.p2pbench.spec.Combination;
+import io.p2pbench.results.Outcome;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.transfer.Sizes;
 import java.io.PrintWriter;
@@ -11,7 +12,8 @@ import java.util.Locale;
 final class Progress {
     private final PrintWriter out;
     private final double[] predictedOf;
-    private final int toRun;
+    private final int[] roundsLeft;
+    private int toRun;
     private double predictedLeft;
     private double predictedDone;
     private double actualDone;
@@ -27,6 +29,7 @@ final class Progress {
         }
         this.out = out;
         this.predictedOf = predictedOf.clone();
+        this.roundsLeft = roundsOf.clone();
         this.toRun = Arrays.stream(roundsOf).sum();
         double left = 0;
         for (int i = 0; i < predictedOf.length; i++) {
@@ -44,7 +47,13 @@ final class Progress {
         predictedDone += predictedOf[index];
         predictedLeft -= predictedOf[index];
         actualDone += tookSeconds;
-        // A combination that fails in round 1 is not measured again, so the time left can only shrink to 0.
+        roundsLeft[index] = Math.max(0, roundsLeft[index] - 1);
+        if (e.outcome() != Outcome.OK && roundsLeft[index] > 0) {
+            // A round that did not measure ends its combination: its later rounds will not run.
+            predictedLeft -= predictedOf[index] * roundsLeft[index];
+            toRun -= roundsLeft[index];
+            roundsLeft[index] = 0;
+        }
         double eta = Math.max(0, predictedLeft) * (actualDone / Math.max(predictedDone, 1e-9));
         out.printf(Locale.ROOT, "[%3d/%d] %-7s %-48s %s  (%.1fs, ETA %s)%n", done, toRun, e.status(), c.id() + round,
                 e.headline() != null ? e.headline() + verifiedNote(e) : e.reason() == null ? "" : e.reason(), tookSeconds,
