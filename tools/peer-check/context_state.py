@@ -33,6 +33,8 @@ import subprocess
 import sys
 import time
 
+from cuda_driver import Driver
+
 SIZES = [4096, 1 << 20]
 COPIES = 128
 BATCHES = 9
@@ -43,18 +45,9 @@ PLACES = 12  # buffer pairs measured side by side in one context by --places
 
 
 def child(cycles):
-    cu = C.CDLL("libcuda.so.1")
-
-    def ck(name, *args):
-        r = getattr(cu, name)(*args)
-        if r != 0:
-            raise SystemExit(f"{name} failed: CUresult {r}")
-
+    drv = Driver()
+    ck, dev = drv.ck, drv.dev
     u64 = C.c_uint64
-    ck("cuInit", 0)
-    dev = C.c_int()
-    ck("cuDeviceGet", C.byref(dev), 0)
-    dev = dev.value
     ctx = C.c_void_p()
     host = C.c_void_p()
     flag_dev = u64()
@@ -170,20 +163,10 @@ def child(cycles):
 def places_child(spacer_mib):
     """One context, PLACES buffer pairs, each its own allocation with a spacer allocation between; every pair
     measured in every batch round, round-robin, so that time does not masquerade as placement."""
-    cu = C.CDLL("libcuda.so.1")
-
-    def ck(name, *args):
-        r = getattr(cu, name)(*args)
-        if r != 0:
-            raise SystemExit(f"{name} failed: CUresult {r}")
-
+    drv = Driver()
+    ck = drv.ck
     u64 = C.c_uint64
-    ck("cuInit", 0)
-    dev = C.c_int()
-    ck("cuDeviceGet", C.byref(dev), 0)
-    ctx = C.c_void_p()
-    ck("cuDevicePrimaryCtxRetain", C.byref(ctx), dev.value)
-    ck("cuCtxSetCurrent", ctx)
+    drv.primary_context()
     host, flag_dev = C.c_void_p(), u64()
     ck("cuMemHostAlloc", C.byref(host), 64, 0x01 | 0x02)
     word = C.c_uint32.from_address(host.value)

@@ -31,6 +31,8 @@ import subprocess
 import sys
 import time
 
+from cuda_driver import Driver
+
 BIG = 64 << 20
 SMALL = 1 << 20
 BIG_COPIES = 4
@@ -65,20 +67,10 @@ def huge_kib():
 
 
 def child(way, batches):
-    cu = C.CDLL("libcuda.so.1")
-
-    def ck(name, *args):
-        r = getattr(cu, name)(*args)
-        if r != 0:
-            raise SystemExit(f"{name} failed: CUresult {r}")
-
+    drv = Driver()
+    ck = drv.ck
     u64 = C.c_uint64
-    ck("cuInit", 0)
-    dev = C.c_int()
-    ck("cuDeviceGet", C.byref(dev), 0)
-    ctx = C.c_void_p()
-    ck("cuDevicePrimaryCtxRetain", C.byref(ctx), dev.value)
-    ck("cuCtxSetCurrent", ctx)
+    drv.primary_context()
     keep = []
     src = host_buffer(way, keep)
     other = host_buffer(way, keep)
