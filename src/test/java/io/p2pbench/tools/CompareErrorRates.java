@@ -37,6 +37,14 @@ public final class CompareErrorRates {
     static final String LATENCY_ROW = System.getProperty("rates.latencyRow", "host-lat-H2D-PINNED-LOCAL-gpu0-1MiB");
     /** Another: a 4 KiB peer copy, whose class floor on this VM (53%) is above 25%: shows the limit. */
     static final String SMALL_LATENCY_ROW = System.getProperty("rates.smallLatencyRow", "peer-lat-CE_P2P_READ-0-0-4KiB");
+    /**
+     * With {@code -Drates.everyEntry=true} (the script's RATES_EVERY_ENTRY=1): every bandwidth entry in turn scaled by
+     * {@link #LONE_FACTOR} alone, with baselines of one and two other runs: on how many entries a lone change is caught
+     * (exit 1 with that entry named) every time.
+     */
+    static final boolean EVERY_ENTRY = Boolean.getBoolean("rates.everyEntry");
+    /** The factor of a lone change in the entry-by-entry measurement. */
+    static final double LONE_FACTOR = 0.9;
 
     private CompareErrorRates() {}
 
@@ -165,12 +173,60 @@ public final class CompareErrorRates {
                 examples.addAll(t.examples);
             }
         }
+        if (EVERY_ENTRY) {
+            md.append(everyEntry(runPaths, runs, work, threshold, defaults));
+        }
         if (!examples.isEmpty()) {
             md.append("\nUnchanged measurements named (first few per line of the table):\n\n");
             examples.forEach(e -> md.append("- ").append(e).append('\n'));
         }
         Files.writeString(out, md.toString());
         System.out.print(md);
+    }
+
+    /**
+     * Every bandwidth entry of the first run, scaled alone by {@link #LONE_FACTOR} in a copy of each run: with one and
+     * with two other runs as the baseline, on how many of every such comparison compare exits 1 naming it.
+     */
+    static String everyEntry(List<Path> runPaths, List<ResultData> runs, Path work, double threshold,
+                             NoiseFloors defaults) throws IOException {
+        List<String> ids = runs.get(0).measurements().stream().filter(m -> m.key().metric().equals(Measurement.BANDWIDTH))
+                .map(Measurement::id).distinct().toList();
+        List<Integer> modes = List.of(1, 2).stream().filter(k -> k < runs.size()).toList();
+        StringBuilder md = new StringBuilder(String.format(Locale.ROOT, "%nA lone x%s change, entry by entry (each "
+                + "bandwidth entry of the preset scaled alone in a copy of each run; caught: exit 1 with the entry "
+                + "named):%n%n| entry | %s |%n|---|%s%n", Markdown.plain(LONE_FACTOR), String.join(" | ",
+                modes.stream().map(k -> k == 1 ? "one other run" : k + " other runs").toList()),
+                "---|".repeat(modes.size())));
+        int[] always = new int[modes.size()];
+        for (String id : ids) {
+            md.append("| ").append(id);
+            for (int i = 0; i < modes.size(); i++) {
+                int caught = 0;
+                int total = 0;
+                for (int c = 0; c < runs.size(); c++) {
+                    Path copy = work.resolve("lone-" + c);
+                    deleteRecursively(copy);
+                    Set<String> changed = new HashSet<>(ScaleResults.scaledCopy(runPaths.get(c), copy,
+                            ScaleResults.entry(id), LONE_FACTOR));
+                    ResultData scaled = ResultReader.read(copy);
+                    for (List<ResultData> base : baselines(runs, c, modes.get(i))) {
+                        Comparison.Result r = Comparison.compare(base, List.of(scaled), threshold, defaults);
+                        total++;
+                        caught += r.count(Verdict.WORSE) > 0 && r.groups().stream().anyMatch(g -> g.verdict()
+                                == Verdict.WORSE && changed.contains(g.headline().candidate().id())) ? 1 : 0;
+                    }
+                }
+                always[i] += caught == total ? 1 : 0;
+                md.append(" | ").append(caught).append(" of ").append(total);
+            }
+            md.append(" |\n");
+        }
+        md.append("| **caught every time** |");
+        for (int a : always) {
+            md.append(" **").append(a).append(" of ").append(ids.size()).append(" entries** |");
+        }
+        return md.append('\n').toString();
     }
 
     /** Baselines for candidate {@code c}: every subset of {@code size} of the other runs. */
