@@ -39,22 +39,40 @@ public final class ComparisonReport {
                 .append("`\n\n");
         sb.append("- Matching: ").append(r.matching() == Comparison.Matching.SAME_MACHINE ? "same machine" : "across machines")
                 .append(", by ").append(r.matching().key()).append(". ").append(r.note()).append('\n');
-        sb.append("- Unit of evidence: a run. Per row and run, the median over batches (latency: p50, ")
-                .append(Statistics.PERCENTILE_ESTIMATOR).append("); per side, the median of its runs (baseline ")
-                .append(r.baselines().size()).append(" run(s), candidate ").append(r.candidates().size())
-                .append(" run(s)).\n");
+        boolean inRounds = r.rows().stream().anyMatch(ComparisonReport::byRounds);
+        boolean byRuns = r.rows().stream().anyMatch(row -> !byRounds(row));
+        String sides = "baseline " + r.baselines().size() + " run(s), candidate " + r.candidates().size() + " run(s)";
+        sb.append("- Unit of evidence: ");
+        if (inRounds) {
+            sb.append("for rows measured in rounds (`run --rounds`; each round in benchmark JVMs of its own), a round: "
+                    + "per row and round, the median over batches (latency: p50, ").append(Statistics.PERCENTILE_ESTIMATOR)
+                    .append("); per side, the geometric mean of the rounds of its runs (").append(sides).append(").")
+                    .append(byRuns ? " Other rows: a run, " : "\n");
+        }
+        if (byRuns) {
+            sb.append(inRounds ? "per row and run" : "a run. Per row and run").append(", the median over batches "
+                    + "(latency: p50, ").append(Statistics.PERCENTILE_ESTIMATOR).append("); per side, the median of its "
+                    + "runs").append(inRounds ? ".\n" : " (" + sides + ").\n");
+        }
         sb.append("- Verdict: worse or better only beyond ±").append(Markdown.plain(r.thresholdPct()))
                 .append("% and beyond the row's noise floor (from ").append(r.noise())
-                .append("), and, where an exact two-sided Mann-Whitney test of the run figures can reach α = ")
-                .append(Comparison.ALPHA).append(", significant after Benjamini-Hochberg across those rows; "
-                        + "elsewhere \"no test: n too small\" with the smallest attainable p. Bandwidth up and latency "
+                .append("), and significant after Benjamini-Hochberg across the rows that can be tested (")
+                .append(inRounds ? "rows in rounds: Student t on their log round figures; other rows: " : "")
+                .append("an exact two-sided Mann-Whitney test of the run figures, where it can reach α = ")
+                .append(Comparison.ALPHA).append("; elsewhere \"no test: n too small\" with the smallest attainable p)."
+                        + " Bandwidth up and latency "
                         + "down are better. A row within a noise floor wider than the threshold cannot be judged at "
                         + "the threshold and is counted apart, as is a row without a ratio. A collective's alg/bus pair "
                         + "is one measurement (the worst of its rows decides); so is a bidirectional copy, whose sum "
                         + "over the common window decides while its lanes are shown.\n");
-        sb.append("- Interval: of the ratio, distribution-free (the Hodges-Lehmann/Moses shift interval of the log run "
-                + "figures), with its coverage stated: exact for continuous figures, at least that (≥) where run figures "
-                + "tie; none with one run on each side.\n");
+        sb.append("- Interval: of the ratio").append(inRounds ? "; rows in rounds: Student t on the log round figures, "
+                + "their spread pooled over both sides plus the drift between runs, of which the row's noise floor is the "
+                + "half-width" + (byRuns ? "; other rows: " : ".\n") : ", ");
+        if (byRuns) {
+            sb.append("distribution-free (the Hodges-Lehmann/Moses shift interval of the log run figures), with its "
+                    + "coverage stated: exact for continuous figures, at least that (≥) where run figures tie; none with "
+                    + "one run on each side.\n");
+        }
         sb.append(String.format(Locale.ROOT, "- Result: **%d worse**, %d better, %d same%s measurements (%d rows); "
                         + "%d baseline-only and %d candidate-only rows not compared.%n%n", r.count(Verdict.WORSE),
                 r.count(Verdict.BETTER), r.count(Verdict.SAME), unjudged(r), r.rows().size(),
@@ -78,8 +96,8 @@ public final class ComparisonReport {
                         ? VerdictWords.word(g.verdict()) : "**" + VerdictWords.word(g.verdict()) + "**";
                 rows.add(List.of(c.key().metric(), c.key().kind(), c.pairWithLink(), c.key().path(),
                         c.key().direction(), Sizes.format(c.key().sizeBytes()),
-                        Markdown.number(row.baselineValue()) + unit + runs(row.baselineRuns()),
-                        Markdown.number(row.candidateValue()) + unit + runs(row.candidateRuns()),
+                        Markdown.number(row.baselineValue()) + unit + figures(row, row.baselineRuns()),
+                        Markdown.number(row.candidateValue()) + unit + figures(row, row.candidateRuns()),
                         ratio(row), Markdown.change(row.ratio()),
                         Double.isNaN(row.floor().fraction()) ? "n/a"
                                 : String.format(Locale.ROOT, "±%.1f%%", row.floor().fraction() * 100),
@@ -261,6 +279,16 @@ public final class ComparisonReport {
 
     private static String runs(double[] runs) {
         return runs.length == 1 ? "" : " (" + runs.length + " runs)";
+    }
+
+    /** How many figures a side's value of {@code row} stands on: rounds for a row judged by its rounds, else runs. */
+    private static String figures(Comparison.Row row, double[] figures) {
+        return byRounds(row) ? " (" + figures.length + " rounds)" : runs(figures);
+    }
+
+    /** Whether {@code row} is judged by its rounds. */
+    private static boolean byRounds(Comparison.Row row) {
+        return row.floor() != null && row.floor().byRounds();
     }
 
     private static String ratio(Comparison.Row row) {

@@ -1,0 +1,46 @@
+package io.p2pbench.report.verdict;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.p2pbench.report.read.Measurement;
+import io.p2pbench.report.read.ResultData;
+import io.p2pbench.report.render.ComparisonReport;
+import io.p2pbench.topology.GpuInfo;
+import io.p2pbench.topology.Topology;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * compare.md says what a row measured in rounds stands on: its figures are rounds, not runs (one run of 4 rounds read
+ * "(4 runs)"), and the header names the test and interval of rows in rounds (Student t with the drift between runs),
+ * not only the Mann-Whitney test and Hodges-Lehmann interval of rows without rounds.
+ */
+class RoundsReportTest {
+    private static final Measurement.Key ROW = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", "one-way",
+            "0-0", 64L << 20);
+
+    private static ResultData run(String name, double... rounds) {
+        GpuInfo gpu = new GpuInfo(0, "NVIDIA H100 80GB HBM3", "GPU-1", "0000:00:06.0", "9.0", 85_017_493_504L, 132, 3,
+                5, 5, 16, 16, -1, "0-15", List.of(), "");
+        Topology t = new Topology("0.1.0", "2026-12-06T00:00:00Z", null, List.of(gpu), List.of(), "h100", List.of());
+        Measurement m = Measurement.ofRounds(Arrays.stream(rounds).mapToObj(f -> new Measurement(ROW, "h100", "X",
+                true, "sweep", "id", new double[] {f}, "test")).toList());
+        return new ResultData(Path.of(name), name, "h100", "test", t, null, List.of(m), List.of(), Map.of(), null);
+    }
+
+    @Test
+    void aRowInRoundsCountsRoundsAndTheHeaderNamesItsTest() throws Exception {
+        Comparison.Result r = Comparison.compare(List.of(run("a", 1400, 1401, 1399, 1402)),
+                List.of(run("b", 1401, 1400, 1402, 1399)), 5, NoiseFloors.defaults());
+        String md = ComparisonReport.markdown(r);
+        assertTrue(md.contains("(4 rounds)"), md);
+        assertFalse(md.contains("(4 runs)"), md);
+        assertTrue(md.contains("for rows measured in rounds"), md);
+        assertTrue(md.contains("rows in rounds: Student t on the log round figures"), md);
+        assertFalse(md.contains("Hodges-Lehmann"), "no row here has that interval: " + md);
+    }
+}
