@@ -77,6 +77,10 @@ public final class ComparisonReport {
                         + "%d baseline-only and %d candidate-only rows not compared.%n%n", r.count(Verdict.WORSE),
                 r.count(Verdict.BETTER), r.count(Verdict.SAME), unjudged(r), r.rows().size(),
                 r.baselineOnly(), r.candidateOnly()));
+        if (r.widerFloors() > 0 && r.inRounds()) {
+            sb.append("- More baseline runs:").append(moreRuns(r).substring(1)).append("; each such row's estimate is in "
+                    + "its \"why\" below.\n\n");
+        }
         for (ResultData b : Stream.concat(r.baselines().stream(), r.candidates().stream()).toList()) {
             if (!b.isRun() && !b.notMeasured().isEmpty()) {
                 sb.append("Not used from `").append(b.label()).append("`:\n\n");
@@ -138,6 +142,9 @@ public final class ComparisonReport {
                 r.candidateLabel(), r.baselineLabel(), worse, better, r.count(Verdict.SAME)
                         + gated.count(Verdict.SAME), unjudged(r, gated),
                 r.groups().size() + gated.groups().size(), Markdown.plain(r.thresholdPct()), noise));
+        if (r.widerFloors() > 0 && r.inRounds()) {
+            out.add(moreRuns(r));
+        }
         List<Comparison.Group> named = r.groups().stream().filter(g -> g.verdict() == Verdict.WORSE
                 || g.verdict() == Verdict.BETTER).toList();
         for (Comparison.Group g : named.subList(0, Math.min(maxRows, named.size()))) {
@@ -158,6 +165,17 @@ public final class ComparisonReport {
             out.add("  ... and " + more + " more in compare.md");
         }
         return out;
+    }
+
+    /**
+     * What pooling baselines would buy: of the measurements wider than the threshold, how many the model estimates
+     * {@link Comparison#MORE_RUNS} more baseline runs would judge.
+     */
+    static String moreRuns(Comparison.Result r) {
+        return String.format(Locale.ROOT, "  of the %d wider than ±%s%%, about %d would be judged with a baseline of %d "
+                        + "runs like these (the model's estimate: the same rounds a run, spread and drift between runs)",
+                r.widerFloors(), Markdown.plain(r.thresholdPct()), r.judgedWithMoreRuns(),
+                r.baselines().size() + Comparison.MORE_RUNS);
     }
 
     /** The side-by-side section of two different machines: every row with both figures and the ratio. */

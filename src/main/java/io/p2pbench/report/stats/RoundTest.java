@@ -92,6 +92,18 @@ public final class RoundTest {
     }
 
     /**
+     * The half-width (log scale) of the interval {@link #of} would give with pooled spread {@code spread} over
+     * {@code baselineRounds} and {@code candidateRounds} rounds (a count may be fractional in an estimate) and drift
+     * variance {@code driftVariance}: the degrees of freedom are the rounds less two.
+     */
+    public static double halfWidth(double spread, double baselineRounds, double candidateRounds, double driftVariance,
+                                   double level) {
+        double se = Math.sqrt(spread * spread * (1.0 / baselineRounds + 1.0 / candidateRounds) + driftVariance);
+        TDistribution t = new TDistribution(null, Math.max(1, baselineRounds + candidateRounds - 2));
+        return t.inverseCumulativeProbability(0.5 + level / 2) * se;
+    }
+
+    /**
      * The pooled spread s of the log figures of {@code baseline} and {@code candidate} rounds as {@link #of} uses it
      * (never below {@link #MIN_SPREAD}); {@link #applies} must hold.
      */

@@ -120,6 +120,12 @@ public final class Comparison {
         }
     }
 
+    /**
+     * How many more baseline runs a row's {@link NoiseFloors.Floor#withMoreRuns} estimates its floor for, and
+     * {@link Result#judgedWithMoreRuns} counts the measurements they would judge.
+     */
+    public static final int MORE_RUNS = 2;
+
     /** Why a row cannot be judged. */
     public enum Unjudged {
         /** Within a noise floor wider than the threshold. */
@@ -175,6 +181,21 @@ public final class Comparison {
         /** Measurements that cannot be judged because their noise floor is wider than the threshold. */
         public long widerFloors() {
             return unjudged(Unjudged.WIDER_FLOOR);
+        }
+
+        /**
+         * Of the measurements whose floor is wider than the threshold, those whose deciding row's floor with
+         * {@link #MORE_RUNS} more baseline runs like these is estimated within it (only rows judged by their rounds
+         * have the estimate).
+         */
+        public long judgedWithMoreRuns() {
+            return groups.stream().filter(g -> g.verdict() == Verdict.UNJUDGED && g.headline().cause()
+                    == Unjudged.WIDER_FLOOR && g.headline().floor().withMoreRuns() * 100 <= thresholdPct).count();
+        }
+
+        /** Whether any measurement is judged by its rounds. */
+        public boolean inRounds() {
+            return groups.stream().anyMatch(g -> g.headline().floor() != null && g.headline().floor().byRounds());
         }
 
         /** Measurements not judged for {@code cause} (their deciding row's). */
@@ -341,7 +362,9 @@ public final class Comparison {
         } else if (sizePct <= floorPct && floorPct > thresholdPct) {
             cause = Unjudged.WIDER_FLOOR;
             why = String.format(Locale.ROOT, "cannot judge at ±%s%%: within the noise floor %.1f%%, which is wider "
-                    + "(the figures are %.1f%% apart)", Numbers.plain(thresholdPct), floorPct, sizePct);
+                    + "(the figures are %.1f%% apart)", Numbers.plain(thresholdPct), floorPct, sizePct)
+                    + (Double.isNaN(r.floor().withMoreRuns()) ? "" : String.format(Locale.ROOT, "; with %d more "
+                    + "baseline runs like these about %.1f%%", MORE_RUNS, r.floor().withMoreRuns() * 100));
         } else if (changePct <= thresholdPct) {
             // The floor is not wider than the threshold here, so within the threshold is within the noise too.
             why = "within ±" + Numbers.plain(thresholdPct) + "%";

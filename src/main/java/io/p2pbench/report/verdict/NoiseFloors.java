@@ -180,11 +180,19 @@ public record NoiseFloors(String name, String machine, Map<String, ClassNoise> c
      * @param fraction the floor, 0.05 = 5%; NaN when unknown
      * @param source where it comes from
      * @param byRounds whether it is the interval of a row judged by its rounds ({@link RoundRows})
+     * @param withMoreRuns the model's estimate of the floor with {@link Comparison#MORE_RUNS} more baseline runs like
+     *     these (the same rounds a run, spread and drift between runs): what pooling baselines would buy; NaN where
+     *     there is none (rows without rounds)
      */
-    public record Floor(double fraction, String source, boolean byRounds) {
+    public record Floor(double fraction, String source, boolean byRounds, double withMoreRuns) {
         /** A floor from a table or from runs' figures, not from rounds. */
         public Floor(double fraction, String source) {
             this(fraction, source, false);
+        }
+
+        /** A floor without an estimate for more baseline runs. */
+        public Floor(double fraction, String source, boolean byRounds) {
+            this(fraction, source, byRounds, Double.NaN);
         }
     }
 

@@ -79,13 +79,20 @@ final class RoundRows {
     private static Comparison.Row measure(Measurement b, Measurement c, double[] bRounds, double[] cRounds, double tau,
                                           double hostTau, double driftVariance, int baselineRuns, int candidateRuns) {
         RoundTest.Result t = RoundTest.of(bRounds, cRounds, Comparison.LEVEL, driftVariance);
+        // The same rounds a run, spread and drift, with Comparison.MORE_RUNS more baseline runs: only the terms of the baseline's
+        // rounds and runs shrink.
+        int more = baselineRuns + Comparison.MORE_RUNS;
+        double moreRounds = bRounds.length * (double) more / baselineRuns;
+        double moreDrift = driftVariance - tau * tau * (1.0 / baselineRuns - 1.0 / more);
+        double withMore = Math.exp(RoundTest.halfWidth(t.spread(), moreRounds, cRounds.length, moreDrift,
+                Comparison.LEVEL)) - 1;
         double bv = Math.exp(Arrays.stream(bRounds).map(Math::log).average().orElseThrow());
         double cv = bv * t.ratio();
         ExactTests.Interval interval = new ExactTests.Interval(t.low(), t.high(), Comparison.LEVEL);
         NoiseFloors.Floor floor = new NoiseFloors.Floor(Math.exp(t.halfWidth()) - 1, String.format(Locale.ROOT,
                 "%s%d vs %d, spread %.2f%%, drift between runs %.2f%%%s, t with %d degrees of freedom", SOURCE,
                 bRounds.length, cRounds.length, 100 * t.spread(), 100 * tau, hostTau > 0 ? String.format(Locale.ROOT,
-                ", between hosts %.2f%%", 100 * hostTau) : "", t.degrees()), true);
+                ", between hosts %.2f%%", 100 * hostTau) : "", t.degrees()), true, withMore);
         return new Comparison.Row(b, c, bRounds, cRounds, bv, cv, t.ratio(), interval, t.p(), 0, Double.NaN, floor,
                 Verdict.SAME, "");
     }

@@ -72,4 +72,24 @@ class RoundComparisonTest {
         assertTrue(RoundTest.applies(new double[] {1}, new double[] {1, 2, 3, 4}));
         assertTrue(!RoundTest.applies(new double[] {1, 2}, new double[] {0, 3}), "a figure that is not positive");
     }
+
+    @Test
+    void theFloorWithMoreBaselineRunsShrinksOnlyTheBaselineTerms() {
+        Measurement base = rounds(BW, 10, 14, 8, 12);
+        Measurement cand = rounds(BW, 11, 9, 13, 10);
+        double tau = 0.02;
+        Comparison.Row r = RoundRows.measure(base, cand, RoundRows.roundFigures(base), RoundRows.roundFigures(cand),
+                tau, 1, 1);
+        RoundTest.Result t = RoundTest.of(RoundRows.roundFigures(base), RoundRows.roundFigures(cand), 0.95, tau, 1, 1);
+        assertEquals(Math.exp(t.halfWidth()) - 1, r.floor().fraction(), 1e-12);
+        // The same half-width from the formula at today's counts: 4 + 4 rounds, one run a side.
+        assertEquals(t.halfWidth(), RoundTest.halfWidth(t.spread(), 4, 4, tau * tau * 2, 0.95), 1e-12);
+        // Three baseline runs of 4 rounds: 12 baseline rounds, tau^2 (1/3 + 1/1), 14 degrees of freedom.
+        double expected = Math.exp(RoundTest.halfWidth(t.spread(), 12, 4, tau * tau * (1.0 / 3 + 1), 0.95)) - 1;
+        assertEquals(expected, r.floor().withMoreRuns(), 1e-12);
+        assertTrue(r.floor().withMoreRuns() < r.floor().fraction());
+        Comparison.Row judged = Comparison.judge(r, r.p(), 5);
+        assertEquals(Verdict.UNJUDGED, judged.verdict(), judged.why());
+        assertTrue(judged.why().contains("with 2 more baseline runs like these about"), judged.why());
+    }
 }

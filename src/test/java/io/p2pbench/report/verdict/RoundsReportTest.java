@@ -1,5 +1,6 @@
 package io.p2pbench.report.verdict;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,5 +43,20 @@ class RoundsReportTest {
         assertTrue(md.contains("for rows measured in rounds"), md);
         assertTrue(md.contains("rows in rounds: Student t on the log round figures"), md);
         assertFalse(md.contains("Hodges-Lehmann"), "no row here has that interval: " + md);
+    }
+
+    @Test
+    void aComparisonThatCannotJudgeSaysWhatMoreBaselineRunsWouldBuy() throws Exception {
+        Comparison.Result wide = Comparison.compare(List.of(run("a", 1400, 1500, 1300, 1450)),
+                List.of(run("b", 1350, 1480, 1420, 1310)), 5, NoiseFloors.defaults());
+        assertEquals(1, wide.widerFloors());
+        List<String> lines = ComparisonReport.summary(wide, 20);
+        assertTrue(lines.get(1).startsWith("  of the 1 wider than ±5%, about " + wide.judgedWithMoreRuns()
+                + " would be judged with a baseline of 3 runs like these"), String.join("\n", lines));
+        assertTrue(ComparisonReport.markdown(wide).contains("- More baseline runs: of the 1 wider than ±5%"));
+        Comparison.Result tight = Comparison.compare(List.of(run("a", 1400, 1401, 1399, 1402)),
+                List.of(run("b", 1401, 1400, 1402, 1399)), 5, NoiseFloors.defaults());
+        assertFalse(String.join("\n", ComparisonReport.summary(tight, 20)).contains("wider than"),
+                "nothing to say when every measurement is judged");
     }
 }
