@@ -78,8 +78,8 @@ public final class ComparisonReport {
                 r.count(Verdict.BETTER), r.count(Verdict.SAME), unjudged(r), r.rows().size(),
                 r.baselineOnly(), r.candidateOnly()));
         if (r.widerFloors() > 0 && r.inRounds()) {
-            sb.append("- More baseline runs:").append(moreRuns(r).substring(1)).append("; each such row's estimate is in "
-                    + "its \"why\" below.\n\n");
+            sb.append("- M").append(moreRuns(r).substring(3)).append("; each such row's estimate is in its \"why\" "
+                    + "below.\n\n");
         }
         for (ResultData b : Stream.concat(r.baselines().stream(), r.candidates().stream()).toList()) {
             if (!b.isRun() && !b.notMeasured().isEmpty()) {
@@ -172,8 +172,9 @@ public final class ComparisonReport {
      * {@link Comparison#MORE_RUNS} more baseline runs would judge.
      */
     static String moreRuns(Comparison.Result r) {
-        return String.format(Locale.ROOT, "  of the %d wider than ±%s%%, about %d would be judged with a baseline of %d "
-                        + "runs like these (the model's estimate: the same rounds a run, spread and drift between runs)",
+        return String.format(Locale.ROOT, "  more baseline runs: of the %d measurements whose floor is wider than ±%s%%, "
+                        + "about %d would be judged with a baseline of %d runs like these (the model's estimate: the same "
+                        + "rounds a run, spread and drift between runs)",
                 r.widerFloors(), Markdown.plain(r.thresholdPct()), r.judgedWithMoreRuns(),
                 r.baselines().size() + Comparison.MORE_RUNS);
     }

@@ -79,8 +79,8 @@ final class RoundRows {
     private static Comparison.Row measure(Measurement b, Measurement c, double[] bRounds, double[] cRounds, double tau,
                                           double hostTau, double driftVariance, int baselineRuns, int candidateRuns) {
         RoundTest.Result t = RoundTest.of(bRounds, cRounds, Comparison.LEVEL, driftVariance);
-        // The same rounds a run, spread and drift, with Comparison.MORE_RUNS more baseline runs: only the terms of the baseline's
-        // rounds and runs shrink.
+        // The same rounds a run, spread and drift with Comparison.MORE_RUNS more baseline runs: only the terms of the
+        // baseline's rounds and runs shrink.
         int more = baselineRuns + Comparison.MORE_RUNS;
         double moreRounds = bRounds.length * (double) more / baselineRuns;
         double moreDrift = driftVariance - tau * tau * (1.0 / baselineRuns - 1.0 / more);

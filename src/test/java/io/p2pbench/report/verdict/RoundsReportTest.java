@@ -51,12 +51,14 @@ class RoundsReportTest {
                 List.of(run("b", 1350, 1480, 1420, 1310)), 5, NoiseFloors.defaults());
         assertEquals(1, wide.widerFloors());
         List<String> lines = ComparisonReport.summary(wide, 20);
-        assertTrue(lines.get(1).startsWith("  of the 1 wider than ±5%, about " + wide.judgedWithMoreRuns()
-                + " would be judged with a baseline of 3 runs like these"), String.join("\n", lines));
-        assertTrue(ComparisonReport.markdown(wide).contains("- More baseline runs: of the 1 wider than ±5%"));
+        assertTrue(lines.get(1).startsWith("  more baseline runs: of the 1 measurements whose floor is wider than ±5%, "
+                + "about " + wide.judgedWithMoreRuns() + " would be judged with a baseline of 3 runs like these"),
+                String.join("\n", lines));
+        assertTrue(ComparisonReport.markdown(wide).contains("- More baseline runs: of the 1 measurements whose floor"),
+                ComparisonReport.markdown(wide));
         Comparison.Result tight = Comparison.compare(List.of(run("a", 1400, 1401, 1399, 1402)),
                 List.of(run("b", 1401, 1400, 1402, 1399)), 5, NoiseFloors.defaults());
-        assertFalse(String.join("\n", ComparisonReport.summary(tight, 20)).contains("wider than"),
+        assertFalse(String.join("\n", ComparisonReport.summary(tight, 20)).contains("more baseline runs"),
                 "nothing to say when every measurement is judged");
     }
 }
