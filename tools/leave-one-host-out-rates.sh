@@ -11,7 +11,8 @@
 # (a host of 8 runs gives two sets). Writes OUT_DIR/rates-HOST-N.md per set and OUT_DIR/table-HOST.log (the table
 # learned without HOST). ONLY="HOSTFILE..." evaluates those hosts alone (the tables are still learned from all the
 # others), so that two invocations can share the work. Needs Java 17 and Maven (offline works once ~/.m2 is
-# populated); NO_BUILD=1 skips the build. No GPU.
+# populated); NO_BUILD=1 skips the build; RATES_EVERY_ENTRY=1 adds the entry-by-entry table
+# (tools/compare-error-rates.sh). No GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 3 ]; then
@@ -36,7 +37,7 @@ for h in "$@"; do
   n=0
   while read -r a && read -r b && read -r c && read -r d; do
     n=$((n + 1))
-    java -cp "$work/$name:$CP" io.p2pbench.tools.CompareErrorRates "$out/rates-$name-$n.md" "$work/scaled" 5 \
+    java ${RATES_EVERY_ENTRY:+-Drates.everyEntry=true} -cp "$work/$name:$CP" io.p2pbench.tools.CompareErrorRates "$out/rates-$name-$n.md" "$work/scaled" 5 \
       "$a" "$b" "$c" "$d" > "$out/rates-$name-$n.log" 2>&1
     echo "host $name, set $n: $out/rates-$name-$n.md"
   done < "$h"

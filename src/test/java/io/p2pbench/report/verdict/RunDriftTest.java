@@ -171,17 +171,19 @@ class RunDriftTest {
         assertFalse(RunDrift.forMachine("no-such-machine").known());
         RunDrift h100 = RunDrift.forMachine("h100-80gb-hbm3x1-single-r580");
         assertTrue(h100.known());
-        // Learned from 32 runs on six hosts, within each host: 1 MiB peer copies drift about 1% beyond their rounds
-        // (one host kept their level for a whole run), and a round of them spreads about 4% in all (the level drawn
-        // per process); the pinned H2D+D2H sum at 64 MiB drifts 3% (four runs of one session had put it at 0).
+        // Learned from 60 runs on thirteen hosts, within each host: 1 MiB peer copies drift about 0.8% beyond their
+        // rounds (one host kept their level for a whole run), and a round of them spreads about 4% in all (the level
+        // drawn per process); the pinned H2D+D2H sum at 64 MiB drifts 2.4% (four runs of one session had put it at 0;
+        // 3% over the first six hosts).
         assertTrue(h100.tau(SMALL) > 0.005 && h100.tau(SMALL) < 0.02, "1 MiB peer copies: " + h100.tau(SMALL));
         assertTrue(h100.total(SMALL) > 0.03 && h100.total(SMALL) < 0.05, "a round of them: " + h100.total(SMALL));
         Measurement.Key pinnedSum = new Measurement.Key("bandwidth", "host", "PINNED LOCAL", "H2D+D2H (sum)", "GPU0",
                 64 << 20);
-        assertTrue(h100.tau(pinnedSum) > 0.025, "the pinned H2D+D2H sum at 64 MiB: " + h100.tau(pinnedSum));
+        assertTrue(h100.tau(pinnedSum) > 0.02, "the pinned H2D+D2H sum at 64 MiB: " + h100.tau(pinnedSum));
         Measurement.Key staged = new Measurement.Key("latency", "peer", "HOST_STAGED", "one-way", "0-0", 64 << 20);
         Measurement.Key device = new Measurement.Key("latency", "peer", "CE_P2P_READ", "one-way", "0-0", 64 << 20);
-        assertTrue(h100.tau(staged) > 2 * h100.tau(device), "the staged copy drifts with the host: " + h100.tau(staged)
-                + " against " + h100.tau(device));
+        // 0.54% against 0.36% over thirteen hosts (2x over the first six).
+        assertTrue(h100.tau(staged) > 1.3 * h100.tau(device), "the staged copy drifts with the host: "
+                + h100.tau(staged) + " against " + h100.tau(device));
     }
 }
