@@ -200,25 +200,28 @@ public final class CompareErrorRates {
                 "---|".repeat(modes.size())));
         int[] always = new int[modes.size()];
         for (String id : ids) {
-            md.append("| ").append(id);
-            for (int i = 0; i < modes.size(); i++) {
-                int caught = 0;
-                int total = 0;
-                for (int c = 0; c < runs.size(); c++) {
-                    Path copy = work.resolve("lone-" + c);
-                    deleteRecursively(copy);
-                    Set<String> changed = new HashSet<>(ScaleResults.scaledCopy(runPaths.get(c), copy,
-                            ScaleResults.entry(id), LONE_FACTOR));
-                    ResultData scaled = ResultReader.read(copy);
+            int[] caught = new int[modes.size()];
+            int[] total = new int[modes.size()];
+            for (int c = 0; c < runs.size(); c++) {
+                // One scaled copy of run c serves every baseline size.
+                Path copy = work.resolve("lone-" + c);
+                deleteRecursively(copy);
+                Set<String> changed = new HashSet<>(ScaleResults.scaledCopy(runPaths.get(c), copy,
+                        ScaleResults.entry(id), LONE_FACTOR));
+                ResultData scaled = ResultReader.read(copy);
+                for (int i = 0; i < modes.size(); i++) {
                     for (List<ResultData> base : baselines(runs, c, modes.get(i))) {
                         Comparison.Result r = Comparison.compare(base, List.of(scaled), threshold, defaults);
-                        total++;
-                        caught += r.count(Verdict.WORSE) > 0 && r.groups().stream().anyMatch(g -> g.verdict()
+                        total[i]++;
+                        caught[i] += r.count(Verdict.WORSE) > 0 && r.groups().stream().anyMatch(g -> g.verdict()
                                 == Verdict.WORSE && changed.contains(g.headline().candidate().id())) ? 1 : 0;
                     }
                 }
-                always[i] += caught == total ? 1 : 0;
-                md.append(" | ").append(caught).append(" of ").append(total);
+            }
+            md.append("| ").append(id);
+            for (int i = 0; i < modes.size(); i++) {
+                always[i] += caught[i] == total[i] ? 1 : 0;
+                md.append(" | ").append(caught[i]).append(" of ").append(total[i]);
             }
             md.append(" |\n");
         }
