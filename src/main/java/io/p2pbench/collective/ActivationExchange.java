@@ -41,6 +41,8 @@ public final class ActivationExchange implements CollectiveOperation {
     private final CudaEvent[] arrived;
     private RingAllReduce ring;
     private long bytesPerStep;
+    /** One step, the same object for every batch (its CUDA graph is kept by it). */
+    private final Runnable oneStep = this::enqueue;
 
     private record Move(int from, DeviceBuffer src, long srcOffset, int to, DeviceBuffer dst, long dstOffset, long bytes) {}
 
@@ -216,7 +218,7 @@ public final class ActivationExchange implements CollectiveOperation {
             CollectiveTiming t = ring.time(2 * steps); // a layer is two all-reduces, back to back
             return new CollectiveTiming(2 * t.nanosPerOp(), Math.max(1, t.ops() / 2), t.gated());
         }
-        Ranks.Timing t = ranks.time(this::enqueue, operationsPerStep(), steps);
+        Ranks.Timing t = ranks.time(oneStep, operationsPerStep(), steps);
         return new CollectiveTiming(t.nanosPerOp(), t.ops(), t.gated());
     }
 

@@ -2,6 +2,8 @@ package io.p2pbench.collective;
 
 import io.p2pbench.cuda.Copies;
 import io.p2pbench.cuda.CudaEvent;
+import io.p2pbench.cuda.CudaException;
+import io.p2pbench.cuda.CudaGraph;
 import io.p2pbench.cuda.CudaStream;
 import io.p2pbench.cuda.Memory;
 import io.p2pbench.cuda.Resources;
@@ -9,13 +11,21 @@ import io.p2pbench.cuda.PeerAccess;
 import io.p2pbench.cuda.StreamGate;
 import io.p2pbench.transfer.StagedCopy;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The per-rank machinery of a collective: three streams per rank (copy: receives chunks; compute:
  * reductions; send: the device-to-host legs of host-staged moves), the links between ranks for the
  * chosen {@link CollectivePath}, a cross-rank barrier, and gated, event-timed batches of operations.
  * Closes everything it made.
+ *
+ * <p>An operation that puts more on a stream than a held stream takes ({@link #MAX_HELD_OPERATIONS}) is captured once
+ * as a CUDA graph, and its batches are graph launches behind the gate: one enqueued call per operation. Enqueued
+ * stream by stream instead, ungated, such a batch timed the host: the ring all-reduce of 64 MiB over four ranks of one
+ * H100 puts about 770 calls of ~1 us each into one operation that the device runs in a fraction of that, so its
+ * figure followed the host's CPU (rounds of one run 27-42 GB/s on one host, 51-52 on another).
  */
 final class Ranks implements AutoCloseable {
     /** Operations a held stream may queue (as for transfers). */
@@ -36,6 +46,8 @@ final class Ranks implements AutoCloseable {
     private final CudaEvent[] released;
     private final StagedCopy[][] staged;
     private final StreamGate gate;
+    /** Each operation timed as a graph, by identity; null where its capture failed (it is then timed ungated). */
+    private final Map<Runnable, CudaGraph> graphs = new IdentityHashMap<>();
 
     /**
      * @param path how moves travel; null when the ranks never move data themselves (NCCL does)
@@ -175,17 +187,33 @@ final class Ranks implements AutoCloseable {
         return size() + 3;
     }
 
+    /** As {@link #time(Runnable, Runnable, int, int)} for an operation that keeps no state between operations. */
+    Timing time(Runnable op, int operationsPerOp, int ops) {
+        return time(op, () -> { }, operationsPerOp, ops);
+    }
+
     /**
      * Times {@code ops} back-to-back operations on the device: every stream is held by the gate
      * while one warm-up operation and the timed ones are enqueued, each followed by a barrier; time
-     * is the longest rank's start-to-stop event interval. Returns nanoseconds per operation and
-     * whether the batch was gated (too many enqueued operations per stream cannot be held).
+     * is the longest rank's start-to-stop event interval. An operation that does not fit behind the gate is
+     * captured as a graph on its first batch ({@link CudaGraph#capture(CudaStream, List, Runnable)}) and timed
+     * as launches of it; only where that capture fails is it enqueued ungated. Returns nanoseconds per operation
+     * and whether the batch was gated.
      *
+     * @param op enqueues one operation; pass the same object every time (its graph is kept by identity)
+     * @param forgetFinished makes the operation's owner forget what it keeps from one operation for the next (a
+     *     staging slot in use, ...); called with every stream idle, before and after a capture
      * @param operationsPerOp enqueued operations one operation puts on its busiest stream
      */
-    Timing time(Runnable op, int operationsPerOp, int ops) {
+    Timing time(Runnable op, Runnable forgetFinished, int operationsPerOp, int ops) {
         int perOp = operationsPerOp + barrierOperations();
         int fitting = MAX_HELD_OPERATIONS / perOp - 1;
+        if (fitting < 1) {
+            CudaGraph graph = graphOf(op, forgetFinished);
+            if (graph != null) {
+                return timeGraph(graph, ops);
+            }
+        }
         boolean gated = fitting >= 1;
         int timed = gated ? Math.min(ops, fitting) : ops;
         try {
@@ -215,6 +243,68 @@ final class Ranks implements AutoCloseable {
             longest = Math.max(longest, CudaEvent.elapsedMillis(start[r], stop[r]) * 1e6);
         }
         return new Timing(longest / timed, timed, gated);
+    }
+
+    /** Launches of a graph a held stream is given in one batch (one enqueued call each). */
+    static final int MAX_HELD_GRAPH_LAUNCHES = 32;
+
+    /**
+     * The operation's graph, captured on its first call with every stream idle; null (and a line on stderr, once) if
+     * CUDA refuses the capture.
+     */
+    private CudaGraph graphOf(Runnable op, Runnable forgetFinished) {
+        if (graphs.containsKey(op)) {
+            return graphs.get(op);
+        }
+        synchronize();
+        forgetFinished(forgetFinished);
+        CudaGraph graph = null;
+        try {
+            List<CudaStream> joined = allStreams();
+            joined.remove(compute[0]);
+            graph = own(CudaGraph.capture(compute[0], joined, op));
+        } catch (CudaException e) {
+            System.err.println("p2pbench: an operation over group " + group + " could not be captured as a CUDA graph ("
+                    + e.getMessage() + "); its batches are enqueued ungated and can time the host");
+        }
+        graphs.put(op, graph);
+        forgetFinished(forgetFinished); // the capture left the state of one operation behind, as if it had run
+        return graph;
+    }
+
+    private void forgetFinished(Runnable owners) {
+        owners.run();
+        for (StagedCopy[] from : staged) {
+            for (StagedCopy s : from) {
+                if (s != null) {
+                    s.forgetFinished();
+                }
+            }
+        }
+    }
+
+    /**
+     * Times {@code ops} launches of {@code graph} on rank 0's compute stream, held by the gate while a warm-up launch
+     * and the timed ones are enqueued; the stream first waits for every stream of every rank (a barrier). A launch
+     * runs every rank's part and ends when all of it has, so one stream's events time the whole batch.
+     */
+    private Timing timeGraph(CudaGraph graph, int ops) {
+        int timed = Math.min(ops, MAX_HELD_GRAPH_LAUNCHES);
+        CudaStream launch = compute[0];
+        barrier();
+        try {
+            gate.hold(launch);
+            graph.launch(launch);
+            start[0].record(launch);
+            for (int i = 0; i < timed; i++) {
+                graph.launch(launch);
+            }
+            stop[0].record(launch);
+        } finally {
+            gate.release();
+        }
+        synchronize();
+        return new Timing(CudaEvent.elapsedMillis(start[0], stop[0]) * 1e6 / timed, timed, true);
     }
 
     /** Device time per operation, how many were timed, and whether the streams were held. */

@@ -52,6 +52,8 @@ public final class RingAllReduce implements CollectiveOperation {
     private final Kernel[] add;
     private final DeviceCheck[] checks;
     private final CudaEvent[][] handedOver;
+    /** One all-reduce, the same object for every batch (its CUDA graph is kept by it). */
+    private final Runnable oneOperation = this::enqueue;
 
     /**
      * @param sizeBytes bytes of each rank's buffer; must split into one chunk per rank of whole elements
@@ -248,8 +250,15 @@ public final class RingAllReduce implements CollectiveOperation {
     /** Device time of {@code ops} back-to-back all-reduces (gated when they fit), per operation. */
     @Override
     public CollectiveTiming time(int ops) {
-        Ranks.Timing t = ranks.time(this::enqueue, operationsPerOp(), ops);
+        Ranks.Timing t = ranks.time(oneOperation, this::forgetFinished, operationsPerOp(), ops);
         return new CollectiveTiming(t.nanosPerOp(), t.ops(), t.gated());
+    }
+
+    /** With every stream idle: no staging slot is still in use by an earlier all-reduce. */
+    private void forgetFinished() {
+        for (boolean[] used : slotUsed) {
+            Arrays.fill(used, false);
+        }
     }
 
     /** One all-reduce, enqueued and waited for by the host. */

@@ -2,6 +2,8 @@ package io.p2pbench.cuda;
 
 import static org.bytedeco.cuda.global.cudart.*;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.bytedeco.cuda.cudart.CUgraphExec_st;
 import org.bytedeco.cuda.cudart.CUgraph_st;
 
@@ -52,6 +54,62 @@ public final class CudaGraph implements AutoCloseable {
             throw instantiate;
         }
         return new CudaGraph(device, g, e);
+    }
+
+    /**
+     * Captures what {@code work} enqueues on {@code origin} and on every stream of {@code joined} (streams of any GPU)
+     * as one graph: inside the capture, every joined stream first waits for {@code origin} (the fork), and at the end
+     * {@code origin} waits for every joined stream (the join), so a launch of the graph on {@code origin} runs all of
+     * it and ends when all of it has. Events recorded and waited for inside {@code work} become the graph's edges.
+     * Their owners must not wait on them again outside a capture before recording them anew: CUDA refuses a wait on an
+     * event last recorded in a capture.
+     */
+    public static CudaGraph capture(CudaStream origin, List<CudaStream> joined, Runnable work) {
+        List<CudaEvent> events = new ArrayList<>();
+        CudaGraph graph;
+        try {
+            CudaEvent fork = CudaEvent.ordering(origin.device());
+            events.add(fork);
+            for (CudaStream s : joined) {
+                events.add(CudaEvent.ordering(s.device()));
+            }
+            graph = capture(origin, () -> {
+                fork.record(origin);
+                for (CudaStream s : joined) {
+                    s.waitFor(fork);
+                }
+                RuntimeException failed = null;
+                try {
+                    work.run();
+                } catch (RuntimeException e) {
+                    failed = e;
+                }
+                // Join even after a failure, so that ending the capture on the origin ends it on every stream.
+                for (int i = 0; i < joined.size(); i++) {
+                    try {
+                        events.get(i + 1).record(joined.get(i));
+                        origin.waitFor(events.get(i + 1));
+                    } catch (RuntimeException e) {
+                        if (failed == null) {
+                            failed = e;
+                        } else {
+                            failed.addSuppressed(e);
+                        }
+                    }
+                }
+                if (failed != null) {
+                    throw failed;
+                }
+            });
+        } catch (RuntimeException e) {
+            throw Resources.closeAfterFailure(e, events);
+        }
+        try {
+            Resources.closeReversed(events); // the graph keeps the edges, not the events
+        } catch (RuntimeException e) {
+            throw Resources.closeAfterFailure(e, graph);
+        }
+        return graph;
     }
 
     /** Destroys a graph while {@code cause} is being thrown; a failed destroy is kept on it as suppressed. */

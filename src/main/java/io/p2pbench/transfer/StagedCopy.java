@@ -69,6 +69,16 @@ public final class StagedCopy implements AutoCloseable {
         }
     }
 
+    /**
+     * Forgets which bounce buffer a previous copy may still be using; only for a caller whose two streams are idle
+     * (nothing left to wait for), e.g. before and after capturing copies into a CUDA graph, whose events must not be
+     * waited on again outside it.
+     */
+    public void forgetFinished() {
+        used[0] = false;
+        used[1] = false;
+    }
+
     @Override
     public void close() {
         // Made in this order; closed last first, every one even where an earlier close fails.
