@@ -22,14 +22,29 @@ import java.util.Locale;
  * @param samplesFrom where the samples come from, for tables
  * @param rounds each round's samples apart, in order, where the run measured it in several rounds; else one
  *     round, {@code samples}
+ * @param hostPaced true where a device-timed collective's batches were enqueued ungated (results of suite builds
+ *     before 2026-12-06 13:10Z: the one-GPU ring all-reduce and tensor exchange), so that the device waited for the
+ *     host and the figure followed the host's enqueue rate; such rows teach the drift table nothing about rows timed
+ *     behind the gate
  */
 public record Measurement(Key key, String machine, String link, boolean singleGpu, String group, String id,
-                          double[] samples, String samplesFrom, List<double[]> rounds) {
+                          double[] samples, String samplesFrom, List<double[]> rounds, boolean hostPaced) {
 
     /** A measurement of one round. */
     public Measurement(Key key, String machine, String link, boolean singleGpu, String group, String id,
                        double[] samples, String samplesFrom) {
-        this(key, machine, link, singleGpu, group, id, samples, samplesFrom, List.of(samples));
+        this(key, machine, link, singleGpu, group, id, samples, samplesFrom, List.of(samples), false);
+    }
+
+    /** A measurement of one or more rounds, not host-paced. */
+    public Measurement(Key key, String machine, String link, boolean singleGpu, String group, String id,
+                       double[] samples, String samplesFrom, List<double[]> rounds) {
+        this(key, machine, link, singleGpu, group, id, samples, samplesFrom, rounds, false);
+    }
+
+    /** The same, host-paced as {@code paced} says. */
+    public Measurement withHostPaced(boolean paced) {
+        return new Measurement(key, machine, link, singleGpu, group, id, samples, samplesFrom, rounds, paced);
     }
 
     /** Whether this is a row of the pair matrix (its group, read here, the one place that names it). */
@@ -46,7 +61,7 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
         double[] all = rounds.stream().flatMapToDouble(m -> Arrays.stream(m.samples())).toArray();
         return new Measurement(first.key(), first.machine(), first.link(), first.singleGpu(), first.group(),
                 first.id(), all, first.samplesFrom() + ", " + rounds.size() + " rounds",
-                rounds.stream().map(Measurement::samples).toList());
+                rounds.stream().map(Measurement::samples).toList(), rounds.stream().anyMatch(Measurement::hostPaced));
     }
 
     /** How many rounds the samples come from. */

@@ -362,12 +362,14 @@ public final class ResultReader {
                         Lane.PER_OPERATION, group, c.sizeBytes()), jmh.histogramMicros(), "JMH SampleTime histogram"));
             }
             List<Measurement> out = new ArrayList<>();
+            BatchSamples batches = samples();
+            boolean paced = batches != null && batches.batches().stream().anyMatch(b -> !b.gated());
             for (Lane direction : List.of(Lane.BUS, Lane.ALG)) {
                 String secondary = direction == Lane.ALG ? SecondaryMetric.ALG_GBPS : SecondaryMetric.BUS_GBPS;
                 if (jmh.hasSecondary(secondary)) {
                     LaneSamples lane = lane(jmh, direction == Lane.ALG ? 0 : 1, secondary);
                     out.add(measurement(new Measurement.Key(Measurement.BANDWIDTH, c.kind(), path, route, direction,
-                            group, c.sizeBytes()), lane.samples, lane.from));
+                            group, c.sizeBytes()), lane.samples, lane.from).withHostPaced(paced));
                 }
             }
             return out;

@@ -165,8 +165,8 @@ public final class RunDrift {
         Map<String, Measurement.Key> keys = new LinkedHashMap<>();
         for (ResultData r : runs) {
             for (Measurement m : r.measurements()) {
-                if (m.roundCount() < 2) {
-                    continue;
+                if (m.roundCount() < 2 || m.hostPaced()) {
+                    continue; // a host-paced collective drifted with the host's CPU, not with what it now measures
                 }
                 double[] logs = Arrays.stream(RoundRows.roundFigures(m)).map(Math::log).toArray();
                 if (!Arrays.stream(logs).allMatch(Double::isFinite)) {

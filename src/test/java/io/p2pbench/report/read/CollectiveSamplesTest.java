@@ -26,7 +26,11 @@ class CollectiveSamplesTest {
     Path tmp;
 
     private Path withSamples(List<BatchSamples.Batch> batches) throws Exception {
-        Path dir = Fixtures.copy(Fixtures.X8, tmp.resolve("run"));
+        return withSamples(batches, "run");
+    }
+
+    private Path withSamples(List<BatchSamples.Batch> batches, String name) throws Exception {
+        Path dir = Fixtures.copy(Fixtures.X8, tmp.resolve(name));
         Files.createDirectories(dir.resolve("samples"));
         MAPPER.writeValue(dir.resolve("samples").resolve(ID + ".json").toFile(),
                 new BatchSamples(ID, List.of("algbw", "busbw"), 4096, 8, batches, 32768));
@@ -61,6 +65,22 @@ class CollectiveSamplesTest {
         assertArrayEquals(new double[] {0.10, 0.12, 0.11}, alg.samples(), 0);
         assertArrayEquals(new double[] {0.175, 0.21, 0.1925}, bus.samples(), 0);
         assertEquals("per-batch samples", bus.samplesFrom());
+    }
+
+    /**
+     * Builds before 2026-12-06 13:10Z enqueued the one-GPU ring all-reduce ungated (too long to hold), so the device
+     * waited for the host and the figure was its enqueue rate: such a row is host-paced, the gated ones not.
+     */
+    @Test
+    void aCollectiveWithAnUngatedBatchIsHostPaced() throws Exception {
+        ResultData gated = ResultReader.read(withSamples(List.of(new BatchSamples.Batch(true, List.of(0.10, 0.175)),
+                new BatchSamples.Batch(true, List.of(0.12, 0.21)))));
+        assertTrue(!find(gated, "bus").hostPaced() && !find(gated, "alg").hostPaced());
+        ResultData ungated = ResultReader.read(withSamples(List.of(new BatchSamples.Batch(true, List.of(0.10, 0.175)),
+                new BatchSamples.Batch(false, List.of(0.12, 0.21))), "ungated"));
+        assertTrue(find(ungated, "bus").hostPaced() && find(ungated, "alg").hostPaced());
+        assertTrue(ResultReader.read(Fixtures.X8).measurements().stream().noneMatch(Measurement::hostPaced),
+                "no samples file, nothing known to be ungated");
     }
 
     @Test

@@ -98,6 +98,31 @@ class RunDriftTest {
     }
 
     /**
+     * A collective enqueued ungated (results before 2026-12-06 13:10Z) drifted with the host's CPU: its figures teach the
+     * table nothing about the same row timed behind the gate, so its class stays unknown (judged with the metric's
+     * widest drift) until gated runs teach it.
+     */
+    @Test
+    void aHostPacedCollectiveTeachesTheTableNothing() throws Exception {
+        Measurement.Key tensor = new Measurement.Key("bandwidth", "exchange", "TENSOR DENSE_8B over P2P", "bus",
+                "0,0,0,0", 32 << 20);
+        double[][] tensorRounds = {{40, 41, 40.5, 40.2}, {46, 45.5, 46.3, 45.8}, {40.3, 40.8, 40.1, 40.6}};
+        List<ResultData> paced = new ArrayList<>();
+        List<ResultData> gated = new ArrayList<>();
+        for (int i = 0; i < tensorRounds.length; i++) {
+            Measurement m = roundsOf(tensor, tensorRounds[i]);
+            paced.add(new ResultData(Path.of("run" + i), "run" + i, "m", "test", null, null, List.of(
+                    roundsOf(SMALL, 439, 440, 434, 434 + i), m.withHostPaced(true)), List.of(), Map.of(), null));
+            gated.add(new ResultData(Path.of("run" + i), "run" + i, "m", "test", null, null, List.of(
+                    roundsOf(SMALL, 439, 440, 434, 434 + i), m), List.of(), Map.of(), null));
+        }
+        assertFalse(RunDrift.learn("paced", paced).toJson("test", List.of()).contains("exchange all-reduces"));
+        assertTrue(RunDrift.learn("gated", gated).tau(tensor) > 0.05, "the same figures, gated, are learned");
+        assertTrue(Measurement.ofRounds(List.of(roundsOf(tensor, 40), roundsOf(tensor, 41).withHostPaced(true)))
+                .hostPaced(), "one host-paced round makes the row host-paced");
+    }
+
+    /**
      * The level of a small copy is a state of the machine (docs/notes/copy-level-per-process.md): on one host each
      * process drew it anew (rounds 7% apart inside every run, no drift between runs), on another it held for a whole
      * run (rounds agree, runs 7% apart: host 1 of the H100 node). A table learned on the first says tau 0; judged with
