@@ -24,8 +24,9 @@ import java.util.Map;
  * <p>An operation that puts more on a stream than a held stream takes ({@link #MAX_HELD_OPERATIONS}) is captured once
  * as a CUDA graph, and its batches are graph launches behind the gate: one enqueued call per operation. Enqueued
  * stream by stream instead, ungated, such a batch timed the host: the ring all-reduce of 64 MiB over four ranks of one
- * H100 puts about 770 calls of ~1 us each into one operation that the device runs in a fraction of that, so its
- * figure followed the host's CPU (rounds of one run 27-42 GB/s on one host, 51-52 on another).
+ * H100 puts about 550 calls (copies, kernel launches, event records and waits) into one operation, and its busbw
+ * followed the host's CPU (rounds of one run 111-143 GB/s; 214.0-214.4 as graph launches on the same host:
+ * docs/notes/collectives-as-graphs.md).
  */
 final class Ranks implements AutoCloseable {
     /** Operations a held stream may queue (as for transfers). */
