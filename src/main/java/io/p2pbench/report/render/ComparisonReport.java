@@ -273,7 +273,8 @@ public final class ComparisonReport {
         long wider = r.widerFloors() + gated.widerFloors();
         long notSignificant = r.unjudged(Comparison.Unjudged.NOT_SIGNIFICANT);
         long otherHosts = r.unjudged(Comparison.Unjudged.OTHER_HOSTS);
-        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors() - notSignificant - otherHosts;
+        long hostPaced = r.unjudged(Comparison.Unjudged.HOST_PACED);
+        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors() - notSignificant - otherHosts - hostPaced;
         long other = fromGated - gated.widerFloors();
         List<String> why = new ArrayList<>();
         if (wider > 0) {
@@ -285,6 +286,9 @@ public final class ComparisonReport {
         }
         if (otherHosts > 0) {
             why.add((otherHosts == n ? "" : otherHosts + ": ") + "other GPUs of this kind");
+        }
+        if (hostPaced > 0) {
+            why.add((hostPaced == n ? "" : hostPaced + ": ") + "enqueued ungated by an older build");
         }
         if (noRatio > 0) {
             why.add((noRatio == n ? "" : noRatio + ": ") + "no ratio");

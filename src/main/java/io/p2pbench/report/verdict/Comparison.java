@@ -142,7 +142,9 @@ public final class Comparison {
         /** Runs of two different machines: a ratio, never a verdict. */
         OTHER_MACHINE,
         /** A lane of a bidirectional copy: its sum decides. */
-        LANE
+        LANE,
+        /** A side's collective was enqueued ungated, so its figure is the host's enqueue rate ({@link Measurement#hostPaced}). */
+        HOST_PACED
     }
 
     /**
@@ -306,6 +308,8 @@ public final class Comparison {
         for (int i = 0; i < rows.size(); i++) {
             Row row = rows.get(i);
             judged.add(across ? row.unjudged(Unjudged.OTHER_MACHINE, OTHER_MACHINE)
+                    : row.baseline().hostPaced() || row.candidate().hostPaced() ? row.unjudged(Unjudged.HOST_PACED,
+                    HOST_PACED)
                     : hostsUnknown && RoundRows.judgedByRounds(row.floor()) ? row.unjudged(Unjudged.OTHER_HOSTS,
                     OTHER_HOSTS) : judge(row, q[i], thresholdPct));
         }
@@ -395,6 +399,10 @@ public final class Comparison {
     public static final String OTHER_HOSTS = "ran on other GPUs of this kind (GPU UUIDs differ): not judged, hosts of "
             + "one kind differ by more than runs of one host and by more than a drift between hosts learned from nine "
             + "of them (docs/compare.md, \"Other hosts of one kind\"); compare runs of one host";
+
+    /** Why a row whose collective was enqueued ungated on either side is not judged. */
+    public static final String HOST_PACED = "enqueued ungated (a build before 2026-12-06 13:10Z): the figure followed the "
+            + "host's enqueue rate, not the device (docs/notes/collectives-as-graphs.md); not judged";
 
     /** Why a lane of a bidirectional copy does not decide its measurement's verdict. */
     static final String LANE_NOT_JUDGED = "a lane of a bidirectional copy: shown, not judged (how the directions "

@@ -191,6 +191,28 @@ class RunDriftTest {
                 + alone.floor());
     }
 
+    /**
+     * A row whose collective one side enqueued ungated (an older build) is not judged, however far it moved: its figure
+     * was the host's enqueue rate (the one-GPU ring's rounds 111-143 GB/s ungated, 214 as graph launches).
+     */
+    @Test
+    void aHostPacedRowIsNotJudgedWhateverItDid() throws Exception {
+        Measurement.Key ring = new Measurement.Key("bandwidth", "allreduce-ring", "ALL_REDUCE FLOAT32 ring over P2P",
+                "bus", "0,0,0,0", 64 << 20);
+        ResultData paced = new ResultData(Path.of("old"), "old", "m", "test", null, null,
+                List.of(roundsOf(ring, 138.4, 110.9, 140.8, 139.8).withHostPaced(true)), List.of(), Map.of(), null);
+        ResultData gated = new ResultData(Path.of("new"), "new", "m", "test", null, null,
+                List.of(roundsOf(ring, 214.3, 214.4, 214.1, 214.0)), List.of(), Map.of(), null);
+        for (List<ResultData> pair : List.of(List.of(paced, gated), List.of(gated, paced))) {
+            Comparison.Result r = Comparison.compare(List.of(pair.get(0)), List.of(pair.get(1)), 5, NoiseFloors.defaults());
+            Comparison.Row row = r.groups().get(0).headline();
+            assertEquals(Verdict.UNJUDGED, row.verdict(), row.why());
+            assertEquals(Comparison.Unjudged.HOST_PACED, row.cause());
+            assertTrue(io.p2pbench.report.render.ComparisonReport.summary(r, new GatedFigures.Result(List.of(), 0, 0, ""),
+                    5).get(0).contains("enqueued ungated by an older build"), "the verdict line says why");
+        }
+    }
+
     @Test
     void aMachineWithoutACommittedTableHasNoneAndTheH100HasOne() {
         assertFalse(RunDrift.forMachine("no-such-machine").known());
