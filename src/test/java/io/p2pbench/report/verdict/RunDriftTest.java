@@ -94,7 +94,9 @@ class RunDriftTest {
                 "its class is named");
         RunDrift h100 = RunDrift.forMachine("h100-80gb-hbm3x1-single-r580");
         assertTrue(h100.tau(pipeline) < 0.005, "on the H100 the point-to-point exchanges' own drift: " + h100.tau(pipeline));
-        assertTrue(h100.tau(tensor) > 0.04, "and the TENSOR exchange's: " + h100.tau(tensor));
+        // The TENSOR exchange's runs on those hosts were host-paced (enqueued ungated): its class is not in the table,
+        // and it is looked up as the widest bandwidth drift there is (pageable copies), too wide to judge at 5%.
+        assertTrue(h100.tau(tensor) > 0.05, "and the TENSOR exchange's: " + h100.tau(tensor));
     }
 
     /**
