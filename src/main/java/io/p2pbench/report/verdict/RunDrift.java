@@ -273,7 +273,7 @@ public final class RunDrift {
 
     /**
      * The machine whose table stands in, as a prior, for a machine without one of its own: the only one learned so far
-     * (68 runs on fifteen hosts). A prior only widens a floor (tau and total are maxima with what the runs show), so it can
+     * (72 runs on sixteen hosts). A prior only widens a floor (tau and total are maxima with what the runs show), so it can
      * make a row "cannot judge" that rounds alone would judge, never a false alarm that they would not raise. Rounds
      * alone, with no drift at all, raised 2 false alarms in 12 A/A comparisons of the first H100 set.
      */
