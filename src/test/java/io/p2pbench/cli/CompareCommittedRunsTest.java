@@ -42,8 +42,8 @@ class CompareCommittedRunsTest {
         List<String> lines = r.out().lines().toList();
         assertEquals(2, lines.size(), r.out());
         assertTrue(lines.get(0).startsWith("SAME: h200x1-single-r580/2026-12-02T16-52-40Z vs baseline "
-                + "h200x1-single-r580/2026-12-02T16-50-50Z: 0 worse, 0 better, 5 same, 64 cannot be judged here (59: noise "
-                + "floor wider than ±5%; 5: no ratio) of 69 measurements"),
+                + "h200x1-single-r580/2026-12-02T16-50-50Z: 0 worse, 0 better, 5 same, 64 cannot be judged here (53: noise "
+                + "floor wider than ±5%; 6: enqueued ungated by an older build; 5: no ratio) of 69 measurements"),
                 lines.get(0));
         assertTrue(lines.get(1).startsWith("Full table: " + work.resolve("aa").resolve("compare.md")), lines.get(1));
     }
@@ -123,7 +123,8 @@ class CompareCommittedRunsTest {
         assertEquals(1, r.code(), r.out() + r.err());
         List<String> lines = r.out().lines().toList();
         assertTrue(lines.get(0).startsWith("WORSE: ") && lines.get(0).contains(": 1 worse, 0 better, 5 same, 63 cannot be "
-                + "judged here (58: noise floor wider than ±5%; 5: no ratio) of 69 measurements"), lines.get(0));
+                + "judged here (52: noise floor wider than ±5%; 6: enqueued ungated by an older build; 5: no ratio) of 69 "
+                + "measurements"), lines.get(0));
         assertEquals(3, lines.size(), r.out());
         assertTrue(lines.get(1).startsWith(rowStart) && lines.get(1).contains(fragment), lines.get(1));
         assertTrue(lines.get(2).startsWith("Full table: "), lines.get(2));

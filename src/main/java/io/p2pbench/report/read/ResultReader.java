@@ -369,8 +369,7 @@ public final class ResultReader {
                 if (jmh.hasSecondary(secondary)) {
                     LaneSamples lane = lane(jmh, direction == Lane.ALG ? 0 : 1, secondary);
                     out.add(measurement(new Measurement.Key(Measurement.BANDWIDTH, c.kind(), path, route, direction,
-                            group, c.sizeBytes()), lane.samples, paced ? lane.from + HOST_PACED : lane.from)
-                            .withHostPaced(paced));
+                            group, c.sizeBytes()), lane.samples, lane.from).withHostPaced(paced));
                 }
             }
             return out;
@@ -465,9 +464,6 @@ public final class ResultReader {
             return memory + " " + numa;
         }
     }
-
-    /** What the samples of a host-paced collective say they come from, after the usual label. */
-    static final String HOST_PACED = ", enqueued ungated: timed the host's enqueue rate (a build before ccb3a8c3)";
 
     /** Samples of one lane and where they come from. */
     private record LaneSamples(double[] samples, String from) {}
