@@ -367,7 +367,7 @@ public final class ResultReader {
             for (Lane direction : List.of(Lane.BUS, Lane.ALG)) {
                 String secondary = direction == Lane.ALG ? SecondaryMetric.ALG_GBPS : SecondaryMetric.BUS_GBPS;
                 if (jmh.hasSecondary(secondary)) {
-                    LaneSamples lane = lane(jmh, direction == Lane.ALG ? 0 : 1, secondary);
+                    LaneSamples lane = lane(batches, jmh, direction == Lane.ALG ? 0 : 1, secondary);
                     out.add(measurement(new Measurement.Key(Measurement.BANDWIDTH, c.kind(), path, route, direction,
                             group, c.sizeBytes()), lane.samples, lane.from).withHostPaced(paced));
                 }
@@ -398,7 +398,11 @@ public final class ResultReader {
 
         /** Per-batch figures of one lane from the samples file, else JMH's per-iteration secondary metric. */
         private LaneSamples lane(JmhJson jmh, int lane, String secondary) throws BadInputException {
-            BatchSamples s = samples();
+            return lane(samples(), jmh, lane, secondary);
+        }
+
+        /** The same from samples already read ({@code s}, null where there is no samples file). */
+        private LaneSamples lane(BatchSamples s, JmhJson jmh, int lane, String secondary) throws BadInputException {
             if (s == null) {
                 return new LaneSamples(jmh.secondary(secondary), "JMH " + secondary + " (no per-batch samples)");
             }

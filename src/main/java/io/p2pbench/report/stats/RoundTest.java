@@ -83,7 +83,7 @@ public final class RoundTest {
         double my = mean(y);
         int degrees = x.length + y.length - 2;
         double s = logSpread(x, y);
-        double se = Math.sqrt(s * s * (1.0 / x.length + 1.0 / y.length) + driftVariance);
+        double se = standardError(s, x.length, y.length, driftVariance);
         double d = my - mx;
         TDistribution t = new TDistribution(null, degrees);
         double p = Math.min(1, 2 * t.cumulativeProbability(-Math.abs(d) / se));
@@ -98,9 +98,15 @@ public final class RoundTest {
      */
     public static double halfWidth(double spread, double baselineRounds, double candidateRounds, double driftVariance,
                                    double level) {
-        double se = Math.sqrt(spread * spread * (1.0 / baselineRounds + 1.0 / candidateRounds) + driftVariance);
+        double se = standardError(spread, baselineRounds, candidateRounds, driftVariance);
         TDistribution t = new TDistribution(null, Math.max(1, baselineRounds + candidateRounds - 2));
         return t.inverseCumulativeProbability(0.5 + level / 2) * se;
+    }
+
+    /** The standard error of the difference of the sides' mean log figures: their rounds' spread and the drift. */
+    private static double standardError(double spread, double baselineRounds, double candidateRounds,
+                                        double driftVariance) {
+        return Math.sqrt(spread * spread * (1.0 / baselineRounds + 1.0 / candidateRounds) + driftVariance);
     }
 
     /**
