@@ -147,19 +147,50 @@ public final class ForkGroups {
 
     /**
      * How many rounds a combination is measured in when the run has {@code runRounds}: a transfer, collective
-     * or exchange in all of them, twice as many where its figure is drawn at a level of the CUDA context ({@link
-     * #drawsContextLevel}; only when the run has two rounds or more); a partition or serving combination once (a
-     * serving sweep searches its own length; the partition study is read by its own verdict from one JMH file).
+     * or exchange in all of them times its {@link #roundFactor} (only when the run has two rounds or more); a
+     * partition or serving combination once (a serving sweep searches its own length; the partition study is read by
+     * its own verdict from one JMH file).
      */
     public static int roundsOf(Combination c, int runRounds) {
         if (!sharesJvm(c)) {
             return 1;
         }
-        return runRounds > 1 && drawsContextLevel(c) ? CONTEXT_LEVEL_FACTOR * runRounds : runRounds;
+        return runRounds > 1 ? roundFactor(c) * runRounds : runRounds;
+    }
+
+    /**
+     * How many times the run's rounds a combination that shares the round's JVM is measured in: {@link
+     * #DEVICE_COPY_LEVEL_FACTOR} for a device copy drawn at a level of the CUDA context, {@link #CONTEXT_LEVEL_FACTOR}
+     * for the other rows {@link #drawsContextLevel} names and for peer copies staged through pinned host memory up to
+     * {@link #CONTEXT_LEVEL_MAX_DEVICE_COPY} (their rounds 2-3.5% apart on the H100 node, their drift between runs
+     * 0-2.3%), 1 for the rest. The later rounds measure these rows alone, cheaply: no NCCL, no ring, one context.
+     */
+    static int roundFactor(Combination c) {
+        if (!Metric.BANDWIDTH.label().equals(c.metric())) {
+            return 1;
+        }
+        WorkloadSpec spec = WorkloadSpec.of(c);
+        boolean small = c.sizeBytes() <= CONTEXT_LEVEL_MAX_DEVICE_COPY;
+        if (spec.peerRoute().map(r -> r.path().needsPeerAccess()).orElse(false) && small) {
+            return DEVICE_COPY_LEVEL_FACTOR;
+        }
+        return drawsContextLevel(c) || (small && spec.peerRoute().isPresent()) ? CONTEXT_LEVEL_FACTOR : 1;
     }
 
     /** How many times the run's rounds a row drawn at a level of the CUDA context is measured in. */
     public static final int CONTEXT_LEVEL_FACTOR = 2;
+
+    /**
+     * The same for a device copy up to {@link #CONTEXT_LEVEL_MAX_DEVICE_COPY} through peer access: its rounds lie at
+     * two or three levels 4-7% apart, 3.2-4.9% standard deviation on the H100 node, so 8 rounds against 8 gave a 95%
+     * interval of 5.0-8.5% with one baseline run; 16 against 16 (two more rounds' JVMs of these six rows of the quick
+     * preset on one GPU) bring it within 5% on hosts whose rounds draw the level anew
+     * (docs/compare.md, "Rounds").
+     */
+    public static final int DEVICE_COPY_LEVEL_FACTOR = 4;
+
+    /** The largest {@link #roundFactor}: a run of {@code n} rounds goes through this many times {@code n}. */
+    public static final int MAX_ROUND_FACTOR = DEVICE_COPY_LEVEL_FACTOR;
 
     /**
      * Whether a combination's figure is drawn at a level of the process (its CUDA context) it runs in: the

@@ -12,9 +12,10 @@ import java.util.List;
  * row on this machine, from the run itself ({@code docs/compare.md}). The preset's measurement time is shared
  * out over the rounds, so a run measures as long as a run of one round did.
  *
- * <p>Rows whose figure is drawn at a level of the CUDA context ({@link ForkGroups#drawsContextLevel}) are measured in
- * twice the run's rounds: after round {@code count}, rounds {@code count + 1} to {@code 2 count} measure them alone,
- * in JVMs of their own.
+ * <p>Rows whose figure is drawn at a level of the CUDA context ({@link ForkGroups#drawsContextLevel}) and peer copies
+ * staged through host memory up to 16 MiB are measured in more rounds than the rest ({@link ForkGroups#roundFactor}:
+ * twice, small device copies four times): after round {@code count}, the later rounds measure them alone, in JVMs of
+ * their own.
  *
  * @param index 0-based, below {@link #steps(int)}
  * @param count the rounds of the run (1: a run as before rounds, with unchanged file names)
@@ -34,11 +35,11 @@ public record Round(int index, int count) {
     }
 
     /**
-     * How many rounds a run of {@code count} rounds goes through: {@code count}, and as many again for the rows drawn
-     * at a level of the CUDA context ({@link ForkGroups#drawsContextLevel}), which the later rounds measure alone.
+     * How many rounds a run of {@code count} rounds goes through: {@code count} times the largest {@link
+     * ForkGroups#roundFactor}; the rounds after {@code count} measure only the rows that take more.
      */
     public static int steps(int count) {
-        return count > 1 ? ForkGroups.CONTEXT_LEVEL_FACTOR * count : count;
+        return count > 1 ? ForkGroups.MAX_ROUND_FACTOR * count : count;
     }
 
     /** The timing of one round: the preset's warm-up, and its measurement time divided by the rounds. */
