@@ -19,8 +19,8 @@ import java.util.Set;
  * {@link ServingResults#read}) and matched configuration by configuration.
  *
  * <p>Noise model: a run is the unit of evidence, as for the measurements ({@code docs/compare.md}). Per figure
- * and run one value; per side the median of its runs. Each figure has its floor, measured on A/A reruns of the
- * H200 node where there are some (serving) and stated where there are none (partition), raised to the spread
+ * and run one value; per side the median of its runs. Each figure has its floor, measured on A/A reruns (serving on
+ * the H200 node, partition on two H100 hosts), raised to the spread
  * (max/min - 1) between the runs of either side ({@link PartitionVerdict#floor}). The verdict rule is the
  * measurements' without the test (a handful of runs per side cannot reach α): worse (better) when the change is
  * in the bad (good) direction and beyond both the threshold and the floor; within a floor wider than the
@@ -102,8 +102,8 @@ public final class GatedFigures {
     }
 
     /** How the floors are sourced, one line for the verdict line and compare.md. */
-    public static final String NOISE = "partition and serving floors of docs/compare.md (serving: A/A reruns; "
-            + "partition: stated, no reruns yet), raised to the spread between runs of either side";
+    public static final String NOISE = "partition and serving floors of docs/compare.md (A/A reruns), raised to the "
+            + "spread between runs of either side";
 
     /**
      * The partition and serving figures of {@code candidates} against those of {@code baselines}: empty when

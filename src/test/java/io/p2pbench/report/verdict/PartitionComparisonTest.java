@@ -31,18 +31,32 @@ class PartitionComparisonTest {
         assertEquals(Verdict.WORSE, step.verdict(), step.headline().why());
         assertEquals(List.of("step time (µs)", "tokens/s"), step.rows().stream().map(GatedFigures.Row::figure).toList());
         assertTrue(step.rows().stream().allMatch(r -> r.verdict() == Verdict.WORSE));
-        assertTrue(step.headline().why().contains("noise floor 10.0% (stated: no partition reruns yet"),
+        assertTrue(step.headline().why().contains("noise floor 4.0% (A/A reruns, 7 runs on two H100 hosts"),
                 step.headline().why());
-        assertEquals(Verdict.UNJUDGED, g.get(1).verdict(), "p99 +1.1%, inside its 20% floor");
+        // Judged since the floors were measured (stated 20% before: cannot judge at 5%).
+        assertEquals(Verdict.SAME, g.get(1).verdict(), "p99 +1.1%, inside the threshold and its 4% floor: "
+                + g.get(1).headline().why());
         assertEquals(0, only[0] + only[1]);
+    }
+
+    /** A step 6% longer is beyond the threshold and the measured 4% floor: worse (within the stated 10%, not before). */
+    @Test
+    void aStepSixPercentLongerIsWorseAndThreePercentIsSame() {
+        List<GatedFigures.Group> worse = compare(List.of(fig("P2P", List.of(5000.0), List.of())),
+                List.of(fig("P2P", List.of(5300.0), List.of())), new int[2]);
+        assertEquals(Verdict.WORSE, worse.get(0).verdict(), worse.get(0).headline().why());
+        List<GatedFigures.Group> same = compare(List.of(fig("P2P", List.of(5000.0), List.of())),
+                List.of(fig("P2P", List.of(5150.0), List.of())), new int[2]);
+        assertEquals(Verdict.SAME, same.get(0).verdict(), same.get(0).headline().why());
     }
 
     @Test
     void aChangeInsideTheFloorCannotBeJudgedAndUnmatchedConfigurationsAreCounted() {
         int[] only = new int[2];
-        List<GatedFigures.Group> g = compare(List.of(fig("P2P", List.of(5000.0, 5100.0), List.of()),
+        // the baseline's runs 8% apart: its floor is raised to that, wider than the threshold
+        List<GatedFigures.Group> g = compare(List.of(fig("P2P", List.of(5000.0, 5400.0), List.of()),
                         fig("P2P_OFF", List.of(5000.0), List.of())),
-                List.of(fig("P2P", List.of(5400.0), List.of()), fig("HOST_STAGED", List.of(9000.0), List.of())), only);
+                List.of(fig("P2P", List.of(5500.0), List.of()), fig("HOST_STAGED", List.of(9000.0), List.of())), only);
         assertEquals(1, g.size());
         assertEquals(Verdict.UNJUDGED, g.get(0).verdict(), g.get(0).headline().why());
         assertEquals(1, only[0], "P2P_OFF only in the baseline");
