@@ -43,7 +43,7 @@ final class PlanText {
                     && ForkGroups.roundsOf(c, rounds) > rounds).count();
             sb.append(String.format(Locale.ROOT, "  in %d round%s%s, %d JVM%s (%s); measurement iterations %s of it, "
                             + "overhead %.0f%%%n", rounds, rounds == 1 ? "" : "s", level == 0 ? ""
-                            : String.format(Locale.ROOT, " (%d drawn at a CUDA context's level in %d)", level,
+                            : String.format(Locale.ROOT, " (%d of them in more rounds, up to %d)", level,
                             Round.steps(rounds)),
                     jvms, jvms == 1 ? "" : "s", switch (mode) {
                         case SHARED -> "transfers and collectives share one per round";

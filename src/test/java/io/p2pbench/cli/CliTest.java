@@ -112,7 +112,7 @@ class CliTest {
         Result r = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "standard");
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().startsWith("Plan for h200x1-single-r580 (1 GPU), preset standard:"), r.out());
-        assertTrue(r.out().contains("in 4 rounds (109 drawn at a CUDA context's level in 8), "), r.out());
+        assertTrue(r.out().contains("in 4 rounds (135 of them in more rounds, up to 16), "), r.out());
         assertTrue(r.out().contains("JVMs (transfers and collectives share one per round)"), r.out());
     }
 

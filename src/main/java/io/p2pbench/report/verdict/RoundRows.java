@@ -106,8 +106,8 @@ final class RoundRows {
     }
 
     /**
-     * The rounds of a side's runs as people read them: {@code 4}, {@code 4+4}, or {@code 4-8} for a run whose rows drawn
-     * at a CUDA context's level took twice the rounds of the rest.
+     * The rounds of a side's runs as people read them: {@code 4}, {@code 4+4}, or {@code 4-16} for a run whose rows drawn
+     * at a CUDA context's level took more rounds than the rest.
      */
     static String rounds(List<ResultData> runs) {
         return String.join("+", runs.stream().map(r -> {
