@@ -42,10 +42,16 @@ final class RoundRows {
         if ((bRounds.length == bRuns && cRounds.length == cRuns) || !RoundTest.applies(bRounds, cRounds)) {
             return null;
         }
-        // What the machine's rounds spread to on some host and these rounds do not show may lie between the runs.
+        // What the machine's rounds spread to on some host and these rounds do not show may lie between the runs, up
+        // to the most any host of the table drifted between its runs where the table knows that (RunDrift.rowDriftMax).
         double spread = RoundTest.spread(bRounds, cRounds);
         double rest = drift.total(b.key());
-        double tau = Math.sqrt(Math.max(drift.tau(b.key()) * drift.tau(b.key()), rest * rest - spread * spread));
+        double unseen = rest * rest - spread * spread;
+        double most = drift.rowDriftMax(b.key());
+        if (!Double.isNaN(most)) {
+            unseen = Math.min(unseen, most * most);
+        }
+        double tau = Math.sqrt(Math.max(drift.tau(b.key()) * drift.tau(b.key()), unseen));
         double variance = tau * tau * (1.0 / bRuns + 1.0 / cRuns);
         double host = hosts.differ() ? drift.hostTau(b.key()) : 0;
         variance += host * host * (1.0 / hosts.baseline() + 1.0 / hosts.candidate());

@@ -36,7 +36,7 @@ import org.apache.commons.math3.distribution.ChiSquaredDistribution;
  */
 public final class RunDrift {
     /** No drift known. */
-    public static final RunDrift NONE = new RunDrift("none", Map.of(), Map.of(), Map.of(), Map.of(), 0);
+    public static final RunDrift NONE = new RunDrift("none", Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), 0);
 
     /**
      * Fewest hosts a drift between hosts is learned from. Leave-one-host-out over the four H100 hosts of 2026-12-06:
@@ -55,15 +55,17 @@ public final class RunDrift {
     private final Map<String, Double> hostTau;
     private final Map<String, Double> total;
     private final Map<String, Double> rowTotal;
+    private final Map<String, Double> rowDriftMax;
     private final int runs;
 
     private RunDrift(String source, Map<String, Double> tau, Map<String, Double> hostTau, Map<String, Double> total,
-                     Map<String, Double> rowTotal, int runs) {
+                     Map<String, Double> rowTotal, Map<String, Double> rowDriftMax, int runs) {
         this.source = source;
         this.tau = Map.copyOf(tau);
         this.hostTau = Map.copyOf(hostTau);
         this.total = Map.copyOf(total);
         this.rowTotal = Map.copyOf(rowTotal);
+        this.rowDriftMax = Map.copyOf(rowDriftMax);
         this.runs = runs;
     }
 
@@ -109,6 +111,34 @@ public final class RunDrift {
         return row != null ? row : lookup(total, k);
     }
 
+    /**
+     * The largest drift between runs any one host showed for the row (its tau on that host, beyond its rounds), where
+     * the table saw the row on {@link #MIN_HOSTS} hosts or more and the row is not {@link #drawnAtContextLevel}; NaN
+     * elsewhere. What a comparison's rounds do not show of {@link #total} is taken as drift between its runs up to this
+     * much, not more: the total of a row is the root mean square over hosts of rounds and drift together, and hosts whose
+     * rounds spread wide (a slow JVM, a staging buffer's CPU) make it wider than the drift any host showed between its
+     * runs (on the H100 node a 1 MiB copy staged through host memory: total 2.0%, largest drift 0.9%). Rows
+     * drawn at a context's level have no such cap: one host held their level for whole runs (a drift of 3.1% for 1 MiB
+     * SM copies where the fifteen other hosts' largest was 1.1%), and a cap from the others raised a false alarm there
+     * (leave-one-host-out, docs/compare-error-rates-h100.md).
+     */
+    public double rowDriftMax(Measurement.Key k) {
+        return rowDriftMax.getOrDefault(rowId(k), Double.NaN);
+    }
+
+    /**
+     * Whether a row's figure is drawn at a level of the CUDA context its process runs in
+     * (docs/notes/copy-level-per-process.md): the bandwidth of device copies up to 16 MiB by the copy engines or SMs, and
+     * of pinned host copies.
+     */
+    static boolean drawnAtContextLevel(Measurement.Key k) {
+        if (!"bandwidth".equals(k.metric())) {
+            return false;
+        }
+        boolean device = "peer".equals(k.kind()) && (k.path().startsWith("CE_") || k.path().startsWith("SM_"));
+        return (device && k.sizeBytes() <= 16L << 20) || ("host".equals(k.kind()) && k.path().startsWith("PINNED"));
+    }
+
     /** A row's name in the table: metric, kind, path, lane, endpoints and size, as the key writes them. */
     static String rowId(Measurement.Key k) {
         return String.join(" | ", k.metric(), k.kind(), k.path(), k.direction(), k.pair(), Long.toString(k.sizeBytes()));
@@ -137,7 +167,7 @@ public final class RunDrift {
             return other;
         }
         return new RunDrift(name, larger(tau, other.tau), larger(hostTau, other.hostTau), larger(total, other.total),
-                larger(rowTotal, other.rowTotal), runs + other.runs);
+                larger(rowTotal, other.rowTotal), larger(rowDriftMax, other.rowDriftMax), runs + other.runs);
     }
 
     /** The larger value of {@code a} and {@code b} per key. */
@@ -149,7 +179,7 @@ public final class RunDrift {
 
     /** The same table under another name. */
     private RunDrift named(String name) {
-        return new RunDrift(name, tau, hostTau, total, rowTotal, runs);
+        return new RunDrift(name, tau, hostTau, total, rowTotal, rowDriftMax, runs);
     }
 
     /**
@@ -182,9 +212,14 @@ public final class RunDrift {
         Map<String, double[]> hostSums = new TreeMap<>();
         Map<String, Map<String, double[]>> totalSums = new TreeMap<>(); // class -> host -> {sum of s^2 + tau^2, rows}
         Map<String, double[]> rowTotals = new TreeMap<>(); // row -> {sum over hosts of s^2 + tau^2, hosts}
+        Map<String, double[]> rowMaxima = new TreeMap<>(); // row -> {largest tau_h^2, hosts}
+        java.util.Set<String> contextLevel = new java.util.HashSet<>();
         byRow.forEach((row, hosts) -> {
             String cls = NoiseFloors.classOf(keys.get(row), true);
             String id = rowId(keys.get(row));
+            if (drawnAtContextLevel(keys.get(row))) {
+                contextLevel.add(id);
+            }
             double[] drift = new double[2]; // {sum over hosts of (runs - 1) tau_h^2, sum of (runs - 1)}
             hosts.forEach((host, list) -> {
                 if (list.size() < 2) {
@@ -199,6 +234,9 @@ public final class RunDrift {
                 drift[1] += list.size() - 1;
                 add(totalSums.computeIfAbsent(cls, c -> new TreeMap<>()), host, within + hostTau2);
                 add(rowTotals, id, within + hostTau2);
+                double[] most = rowMaxima.computeIfAbsent(id, r -> new double[2]);
+                most[0] = Math.max(most[0], hostTau2);
+                most[1]++;
             });
             double noise = 0; // mean over runs of (within-run variance / rounds): a run mean's spread from its rounds
             int n = 0;
@@ -233,7 +271,13 @@ public final class RunDrift {
         Map<String, Double> totals = new TreeMap<>();
         totalSums.forEach((c, byHost) -> totals.put(c, Math.sqrt(byHost.values().stream().mapToDouble(v -> v[0] / v[1])
                 .average().orElse(0))));
-        return new RunDrift(name, roots(tauSums), roots(hostSums), totals, roots(rowTotals), runs.size());
+        Map<String, Double> maxima = new TreeMap<>();
+        rowMaxima.forEach((row, m) -> {
+            if (m[1] >= MIN_HOSTS && !contextLevel.contains(row)) {
+                maxima.put(row, Math.sqrt(m[0]));
+            }
+        });
+        return new RunDrift(name, roots(tauSums), roots(hostSums), totals, roots(rowTotals), maxima, runs.size());
     }
 
     private static void add(Map<String, double[]> sums, String c, double v) {
@@ -258,7 +302,7 @@ public final class RunDrift {
             JsonNode doc = MAPPER.readTree(in);
             return new RunDrift("the table of " + machine + " (" + doc.path("about").asText() + ")",
                     values(doc, "tau"), values(doc, "hostTau"), values(doc, "total"), values(doc, "rowTotal"),
-                    doc.path("runs").size());
+                    values(doc, "rowDriftMax"), doc.path("runs").size());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -302,6 +346,7 @@ public final class RunDrift {
         put(doc, "hostTau", hostTau);
         put(doc, "total", total);
         put(doc, "rowTotal", rowTotal);
+        put(doc, "rowDriftMax", rowDriftMax);
         return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
     }
 
