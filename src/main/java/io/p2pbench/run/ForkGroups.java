@@ -183,9 +183,9 @@ public final class ForkGroups {
     /**
      * The same for a device copy up to {@link #CONTEXT_LEVEL_MAX_DEVICE_COPY} through peer access: its rounds lie at
      * two or three levels 4-7% apart, 3.2-4.9% standard deviation on the H100 node, so 8 rounds against 8 gave a 95%
-     * interval of 5.0-8.5% with one baseline run; 16 against 16 (two more rounds' JVMs of these six rows of the quick
-     * preset on one GPU) bring it within 5% on hosts whose rounds draw the level anew
-     * (docs/compare.md, "Rounds").
+     * interval of 5.0-8.5% with one baseline run; 16 against 16 (eight more JVMs of these six rows of the quick preset on
+     * one GPU, about 7 s a run) caught them as a lone x0.90 in 3-12 of 12 comparisons instead of 0-6 (docs/compare.md,
+     * "Rounds").
      */
     public static final int DEVICE_COPY_LEVEL_FACTOR = 4;
 

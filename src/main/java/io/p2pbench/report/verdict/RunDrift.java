@@ -13,10 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.apache.commons.math3.distribution.ChiSquaredDistribution;
 
@@ -128,14 +130,14 @@ public final class RunDrift {
 
     /**
      * Whether a row's figure is drawn at a level of the CUDA context its process runs in
-     * (docs/notes/copy-level-per-process.md): the bandwidth of device copies up to 16 MiB by the copy engines or SMs, and
-     * of pinned host copies.
+     * (docs/notes/copy-level-per-process.md), read from its key as {@code run.ForkGroups.drawsContextLevel} plans it: the
+     * bandwidth of device copies up to 16 MiB through peer access by the copy engines or SMs, and of pinned host copies.
      */
     static boolean drawnAtContextLevel(Measurement.Key k) {
         if (!"bandwidth".equals(k.metric())) {
             return false;
         }
-        boolean device = "peer".equals(k.kind()) && (k.path().startsWith("CE_") || k.path().startsWith("SM_"));
+        boolean device = "peer".equals(k.kind()) && (k.path().startsWith("CE_P2P") || k.path().startsWith("SM_P2P"));
         return (device && k.sizeBytes() <= 16L << 20) || ("host".equals(k.kind()) && k.path().startsWith("PINNED"));
     }
 
@@ -213,7 +215,7 @@ public final class RunDrift {
         Map<String, Map<String, double[]>> totalSums = new TreeMap<>(); // class -> host -> {sum of s^2 + tau^2, rows}
         Map<String, double[]> rowTotals = new TreeMap<>(); // row -> {sum over hosts of s^2 + tau^2, hosts}
         Map<String, double[]> rowMaxima = new TreeMap<>(); // row -> {largest tau_h^2, hosts}
-        java.util.Set<String> contextLevel = new java.util.HashSet<>();
+        Set<String> contextLevel = new HashSet<>();
         byRow.forEach((row, hosts) -> {
             String cls = NoiseFloors.classOf(keys.get(row), true);
             String id = rowId(keys.get(row));
