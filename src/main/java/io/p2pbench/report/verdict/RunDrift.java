@@ -333,9 +333,24 @@ public final class RunDrift {
             table = prior.known() ? prior.named("the table of " + PRIOR + " as a prior (this machine has no table: "
                     + "learn one from its reruns with tools/learn-run-drift.sh)") : NONE;
         }
-        RunDrift own = learn("the baseline's " + baselines.size() + " runs", baselines);
+        return ofTables(learn("the baseline's " + baselines.size() + " runs", baselines), table);
+    }
+
+    /** The drift of a baseline's own runs ({@code own}, perhaps unknown) together with a committed {@code table}. */
+    static RunDrift ofTables(RunDrift own, RunDrift table) {
         return own.known() ? own.max(table, own.source() + (table.known() ? " and " + table.source() : ""))
-                : table;
+                .capsAtLeast(own) : table;
+    }
+
+    /**
+     * This table with each row's {@link #rowDriftMax} raised to what {@code runs} (the baseline's own) spread to in the
+     * row, rounds and runs together: the table's cap may shorten the drift its own total allows, never what the
+     * machine's own runs show.
+     */
+    private RunDrift capsAtLeast(RunDrift runs) {
+        Map<String, Double> caps = new TreeMap<>(rowDriftMax);
+        caps.replaceAll((row, cap) -> Math.max(cap, runs.rowTotal.getOrDefault(row, 0.0)));
+        return new RunDrift(source, tau, hostTau, total, rowTotal, caps, this.runs);
     }
 
     /** This table as JSON: {@code about}, the runs it was learned from, tau per class. */

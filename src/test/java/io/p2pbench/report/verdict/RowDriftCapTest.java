@@ -71,6 +71,23 @@ class RowDriftCapTest {
         assertTrue(row.floor().fraction() < 0.05, "tight rounds on both sides are judged at 5%: " + row.floor());
     }
 
+    /**
+     * A baseline of two runs whose own rounds and runs spread more than the table's cap: the cap does not shorten what
+     * the machine's own runs show (the table, a prior on another machine, only widens a floor).
+     */
+    @Test
+    void theTablesCapNeverShortensWhatTheBaselinesOwnRunsShow() {
+        RunDrift table = RunDrift.learn("nine hosts", nineHosts(TENSOR));
+        List<ResultData> own = List.of(run("b1", "GPU-x", rounds(TENSOR, 7.2, 7.0, 7.4, 7.1)),
+                run("b2", "GPU-x", rounds(TENSOR, 6.7, 6.9, 6.8, 7.0)));
+        RunDrift alone = RunDrift.learn("own", own);
+        RunDrift merged = alone.max(table, "both");
+        assertTrue(merged.rowDriftMax(TENSOR) < alone.total(TENSOR), "the merged table's cap is below the own total");
+        RunDrift used = RunDrift.ofTables(alone, table);
+        assertTrue(used.rowDriftMax(TENSOR) >= alone.total(TENSOR), "the cap used is raised to it: "
+                + used.rowDriftMax(TENSOR) + " against " + alone.total(TENSOR));
+    }
+
     @Test
     void aRowDrawnAtAContextsLevelKeepsTheWholeTotal() {
         RunDrift table = RunDrift.learn("nine hosts", nineHosts(SMALL));
