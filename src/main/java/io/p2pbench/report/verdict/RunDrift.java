@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.spec.Kind;
+import io.p2pbench.spec.Metric;
+import io.p2pbench.transfer.HostMemory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -134,11 +137,9 @@ public final class RunDrift {
      * bandwidth of device copies up to 16 MiB through peer access by the copy engines or SMs, and of pinned host copies.
      */
     static boolean drawnAtContextLevel(Measurement.Key k) {
-        if (!"bandwidth".equals(k.metric())) {
-            return false;
-        }
-        boolean device = "peer".equals(k.kind()) && (k.path().startsWith("CE_P2P") || k.path().startsWith("SM_P2P"));
-        return (device && k.sizeBytes() <= 16L << 20) || ("host".equals(k.kind()) && k.path().startsWith("PINNED"));
+        return Metric.BANDWIDTH.label().equals(k.metric())
+                && (k.is(Kind.PEER) && k.route().peerAccess() && k.sizeBytes() <= 16L << 20
+                || k.is(Kind.HOST) && k.route().memory() == HostMemory.PINNED);
     }
 
     /** A row's name in the table: metric, kind, path, lane, endpoints and size, as the key writes them. */
