@@ -1,6 +1,7 @@
 package io.p2pbench.report.verdict;
 
 import io.p2pbench.report.read.ServingResults;
+import io.p2pbench.serving.SearchPlan;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,23 +25,34 @@ import java.util.function.Function;
  *       met the target at (beyond the knee a p99 grows with the queue and says nothing steady).</li>
  * </ul>
  *
- * <p>Floors, measured on the four A/A reruns of the H200 node ({@code results/h200x1-single-r580/2026-12-04T16-54-29Z},
- * {@code T18-16-33Z}, {@code T18-23-49Z}, {@code T18-37-02Z}: DENSE_8B, SINGLE and TP over three transports, 48
- * ordered pairs of one sweep; docs/compare.md has the table): the knee's floor is the report's capacity floor
- * ({@link ServingVerdict#CAPACITY_FLOOR}: knees moved by up to 18.9% outside the bracket rule, output tokens/s at
- * the knee by up to 12.3%); the others lie above the largest change seen between two of those runs (served rate
- * at saturation 11.9%, p99 TTFT 22.3%, p99 TPOT 12.2%). They were set after seeing these runs, so their false-alarm
- * rate of 0 on them is in-sample ({@code GatedFiguresRerunsTest} holds it).
+ * <p>Floors, measured on A/A reruns (docs/compare.md has the tables). On the four of the H200 node
+ * ({@code results/h200x1-single-r580/2026-12-04T16-54-29Z}, {@code T18-16-33Z}, {@code T18-23-49Z}, {@code T18-37-02Z}:
+ * DENSE_8B, SINGLE and TP over three transports, 48 ordered pairs of one sweep), whose searches bisected twice (knees
+ * on a grid of 19-41% steps): knees moved by up to 18.9% outside the bracket rule, output tokens/s at the knee by up to
+ * 12.3%, the served rate at saturation by 11.9%, p99 TTFT by 22.3%, p99 TPOT by 12.2%. On one H100 host
+ * (GPU-adeb0106, 2026-12-06 17:10-17:30Z, knees bisected to {@link SearchPlan#RESOLUTION}: SINGLE four runs, TP over
+ * P2P and P2P off two): knees by up to 9.1%, output tokens/s at the knee 4.9%, the served rate at saturation 2.2%,
+ * p99 TPOT 8.8%, p99 TTFT 38.7% (TP with P2P off at its knee rate, 97.9 against 135.7 ms; 32.1% at 31.1 req/s). So
+ * the knee's and the served rate's floors are narrower where every run of both sides bisected its knee to the
+ * resolution ({@link #bisected}); elsewhere they stay those of the H200 runs. The floors lie above the largest change
+ * seen, set after seeing these runs, so their false-alarm rate of 0 on them is in-sample
+ * ({@code GatedFiguresRerunsTest} holds it for the committed H200 runs).
  */
 final class ServingComparison {
-    /** Floor of the served rate at saturation (largest A/A change seen: 11.9%). */
+    /** Floor of the served rate at saturation (largest A/A change seen with knees on a coarse grid: 11.9%). */
     static final double SERVED_FLOOR = 0.15;
-    /** Floor of a p99 TTFT (largest A/A change seen at rates every run met: 22.3%). */
-    static final double TTFT_FLOOR = 0.30;
-    /** Floor of a p99 TPOT (largest A/A change seen at rates every run met: 12.2%). */
+    /** The same where every run bisected its knee to the resolution (largest A/A change seen: 2.2%). */
+    static final double SERVED_FLOOR_BISECTED = 0.08;
+    /** Floor of a knee and of the output tokens/s at it where every run bisected its knee (largest: 9.1%, 4.9%). */
+    static final double KNEE_FLOOR_BISECTED = 0.15;
+    /** Floor of a p99 TTFT (largest A/A change seen at rates every run met: 38.7% on an H100, 22.3% on the H200). */
+    static final double TTFT_FLOOR = 0.50;
+    /** Floor of a p99 TPOT (largest A/A change seen at rates every run met: 12.2% on the H200, 8.8% on an H100). */
     static final double TPOT_FLOOR = 0.20;
     /** Where these floors come from. */
     static final String MEASURED = "measured on A/A reruns";
+    /** Where the narrower floors come from. */
+    static final String MEASURED_BISECTED = "measured on A/A reruns whose knees were bisected to 5%";
 
     private ServingComparison() {}
 
@@ -71,8 +83,10 @@ final class ServingComparison {
     /** The knee, by the capacity rule's floor and brackets. */
     private static GatedFigures.Row knee(ServingResults.Sweep sb, ServingResults.Sweep sc, double thresholdPct,
                                          String otherMachines) {
-        GatedFigures.Row r = GatedFigures.row("knee (req/s)", true, sb.knees(), sc.knees(), ServingVerdict.CAPACITY_FLOOR,
-                MEASURED, thresholdPct, otherMachines);
+        boolean fine = bisected(sb) && bisected(sc);
+        GatedFigures.Row r = GatedFigures.row("knee (req/s)", true, sb.knees(), sc.knees(),
+                fine ? KNEE_FLOOR_BISECTED : ServingVerdict.CAPACITY_FLOOR, fine ? MEASURED_BISECTED : MEASURED,
+                thresholdPct, otherMachines);
         boolean noneB = sb.knees().stream().allMatch(k -> Double.isNaN(k));
         boolean noneC = sc.knees().stream().allMatch(k -> Double.isNaN(k));
         if (otherMachines != null || !(hasNaN(sb.knees()) || hasNaN(sc.knees()))) {
@@ -94,8 +108,10 @@ final class ServingComparison {
                                            String otherMachines) {
         List<Double> b = perRun(sb, ServingResults.Run::breakPoint);
         List<Double> c = perRun(sc, ServingResults.Run::breakPoint);
-        GatedFigures.Row r = GatedFigures.row("served at saturation (output tokens/s)", true, b, c, SERVED_FLOOR,
-                MEASURED, thresholdPct, otherMachines);
+        boolean fine = bisected(sb) && bisected(sc);
+        GatedFigures.Row r = GatedFigures.row("served at saturation (output tokens/s)", true, b, c,
+                fine ? SERVED_FLOOR_BISECTED : SERVED_FLOOR, fine ? MEASURED_BISECTED : MEASURED, thresholdPct,
+                otherMachines);
         if (otherMachines == null && (hasNaN(b) || hasNaN(c))) {
             return GatedFigures.with(r, Verdict.UNJUDGED, "no saturation measured: a run never broke the "
                     + "target");
@@ -108,8 +124,10 @@ final class ServingComparison {
                                            String otherMachines) {
         List<Double> b = perRun(sb, r -> r.at(r.knee()));
         List<Double> c = perRun(sc, r -> r.at(r.knee()));
-        GatedFigures.Row r = GatedFigures.row("output tokens/s at the knee", true, b, c, ServingVerdict.CAPACITY_FLOOR,
-                MEASURED + " (the knee's)", thresholdPct, otherMachines);
+        boolean fine = bisected(sb) && bisected(sc);
+        GatedFigures.Row r = GatedFigures.row("output tokens/s at the knee", true, b, c,
+                fine ? KNEE_FLOOR_BISECTED : ServingVerdict.CAPACITY_FLOOR,
+                (fine ? MEASURED_BISECTED : MEASURED) + " (the knee's)", thresholdPct, otherMachines);
         if (otherMachines == null && (hasNaN(b) || hasNaN(c))) {
             return GatedFigures.with(r, Verdict.UNJUDGED, "no knee in some run (no rate met the target)");
         }
@@ -141,6 +159,18 @@ final class ServingComparison {
                     100 * r.floor(), what));
         }
         return r;
+    }
+
+    /**
+     * Whether every run of the sweep bracketed its knee to the search's resolution: it met a rate and broke one at
+     * most {@link SearchPlan#RESOLUTION} above it. Runs of a search on a coarser grid (two bisections, before
+     * 2026-12-06), or one that never broke or never met the target, keep the wider floors.
+     */
+    static boolean bisected(ServingResults.Sweep s) {
+        return !s.runs().isEmpty() && s.runs().stream().allMatch(r -> {
+            double ratio = r.breakRate() / r.knee();
+            return ratio > 1 && ratio <= SearchPlan.RESOLUTION * (1 + 1e-9);
+        });
     }
 
     /** The rates every run of both sides measured and met the target at, ascending. */

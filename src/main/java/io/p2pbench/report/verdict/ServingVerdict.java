@@ -47,8 +47,8 @@ public final class ServingVerdict {
     /**
      * Capacity floor, a fraction: above one step of the final grid of the search those reruns ran (two bisections
      * of a doubling: 2^(1/4) - 1 = 18.9%), the step by which SINGLE's knee moved between reruns on the H200 node
-     * (docs/serving-error-rates.md). The search now bisects to {@link SearchPlan#RESOLUTION}; reruns of it have yet
-     * to measure how far a knee moves at that resolution.
+     * (docs/serving-error-rates.md). At {@link SearchPlan#RESOLUTION} knees moved by up to 9.1% between reruns on
+     * an H100 (compare's floor for such runs: ServingComparison).
      */
     public static final double CAPACITY_FLOOR = 0.20;
 
