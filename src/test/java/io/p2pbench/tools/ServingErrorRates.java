@@ -117,12 +117,10 @@ public final class ServingErrorRates {
             row.add(f.keep() ? "keep" : "reject");
             row.add(f.keep() ? "yes" : "no");
             row.add(f.worse() ? "yes" : "no");
-            row.add(String.join("; ", f.why()));
             rows.add(row);
         }
         md.append(Markdown.table(List.of("sweep", "run i (as plan)", "run j (as SINGLE)", "reference rate (req/s)",
-                "p99 TTFT", "p99 TPOT", "p99 e2e", "knee i vs j (req/s)", "verdict", "false alarm", "worse",
-                "the verdict's reasons"), rows));
+                "p99 TTFT", "p99 TPOT", "p99 e2e", "knee i vs j (req/s)", "verdict", "false alarm", "worse"), rows));
         md.append("\n## Measured spread between the runs\n\n");
         md.append(String.format(Locale.ROOT, "Spread: max/min - 1 over the runs, per sweep, of each p99 at every rate "
                 + "all of them measured, and of the knee; the verdict raises its floors to these when given several "

@@ -10,7 +10,8 @@ import org.apache.commons.math3.distribution.TDistribution;
  * evidence of how much that row moves between independent starts on this machine.
  *
  * <p>Model: the log figures of both sides are normal with one spread s, which is estimated from both sides
- * together (pooled variance, n_b + n_c - 2 degrees of freedom), never below {@link #MIN_SPREAD}; each run adds a
+ * together (pooled variance, n_b + n_c - 2 degrees of freedom), never below {@link #MIN_SPREAD}; for rows whose rounds
+ * now and then fall to a slow level, rounds at such a level are set aside first ({@link #kept}); each run adds a
  * run-level shift of spread tau (the between-run drift its rounds do not show, {@code RunDrift}), so the difference
  * of the means has variance s^2 (1/n_b + 1/n_c) + tau^2 (1/k_b + 1/k_c) over k_b and k_c runs; it is tested with
  * Student's t (two-sided) and its interval is the t interval. Four rounds on each side give 6 degrees of freedom. The pooling keeps a side whose rounds happen to agree closely from making any change
@@ -22,6 +23,8 @@ public final class RoundTest {
     public static final double MIN_SPREAD = 0.003;
     /** Fewest degrees of freedom the test needs: with fewer, s is not known well enough to judge anything. */
     public static final int MIN_DEGREES = 3;
+    /** A round this much below the median of its side's rounds is at a slow level ({@link #kept}): 10%. */
+    public static final double SLOW = 0.10;
 
     private RoundTest() {}
 
@@ -73,12 +76,21 @@ public final class RoundTest {
      * means, {@code driftVariance} (log scale).
      */
     public static Result of(double[] baseline, double[] candidate, double level, double driftVariance) {
+        return of(baseline, candidate, level, driftVariance, false);
+    }
+
+    /**
+     * The same, each side's rounds at a slow level set aside where {@code setAside} says so ({@link #kept}: rows whose
+     * rounds now and then fall to a slow level for a whole process, {@code RunDrift.setsAside}).
+     */
+    public static Result of(double[] baseline, double[] candidate, double level, double driftVariance,
+                            boolean setAside) {
         if (!applies(baseline, candidate)) {
             throw new IllegalArgumentException("the round test needs positive figures and " + MIN_DEGREES
                     + " degrees of freedom: " + baseline.length + " vs " + candidate.length + " rounds");
         }
-        double[] x = Arrays.stream(baseline).map(Math::log).toArray();
-        double[] y = Arrays.stream(candidate).map(Math::log).toArray();
+        double[] x = kept(Arrays.stream(baseline).map(Math::log).toArray(), setAside);
+        double[] y = kept(Arrays.stream(candidate).map(Math::log).toArray(), setAside);
         double mx = mean(x);
         double my = mean(y);
         int degrees = x.length + y.length - 2;
@@ -114,8 +126,33 @@ public final class RoundTest {
      * (never below {@link #MIN_SPREAD}); {@link #applies} must hold.
      */
     public static double spread(double[] baseline, double[] candidate) {
-        return logSpread(Arrays.stream(baseline).map(Math::log).toArray(),
-                Arrays.stream(candidate).map(Math::log).toArray());
+        return spread(baseline, candidate, false);
+    }
+
+    /** The same, rounds at a slow level set aside where {@code setAside} says so. */
+    public static double spread(double[] baseline, double[] candidate, boolean setAside) {
+        return logSpread(kept(Arrays.stream(baseline).map(Math::log).toArray(), setAside),
+                kept(Arrays.stream(candidate).map(Math::log).toArray(), setAside));
+    }
+
+    /**
+     * The log figures of a side's (or a run's) rounds that are kept: where {@code setAside} and there are eight rounds
+     * or more, those more than {@link #SLOW} below the median of the rounds are set aside, as long as they are at most
+     * a quarter of them; otherwise all. On one H100 host a copy through pinned host memory now and then drew a slow
+     * level for a whole process (3 rounds of 32 at 24-37 GB/s among 55.1), and one such round moved a run's mean and
+     * spread far more than the copy's level moved; a level that moved in most rounds moves the median and is kept.
+     */
+    public static double[] kept(double[] logs, boolean setAside) {
+        if (!setAside || logs.length < 8) {
+            return logs;
+        }
+        double[] sorted = logs.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+        double cut = median + Math.log1p(-SLOW);
+        long slow = Arrays.stream(logs).filter(v -> v < cut).count();
+        return slow == 0 || slow > n / 4 ? logs : Arrays.stream(logs).filter(v -> v >= cut).toArray();
     }
 
     private static double logSpread(double[] x, double[] y) {

@@ -92,4 +92,43 @@ class RoundComparisonTest {
         assertEquals(Verdict.UNJUDGED, judged.verdict(), judged.why());
         assertTrue(judged.why().contains("with 2 more baseline runs like these about"), judged.why());
     }
+
+    @Test
+    void aRoundAtASlowLevelIsSetAsideWhereTheRowAsksForIt() {
+        double[] base = {55.1, 55.2, 55.0, 55.1, 55.2, 55.1, 55.0, 55.1};
+        double[] cand = {55.1, 55.0, 55.2, 55.1, 33.5, 55.1, 55.2, 55.0}; // set T's host: one process drew the slow level
+        RoundTest.Result plain = RoundTest.of(base, cand, 0.95, 0, false);
+        RoundTest.Result aside = RoundTest.of(base, cand, 0.95, 0, true);
+        assertTrue(Math.exp(plain.halfWidth()) - 1 > 0.05, "the mean moves 6%: " + plain);
+        assertTrue(Math.exp(aside.halfWidth()) - 1 < 0.01, aside.toString());
+        assertEquals(1, aside.ratio(), 0.002);
+        // the level 10% lower in every round moves the median: nothing is set aside and the change is seen
+        RoundTest.Result moved = RoundTest.of(base, Arrays.stream(base).map(v -> v * 0.9).toArray(), 0.95, 0, true);
+        assertEquals(0.9, moved.ratio(), 1e-9);
+        assertTrue(moved.p() < 1e-6, moved.toString());
+    }
+
+    @Test
+    void slowRoundsAreSetAsideOnlyWhenAtMostAQuarterOfEightOrMore() {
+        double[] two = logs(55, 55, 55, 55, 55, 55, 30, 40);
+        assertEquals(6, RoundTest.kept(two, true).length, "2 of 8 more than 10% below the median");
+        assertEquals(8, RoundTest.kept(two, false).length);
+        double[] three = logs(55, 55, 55, 55, 55, 30, 40, 45);
+        assertEquals(8, RoundTest.kept(three, true).length, "3 of 8: a level of the run, kept");
+        assertEquals(4, RoundTest.kept(logs(55, 55, 55, 30), true).length, "four rounds: never");
+        assertEquals(8, RoundTest.kept(logs(55, 54, 53, 52, 51, 50.5, 50, 55), true).length, "within 10%: kept");
+    }
+
+    private static double[] logs(double... v) {
+        return Arrays.stream(v).map(Math::log).toArray();
+    }
+
+    @Test
+    void rowsThroughPinnedHostMemorySetSlowRoundsAsideAndNoOthers() throws Exception {
+        List<String> aside = io.p2pbench.report.read.ResultReader.read(io.p2pbench.report.Fixtures.X1).measurements()
+                .stream().map(Measurement::key).filter(RunDrift::setsAside).map(k -> k.kind() + " " + k.path())
+                .distinct().sorted().toList();
+        assertEquals(List.of("host PINNED LOCAL", "peer HOST_STAGED"), aside);
+    }
 }
+
