@@ -46,7 +46,8 @@ public final class ComparisonReport {
         if (inRounds) {
             sb.append("for rows measured in rounds (`run --rounds`; each round in benchmark JVMs of its own), a round: "
                     + "per row and round, the median over batches (latency: p50, ").append(Statistics.PERCENTILE_ESTIMATOR)
-                    .append("); per side, the geometric mean of the rounds of its runs (").append(sides).append(").")
+                    .append("); per side, the geometric mean of the rounds of its runs (").append(sides).append("; rows through "
+                    + "pinned host memory set aside rounds more than 10% below their median when at most a quarter are).")
                     .append(byRuns ? " Other rows: a run, " : "\n");
         }
         if (byRuns) {
