@@ -89,12 +89,12 @@ public final class ServingErrorRates {
         md.append(String.format(Locale.ROOT, "Runs: %s. Each sweep held by two or more of them is judged run against "
                 + "run, both ways: the first run's sweep as if it were a plan, the second's as if it were SINGLE, by "
                 + "the verdict's own rules (`ServingVerdict.figures`) with one run per side, so with the documented "
-                + "floors: latency %.0f%%, capacity %.0f%%. Labels are ignored (a group that repeats a GPU, which the "
+                + "floors: latency %.0f%% (p99 TTFT %.0f%%), capacity %.0f%%. Labels are ignored (a group that repeats a GPU, which the "
                 + "report calls \"cannot judge\", is judged here like any other; SINGLE against itself too). Any keep "
                 + "is a false alarm; \"worse\" is a p99 at the reference rate risen by more than the latency floor or "
                 + "a knee fallen by more than the capacity floor: a difference the verdict would count against a "
                 + "plan.%n%n", String.join(", ", names.stream().map(n -> "`" + n + "`").toList()),
-                100 * PartitionVerdict.P99_FLOOR, 100 * ServingVerdict.CAPACITY_FLOOR));
+                100 * PartitionVerdict.P99_FLOOR, 100 * ServingVerdict.TTFT_FLOOR, 100 * ServingVerdict.CAPACITY_FLOOR));
         if (measured.isEmpty()) {
             return md.append("No sweep is held by two or more of the runs: nothing to compare.\n").toString();
         }
@@ -124,10 +124,10 @@ public final class ServingErrorRates {
         md.append("\n## Measured spread between the runs\n\n");
         md.append(String.format(Locale.ROOT, "Spread: max/min - 1 over the runs, per sweep, of each p99 at every rate "
                 + "all of them measured, and of the knee; the verdict raises its floors to these when given several "
-                + "runs per side. Documented floors: latency %.0f%%, capacity %.0f%%; a spread beyond its floor is in "
-                + "bold. Past the knee a p99 grows with the queue, so the spreads that matter for the latency rule "
-                + "are those at rates every run met the target.%n%n", 100 * PartitionVerdict.P99_FLOOR,
-                100 * ServingVerdict.CAPACITY_FLOOR));
+                + "runs per side. Documented floors: latency %.0f%% (p99 TTFT %.0f%%), capacity %.0f%%; a spread beyond "
+                + "its floor is in bold. Past the knee a p99 grows with the queue, so the spreads that matter for the "
+                + "latency rule are those at rates every run met the target.%n%n", 100 * PartitionVerdict.P99_FLOOR,
+                100 * ServingVerdict.TTFT_FLOOR, 100 * ServingVerdict.CAPACITY_FLOOR));
         md.append(spreadTable(measured));
         md.append('\n').append(kneeTable(measured));
         return md.toString();
@@ -209,9 +209,10 @@ public final class ServingErrorRates {
             parts.add(metric + " " + percent(worst));
         }
         return String.format(Locale.ROOT, "largest p99 spread at rates every run met the target (%s req/s): %s (floor "
-                        + "%.0f%%); knee spread %s (floor %.0f%%)",
+                        + "%.0f%%, TTFT %.0f%%); knee spread %s (floor %.0f%%)",
                 met.isEmpty() ? "none" : String.join(", ", met.stream().map(ServingVerdict::rate).toList()),
-                String.join(", ", parts), 100 * PartitionVerdict.P99_FLOOR, percent(spread(knees(m))),
+                String.join(", ", parts), 100 * PartitionVerdict.P99_FLOOR, 100 * ServingVerdict.TTFT_FLOOR,
+                percent(spread(knees(m))),
                 100 * ServingVerdict.CAPACITY_FLOOR);
     }
 
@@ -224,7 +225,7 @@ public final class ServingErrorRates {
                         metBy + " of " + runs(m).size()));
                 for (String metric : ServingVerdict.METRICS) {
                     double sp = spread(values(m, r, ServingVerdict.p99(metric)));
-                    row.add(flagged(sp, PartitionVerdict.P99_FLOOR));
+                    row.add(flagged(sp, "TTFT".equals(metric) ? ServingVerdict.TTFT_FLOOR : PartitionVerdict.P99_FLOOR));
                 }
                 rows.add(row);
             }

@@ -80,7 +80,8 @@ class ServingErrorRatesTest {
         assertTrue(md.contains("| DENSE_8B TP P2P 0,0 | base | faster | 20 | +42.9% |"), md);
         assertTrue(md.contains("- DENSE_8B TP P2P 0,0: false keeps 1 of 2 A/A pairs; differences beyond the floor 1 "
                 + "of 2; largest p99 spread at rates every run met the target (10, 20 req/s): TTFT 42.9%"), md);
-        assertTrue(md.contains("| DENSE_8B TP P2P 0,0 | 20 | 2 of 2 | **42.9%** |"), md);
+        // TPOT 42.9% apart is beyond its 20% floor; TTFT's floor is 50%
+        assertTrue(md.contains("| DENSE_8B TP P2P 0,0 | 20 | 2 of 2 | 42.9% | **42.9%** |"), md);
     }
 
     @Test

@@ -46,7 +46,7 @@ final class ServingComparison {
     /** Floor of a knee and of the output tokens/s at it where every run bisected its knee (largest: 9.1%, 4.9%). */
     static final double KNEE_FLOOR_BISECTED = 0.15;
     /** Floor of a p99 TTFT (largest A/A change seen at rates every run met: 38.7% on an H100, 22.3% on the H200). */
-    static final double TTFT_FLOOR = 0.50;
+    static final double TTFT_FLOOR = ServingVerdict.TTFT_FLOOR;
     /** Floor of a p99 TPOT (largest A/A change seen at rates every run met: 12.2% on the H200, 8.8% on an H100). */
     static final double TPOT_FLOOR = 0.20;
     /** Where these floors come from. */

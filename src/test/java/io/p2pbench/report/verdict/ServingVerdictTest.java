@@ -116,6 +116,23 @@ class ServingVerdictTest {
         assertEquals(Verdict.REJECT, r.verdict(), r.why());
     }
 
+    @Test
+    void aP99TtftAsFarApartAsTwoRerunsOfOneH100HostIsNoGain() {
+        // TP with P2P off, A/A on GPU-adeb0106 (17:20Z, 17:25Z): p99 TTFT 135.7 and 97.9 ms at 42.1 req/s; with one
+        // 20% floor for the three p99s this verdict kept one run against the other
+        ServingResults.Sweep single = sweep("SINGLE", "P2P", "0", false, null,
+                run(null, point(10, 100, 50), point(20, 135.7, 60), point(40, 3000, 90)));
+        ServingResults.Sweep rerun = sweep("TP", "P2P", "0,1", false, null,
+                run(null, point(10, 100, 50), point(20, 97.87, 60), point(40, 3000, 90)));
+        ServingVerdict.Row r = only(single, rerun);
+        assertEquals(Verdict.REJECT, r.verdict(), r.why());
+        assertTrue(r.why().contains("(floor 50%), TPOT"), r.why());
+        // a TTFT 60% lower is beyond it
+        ServingVerdict.Row faster = only(single, sweep("TP", "P2P", "0,1", false, null,
+                run(null, point(10, 100, 50), point(20, 54, 60), point(40, 3000, 90))));
+        assertEquals(Verdict.KEEP, faster.verdict(), faster.why());
+    }
+
     /** {@code p} judged broken because its queue grows, for {@code why}. */
     private static ServingResults.Point broke(ServingResults.Point p, String why) {
         return new ServingResults.Point(p.ratePerSecond(), false, p.capped(), p.stats(), p.meanStepUs(), p.stability(), "broke: " + why, Set.of(Target.Breach.QUEUE_GROWS));
