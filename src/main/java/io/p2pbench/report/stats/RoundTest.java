@@ -38,9 +38,10 @@ public final class RoundTest {
      * @param low lower end of the ratio's interval
      * @param high upper end
      * @param halfWidth half the interval's width on the log scale: the change this row could tell from none
+     * @param baselineLog the baseline's mean log figure over the rounds kept ({@link #kept})
      */
     public record Result(double logRatio, double spread, int degrees, double p, double low, double high,
-                         double halfWidth) {
+                         double halfWidth, double baselineLog) {
         /** The ratio candidate / baseline of the geometric means. */
         public double ratio() {
             return Math.exp(logRatio);
@@ -100,7 +101,7 @@ public final class RoundTest {
         TDistribution t = new TDistribution(null, degrees);
         double p = Math.min(1, 2 * t.cumulativeProbability(-Math.abs(d) / se));
         double half = t.inverseCumulativeProbability(0.5 + level / 2) * se;
-        return new Result(d, s, degrees, p, Math.exp(d - half), Math.exp(d + half), half);
+        return new Result(d, s, degrees, p, Math.exp(d - half), Math.exp(d + half), half, mx);
     }
 
     /**

@@ -84,8 +84,8 @@ final class RoundRows {
 
     private static Comparison.Row measure(Measurement b, Measurement c, double[] bRounds, double[] cRounds, double tau,
                                           double hostTau, double driftVariance, int baselineRuns, int candidateRuns) {
-        boolean aside = RunDrift.setsAside(b.key());
-        RoundTest.Result t = RoundTest.of(bRounds, cRounds, Comparison.LEVEL, driftVariance, aside);
+        RoundTest.Result t = RoundTest.of(bRounds, cRounds, Comparison.LEVEL, driftVariance,
+                RunDrift.setsAside(b.key()));
         // The same rounds a run, spread and drift with Comparison.MORE_RUNS more baseline runs: only the terms of the
         // baseline's rounds and runs shrink.
         int more = baselineRuns + Comparison.MORE_RUNS;
@@ -93,8 +93,7 @@ final class RoundRows {
         double moreDrift = driftVariance - tau * tau * (1.0 / baselineRuns - 1.0 / more);
         double withMore = Math.exp(RoundTest.halfWidth(t.spread(), moreRounds, cRounds.length, moreDrift,
                 Comparison.LEVEL)) - 1;
-        double bv = Math.exp(Arrays.stream(RoundTest.kept(Arrays.stream(bRounds).map(Math::log).toArray(), aside))
-                .average().orElseThrow());
+        double bv = Math.exp(t.baselineLog());
         double cv = bv * t.ratio();
         ExactTests.Interval interval = new ExactTests.Interval(t.low(), t.high(), Comparison.LEVEL);
         NoiseFloors.Floor floor = new NoiseFloors.Floor(Math.exp(t.halfWidth()) - 1, String.format(Locale.ROOT,

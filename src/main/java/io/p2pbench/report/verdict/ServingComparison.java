@@ -66,9 +66,10 @@ final class ServingComparison {
             ServingResults.Sweep sb = b.get(key);
             ServingResults.Sweep sc = c.get(key);
             String what = sc.model() + " " + sc.plan() + " " + sc.transport() + " over " + sc.group();
-            out.add(one(what, knee(sb, sc, thresholdPct, otherMachines)));
-            out.add(one(what, served(sb, sc, thresholdPct, otherMachines)));
-            out.add(one(what, atKnee(sb, sc, thresholdPct, otherMachines)));
+            boolean fine = bisected(sb) && bisected(sc);
+            out.add(one(what, knee(sb, sc, fine, thresholdPct, otherMachines)));
+            out.add(one(what, served(sb, sc, fine, thresholdPct, otherMachines)));
+            out.add(one(what, atKnee(sb, sc, fine, thresholdPct, otherMachines)));
             for (double rate : metByBoth(sb, sc)) {
                 String at = what + " at " + ServingVerdict.rate(rate) + " req/s";
                 out.add(one(at, GatedFigures.row("p99 TTFT (ms)", false, millis(sb.at(rate, ServingVerdict.p99("TTFT"))),
@@ -80,10 +81,9 @@ final class ServingComparison {
         return out;
     }
 
-    /** The knee, by the capacity rule's floor and brackets. */
-    private static GatedFigures.Row knee(ServingResults.Sweep sb, ServingResults.Sweep sc, double thresholdPct,
-                                         String otherMachines) {
-        boolean fine = bisected(sb) && bisected(sc);
+    /** The knee, by the capacity rule's floor ({@code fine}: both sides {@link #bisected}) and brackets. */
+    private static GatedFigures.Row knee(ServingResults.Sweep sb, ServingResults.Sweep sc, boolean fine,
+                                           double thresholdPct, String otherMachines) {
         GatedFigures.Row r = GatedFigures.row("knee (req/s)", true, sb.knees(), sc.knees(),
                 fine ? KNEE_FLOOR_BISECTED : ServingVerdict.CAPACITY_FLOOR, fine ? MEASURED_BISECTED : MEASURED,
                 thresholdPct, otherMachines);
@@ -104,11 +104,10 @@ final class ServingComparison {
     }
 
     /** Output tokens per second at each run's lowest rate that broke the target. */
-    private static GatedFigures.Row served(ServingResults.Sweep sb, ServingResults.Sweep sc, double thresholdPct,
-                                           String otherMachines) {
+    private static GatedFigures.Row served(ServingResults.Sweep sb, ServingResults.Sweep sc, boolean fine,
+                                           double thresholdPct, String otherMachines) {
         List<Double> b = perRun(sb, ServingResults.Run::breakPoint);
         List<Double> c = perRun(sc, ServingResults.Run::breakPoint);
-        boolean fine = bisected(sb) && bisected(sc);
         GatedFigures.Row r = GatedFigures.row("served at saturation (output tokens/s)", true, b, c,
                 fine ? SERVED_FLOOR_BISECTED : SERVED_FLOOR, fine ? MEASURED_BISECTED : MEASURED, thresholdPct,
                 otherMachines);
@@ -120,11 +119,10 @@ final class ServingComparison {
     }
 
     /** Output tokens per second at each run's knee, by the knee's floor and brackets. */
-    private static GatedFigures.Row atKnee(ServingResults.Sweep sb, ServingResults.Sweep sc, double thresholdPct,
-                                           String otherMachines) {
+    private static GatedFigures.Row atKnee(ServingResults.Sweep sb, ServingResults.Sweep sc, boolean fine,
+                                           double thresholdPct, String otherMachines) {
         List<Double> b = perRun(sb, r -> r.at(r.knee()));
         List<Double> c = perRun(sc, r -> r.at(r.knee()));
-        boolean fine = bisected(sb) && bisected(sc);
         GatedFigures.Row r = GatedFigures.row("output tokens/s at the knee", true, b, c,
                 fine ? KNEE_FLOOR_BISECTED : ServingVerdict.CAPACITY_FLOOR,
                 (fine ? MEASURED_BISECTED : MEASURED) + " (the knee's)", thresholdPct, otherMachines);
