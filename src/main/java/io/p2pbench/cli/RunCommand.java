@@ -124,8 +124,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "" + Round.DEFAULT_COUNT,
             description = "Measure every transfer, collective and exchange in N rounds spread over the run, each in "
                     + "fresh JVMs, the preset's measurement time shared out over them: compare judges a change "
-                    + "against the spread of the rounds (docs/compare.md). Rows drawn at a CUDA context's level (device "
-                    + "copies up to 16 MiB, pinned host copies: bandwidth) take 2N, the later N in JVMs of their own. 1 to "
+                    + "against the spread of the rounds (docs/compare.md). Some rows take more, the later rounds in JVMs of "
+                    + "their own: device copies up to 16 MiB 4N, pinned host copies and host-staged peer copies up to "
+                    + "16 MiB 2N (bandwidth). 1 to "
                     + Round.MAX_COUNT
                     + ". Default: ${DEFAULT-VALUE}.")
     int rounds;
