@@ -38,6 +38,10 @@ final class ManifestValues {
         List<RunManifest.Entry> entries = m.entries() == null ? List.of() : m.entries();
         for (int i = 0; i < entries.size(); i++) {
             RunManifest.Entry e = entries.get(i);
+            if (e != null && (e.outcome() == null || e.roundsOrSelf().stream().anyMatch(r -> r.outcome() == null))) {
+                throw new IOException(manifestFile + ": entries[" + i + "] or a round of it has no \"status\"; "
+                        + "accepted: " + List.of(Outcome.values()));
+            }
             if (e != null && e.combination() != null) {
                 String problem = Sizes.recordedSizeProblem(e.combination().sizeBytes());
                 if (problem != null) {

@@ -174,6 +174,9 @@ public final class TopologyJson {
                         + ", each once";
             }
             seen[g.index()] = true;
+            if (g.name() == null) {
+                return "GPU " + g.index() + " has no name; expected its model, e.g. \"NVIDIA H200\"";
+            }
             if (g.pciBusId() == null || g.nvlinks() == null || g.nvlinks().contains(null)) {
                 return "GPU " + g.index() + " has no " + (g.pciBusId() == null ? "pciBusId" : "nvlinks list");
             }

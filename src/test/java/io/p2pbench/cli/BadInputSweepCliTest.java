@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -152,6 +153,40 @@ class BadInputSweepCliTest {
         Files.write(samples, AtomicFiles.gzip(java.util.Arrays.copyOf(json, json.length / 2)));
         assertOneLine(report(cutSamplesJson), samples + " is not readable samples JSON (truncated?)");
         assertFalse(Files.exists(work.resolve("r").resolve("summary.md")), "no report from any of them");
+    }
+
+    /** {@code report} of a copy of the one-GPU fixture whose {@code file} has {@code json} at {@code at} (null: removed). */
+    private CliTest.Result reportWith(String file, String at, String json) throws Exception {
+        Path dir = Fixtures.copy(Fixtures.X1, Files.createTempDirectory(work, "v"));
+        Path f = dir.resolve(file);
+        JsonNode root = MAPPER.readTree(f.toFile());
+        JsonNode parent = root.at(at.substring(0, at.lastIndexOf('/')));
+        String key = at.substring(at.lastIndexOf('/') + 1);
+        if (parent instanceof ArrayNode a) {
+            a.set(Integer.parseInt(key), MAPPER.readTree(json));
+        } else if (json == null) {
+            ((ObjectNode) parent).remove(key);
+        } else {
+            ((ObjectNode) parent).set(key, MAPPER.readTree(json));
+        }
+        MAPPER.writeValue(f.toFile(), root);
+        return report(dir);
+    }
+
+    @Test
+    void valuesThatWereAnInternalErrorOrAWrongFigureAreOneLine() throws Exception {
+        assertOneLine(reportWith("topology.json", "/gpus/0/name", null), "GPU 0 has no name");
+        assertOneLine(reportWith("manifest.json", "/entries/2/status", null), "entries[2] or a round of it has no");
+        String samples = "samples/peer-bw-CE_P2P_READ-0-0-4KiB.json";
+        assertOneLine(reportWith(samples, "/batches/1", "null"), "does not hold 1-lane batches");
+        assertOneLine(reportWith(samples, "/batches/3/laneGBps/0", "-1.96"), "batches[3]", "-1.96", "0 or more");
+        assertOneLine(reportWith(samples, "/batches/0/windowGBps", "\"Infinity\""), "windowGBps=Infinity");
+        String bin = "/0/primaryMetric/rawDataHistogram/0/0/0";
+        String jmh = "jmh/002-peer-lat-CE_P2P_READ-0-0-4KiB.json";
+        assertOneLine(reportWith(jmh, bin, "[10.0,-1]"), "histogram bin [10.0,-1]; expected [time, count]");
+        assertOneLine(reportWith(jmh, bin, "[-10.0,3]"), "bin [-10.0,3]");
+        assertOneLine(reportWith(jmh, bin, "[\"x\",3]"), "bin [\"x\",3]");
+        assertFalse(Files.exists(work.resolve("r").resolve("summary.md")));
     }
 
     @Test

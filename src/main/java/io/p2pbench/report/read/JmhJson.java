@@ -97,7 +97,8 @@ public final class JmhJson {
         for (JsonNode fork : histogram) {
             for (JsonNode iteration : fork) {
                 for (JsonNode bin : iteration) {
-                    total += bin.path(1).asLong();
+                    requireBin(bin);
+                    total += Math.min(bin.get(1).asLong(), Integer.MAX_VALUE);
                 }
             }
         }
@@ -117,6 +118,16 @@ public final class JmhJson {
             }
         }
         return out;
+    }
+
+    /** A negative count would expand to more samples than counted, a time that is no number to 0 us. */
+    private void requireBin(JsonNode bin) throws BadInputException {
+        double time = bin.path(0).isNumber() ? bin.path(0).asDouble() : -1;
+        if (bin.size() != 2 || !(time >= 0) || Double.isInfinite(time) || !bin.path(1).canConvertToLong()
+                || !bin.path(1).isIntegralNumber() || bin.path(1).asLong() < 0) {
+            throw new BadInputException(file + " has a SampleTime histogram bin " + bin + "; expected [time, count], "
+                    + "a time of 0 or more and a whole count of 0 or more");
+        }
     }
 
     private double microsPer(String unit) throws BadInputException {

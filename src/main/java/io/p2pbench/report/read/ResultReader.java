@@ -457,9 +457,17 @@ public final class ResultReader {
             boolean collective = kind == null
                     || !EnumSet.of(Kind.PEER, Kind.PEER_BIDIR, Kind.HOST, Kind.HOST_BIDIR).contains(kind);
             int lanes = kind == Kind.PEER_BIDIR || kind == Kind.HOST_BIDIR || collective ? 2 : 1;
-            if (s.batches() == null || s.batches().isEmpty()
-                    || s.batches().stream().anyMatch(b -> b.laneGBps() == null || b.laneGBps().size() != lanes)) {
+            if (s == null || s.batches() == null || s.batches().isEmpty() || s.batches().stream()
+                    .anyMatch(b -> b == null || b.laneGBps() == null || b.laneGBps().size() != lanes)) {
                 throw new BadInputException(file + " does not hold " + lanes + "-lane batches for " + c.id());
+            }
+            for (int i = 0; i < s.batches().size(); i++) {
+                BatchSamples.Batch b = s.batches().get(i);
+                if (Stream.concat(b.laneGBps().stream(), Stream.ofNullable(b.windowGBps()))
+                        .anyMatch(g -> g == null || !(g >= 0) || g.isInfinite())) {
+                    throw new BadInputException(file + ": batches[" + i + "] " + b + " holds no bandwidth; expected "
+                            + "finite GB/s, 0 or more");
+                }
             }
             return s;
         }
