@@ -179,7 +179,8 @@ class BadInputSweepCliTest {
         assertOneLine(reportWith("manifest.json", "/entries/2/status", null), "entries[2] or a round of it has no");
         String samples = "samples/peer-bw-CE_P2P_READ-0-0-4KiB.json";
         assertOneLine(reportWith(samples, "/batches/1", "null"), "does not hold 1-lane batches");
-        assertOneLine(reportWith(samples, "/batches/3/laneGBps/0", "-1.96"), "batches[3]", "-1.96", "0 or more");
+        assertOneLine(reportWith(samples, "/batches/3/laneGBps/0", "-1.96"), "batches[3]", "-1.96", "0 to 100000 GB/s");
+        assertOneLine(reportWith(samples, "/batches/2/laneGBps/0", "1e308"), "batches[2]", "1.0E308");
         assertOneLine(reportWith(samples, "/batches/0/windowGBps", "\"Infinity\""), "windowGBps=Infinity");
         String bin = "/0/primaryMetric/rawDataHistogram/0/0/0";
         String jmh = "jmh/002-peer-lat-CE_P2P_READ-0-0-4KiB.json";

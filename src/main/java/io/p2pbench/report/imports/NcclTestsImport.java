@@ -117,9 +117,9 @@ public final class NcclTestsImport {
             String path = operation + " " + dtype;
             Route route = Route.collective(BusBandwidth.Operation.valueOf(operation), dtype, false);
             long size = size(file, r.path("size"), r.path("size").toString());
-            add(out, machine, path, route, Lane.BUS, group, size, number(figures.path("bus_bw")),
+            add(file, out, machine, path, route, Lane.BUS, group, size, number(figures.path("bus_bw")),
                     "nccl-tests bus_bw (one value" + inferred + ")");
-            add(out, machine, path, route, Lane.ALG, group, size, number(figures.path("alg_bw")),
+            add(file, out, machine, path, route, Lane.ALG, group, size, number(figures.path("alg_bw")),
                     "nccl-tests alg_bw (one value" + inferred + ")");
         }
         if (out.isEmpty()) {
@@ -178,8 +178,14 @@ public final class NcclTestsImport {
         return value.isNumber() ? value.asDouble() : Double.NaN;
     }
 
-    private static void add(List<Measurement> out, String machine, String path, Route route, Lane direction,
-                            Endpoints.Ranks group, long size, double value, String from) {
+    private static void add(Path file, List<Measurement> out, String machine, String path, Route route,
+                            Lane direction, Endpoints.Ranks group, long size, double value, String from)
+            throws BadInputException {
+        if (value > Measurement.MAX_GBPS) {
+            throw new BadInputException(file + ": nccl-tests " + (direction == Lane.BUS ? "busbw" : "algbw") + " of "
+                    + value + " GB/s at size " + size + " is no bandwidth; expected 0 to " + (long) Measurement.MAX_GBPS
+                    + " GB/s");
+        }
         // nccl-tests prints 0.00 bus bandwidth for one rank and for sizes too small to show: no figure to compare.
         if (Double.isFinite(value) && value > 0) {
             Measurement.Key key = new Measurement.Key(Measurement.BANDWIDTH, Kind.NCCL.label(), path, route, direction,
@@ -341,8 +347,8 @@ public final class NcclTestsImport {
             String path = op + " " + dtype;
             Route route = Route.collective(BusBandwidth.Operation.valueOf(op), dtype, false);
             long bytes = size(file, null, t[size]);
-            add(out, machine, path, route, Lane.BUS, group, bytes, parse(t[bus]), "nccl-tests busbw, printed (one value)");
-            add(out, machine, path, route, Lane.ALG, group, bytes, parse(t[alg]), "nccl-tests algbw, printed (one value)");
+            add(file, out, machine, path, route, Lane.BUS, group, bytes, parse(t[bus]), "nccl-tests busbw, printed (one value)");
+            add(file, out, machine, path, route, Lane.ALG, group, bytes, parse(t[alg]), "nccl-tests algbw, printed (one value)");
         }
         if (out.isEmpty()) {
             throw new BadInputException(file + " holds no nccl-tests result rows (is the run complete?)");

@@ -231,6 +231,11 @@ public final class NvbandwidthImport {
             skipped.merge("'" + text + "' (not a positive bandwidth)", 1, Integer::sum);
             return Double.NaN;
         }
+        if (v > Measurement.MAX_GBPS) {
+            skipped.merge("'" + text + "' (above " + (long) Measurement.MAX_GBPS + " GB/s: no GPU is that fast)", 1,
+                    Integer::sum);
+            return Double.NaN;
+        }
         return v;
     }
 }

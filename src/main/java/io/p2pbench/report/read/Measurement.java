@@ -73,6 +73,11 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
     public static final String BANDWIDTH = "bandwidth";
     /** Metric name of latency figures. */
     public static final String LATENCY = "latency";
+    /**
+     * The highest bandwidth a file from elsewhere may claim, in GB/s: 100 TB/s, twenty times an H200's HBM3e. Above it a
+     * figure is a corrupt or forged file's, and read as one it would make every other figure "worse".
+     */
+    public static final double MAX_GBPS = 100_000;
     /** The label every chart, table and summary puts on single-GPU figures. */
     public static final String SINGLE_GPU = "single GPU: not an interconnect measurement";
 

@@ -464,9 +464,9 @@ public final class ResultReader {
             for (int i = 0; i < s.batches().size(); i++) {
                 BatchSamples.Batch b = s.batches().get(i);
                 if (Stream.concat(b.laneGBps().stream(), Stream.ofNullable(b.windowGBps()))
-                        .anyMatch(g -> g == null || !(g >= 0) || g.isInfinite())) {
+                        .anyMatch(g -> g == null || !(g >= 0) || g > Measurement.MAX_GBPS)) {
                     throw new BadInputException(file + ": batches[" + i + "] " + b + " holds no bandwidth; expected "
-                            + "finite GB/s, 0 or more");
+                            + "0 to " + (long) Measurement.MAX_GBPS + " GB/s");
                 }
             }
             return s;

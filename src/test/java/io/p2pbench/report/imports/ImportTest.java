@@ -175,6 +175,19 @@ class ImportTest {
                 e.getMessage());
     }
 
+    @Test
+    void ncclTestsFiguresAboveAnyGpusBandwidthAreRefused(@TempDir Path dir) throws Exception {
+        String text = Files.readString(Fixtures.NCCL_TESTS_TEXT);
+        String row = text.lines().filter(l -> l.strip().startsWith("67108864")).findFirst().orElseThrow();
+        String[] t = row.strip().split("\\s+");
+        t[7] = "1e308"; // out-of-place busbw: read as a baseline, it made every candidate "worse"
+        Path file = dir.resolve("huge.txt");
+        Files.writeString(file, text.replace(row, String.join("  ", t)));
+        BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256, "ALL_REDUCE"));
+        assertTrue(e.getMessage().contains("nccl-tests busbw of 1.0E308 GB/s at size 67108864 is no bandwidth; "
+                + "expected 0 to 100000 GB/s"), e.getMessage());
+    }
+
     private static final Path OLD_LAYOUT =
             Path.of("src/test/resources/fixtures/nccl-tests/synthetic-h200x8-all_reduce_perf_mpi-old-layout.txt");
     private static final Path TAG_OUTPUT =
@@ -256,6 +269,7 @@ class ImportTest {
                 row.set(1, "-3.5");
                 row.set(2, "0");
                 row.set(3, "fast");
+                row.set(4, "1e308");
             }
             if (tc.path("name").asText().equals("device_to_host_memcpy_ce")) {
                 ((ObjectNode) tc).put("status", "Error");
@@ -266,11 +280,12 @@ class ImportTest {
         ResultData d = Compare.read(file, MIB_256);
         List<String> h2d = d.measurements().stream().filter(m -> m.key().kind().equals("host")
                 && m.key().direction().equals("H2D")).map(m -> m.key().pair()).toList();
-        assertEquals(List.of("GPU4", "GPU5", "GPU6", "GPU7"), h2d, "the four odd cells give no figure");
+        assertEquals(List.of("GPU5", "GPU6", "GPU7"), h2d, "the five odd cells give no figure");
         ResultData.NotMeasured skipped = d.notMeasured().stream()
                 .filter(n -> n.id().equals("host_to_device_memcpy_ce (some cells)")).findFirst().orElseThrow();
         for (String why : List.of("1 x '-3.5' (not a positive bandwidth)", "1 x '0' (not a positive bandwidth)",
-                "1 x 'N/A' (not measured by nvbandwidth)", "1 x 'fast' (not a number)")) {
+                "1 x 'N/A' (not measured by nvbandwidth)", "1 x 'fast' (not a number)",
+                "1 x '1e308' (above 100000 GB/s: no GPU is that fast)")) {
             assertTrue(skipped.reason().contains(why), skipped.reason());
         }
         assertTrue(d.notMeasured().stream().anyMatch(n -> n.id().equals("device_to_host_memcpy_ce")
