@@ -41,8 +41,8 @@ public record ServingSamples(String format, String sweep, String executor, int m
     /** The columns of a point's {@code requests} rows. */
     public static final List<String> REQUEST_COLUMNS = List.of("index", "arrivalNanos", "promptTokens", "outputTokens",
             "firstTokenNanos", "lastTokenNanos");
-    private static final ObjectMapper MAPPER = new ObjectMapper()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.ACCEPT_FLOAT_AS_INT);
 
     /**
      * One point. Times are nanoseconds from its start.
@@ -165,20 +165,26 @@ public record ServingSamples(String format, String sweep, String executor, int m
         }
         try {
             ServingSweep.parse(s.sweep());
-            if (s.points() == null || s.maxSequences() < 1 || s.stepTokens() < 1 || s.kvTokens() < 1
-                    || s.bytesVerified() <= 0) {
+            if (s.points() == null || s.points().isEmpty() || s.maxSequences() < 1 || s.stepTokens() < 1
+                    || s.kvTokens() < 1 || s.bytesVerified() <= 0) {
                 throw new IllegalArgumentException("missing points, or a count below 1 (sequences " + s.maxSequences()
                         + ", step tokens " + s.stepTokens() + ", KV tokens " + s.kvTokens() + ", bytes verified "
                         + s.bytesVerified() + ")");
             }
+            Breakdown b = s.breakdown();
+            if (b != null && (b.shape() == null || java.util.stream.DoubleStream.of(b.stepUs(), b.computeUs(),
+                    b.commUs(), b.waitUs()).anyMatch(t -> !(t >= 0 && t < 1e12)))) {
+                throw new IllegalArgumentException(b + ": expected a shape, times 0 to 1e12 us");
+            }
+            var rates = new java.util.HashSet<Double>();
             for (Point p : s.points()) {
                 if (p == null || !(p.ratePerSecond() > 0) || Double.isInfinite(p.ratePerSecond()) || p.requests() == null
-                        || p.requests().isEmpty() || p.warmup() < 0 || p.steps() < 0 || p.deviceNanos() < 0
-                        || p.windowEndNanos() < p.windowStartNanos() || p.windowTokens() < 0) {
-                    throw new IllegalArgumentException("a point has a rate that is not a positive number, no requests, "
-                            + "a negative count or a window that ends before it starts");
+                        || !rates.add(p.ratePerSecond()) || p.requests().isEmpty() || p.warmup() < 0 || p.steps() < 0
+                        || p.deviceNanos() < 0 || p.windowEndNanos() < p.windowStartNanos() || p.windowTokens() < 0) {
+                    throw new IllegalArgumentException("a point has a rate that is not a positive number or a repeat, "
+                            + "no requests, a negative count or a window that ends before it starts");
                 }
-                CapacitySearch.Step.valueOf(p.step());
+                CapacitySearch.Step.valueOf(String.valueOf(p.step()));
                 p.stats();
             }
         } catch (IllegalArgumentException | ArithmeticException e) {

@@ -114,7 +114,9 @@ class ServingValuesTest {
         String json = new String(s.json(), StandardCharsets.UTF_8);
         for (String bad : new String[] {json.replace("\"ratePerSecond\":50.0", "\"ratePerSecond\":-50.0"),
             json.replace("p2pbench-serving/1", "p2pbench-serving/9"), json.substring(0, json.length() / 2),
-            json.replace("\"bytesVerified\":4096", "\"bytesVerified\":0")}) {
+            json.replace("\"bytesVerified\":4096", "\"bytesVerified\":0"), json.replace("\"UP\"", "null"),
+            json.replace(":30.0", ":-1"), json.replaceFirst("\\[\\{.*}]", "[]"), json.replace(":169,", ":null,"),
+            json.replace(":169,", ":169.5,"), json.replace("100.0,\"s", "50.0,\"s"), json.replace("\"shape", "\"x")}) {
             java.io.IOException e = assertThrows(java.io.IOException.class,
                     () -> ServingSamples.read(bad.getBytes(StandardCharsets.UTF_8)));
             assertTrue(!e.getMessage().contains("\n"), e.getMessage());

@@ -345,7 +345,8 @@ public final class PartitionVerdict {
                             .evaluate(jmh.histogramMicros()));
                 } else {
                     double step = median(jmh.secondary(SecondaryMetric.STEP_US));
-                    b.tokens.add(median(jmh.secondary(SecondaryMetric.TOKENS_PER_SECOND)));
+                    double tokens = median(jmh.secondary(SecondaryMetric.TOKENS_PER_SECOND));
+                    b.tokens.add(tokens);
                     b.step.add(step);
                     double comm = median(jmh.secondary(SecondaryMetric.COMM_US));
                     double compute = median(jmh.secondary(SecondaryMetric.COMPUTE_US));
@@ -353,8 +354,9 @@ public final class PartitionVerdict {
                     b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
                     b.bus.add(median(jmh.secondary(SecondaryMetric.BUS_GBPS)));
                     b.skip = null;
-                    if (step <= 0) {
-                        throw new BadInputException(d.source() + ": " + e.id() + " has a step time of " + step + " us");
+                    if (!(step > 0 && tokens > 0)) {
+                        throw new BadInputException(d.source() + ": " + e.id() + " has a step time of " + step + " us, "
+                                + tokens + " tokens/s; expected both above 0");
                     }
                 }
             }
