@@ -3,12 +3,20 @@ package io.p2pbench.serving;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.type.LogicalType;
 import io.p2pbench.partition.StepBreakdown;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
+import java.util.stream.DoubleStream;
+import java.util.stream.LongStream;
 
 /**
  * What a serving benchmark records beside JMH's output ({@code samples/ID.json.gz} of its result
@@ -43,6 +51,14 @@ public record ServingSamples(String format, String sweep, String executor, int m
             "firstTokenNanos", "lastTokenNanos");
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, DeserializationFeature.ACCEPT_FLOAT_AS_INT);
+    /** The largest time (ns, about 11.6 days) or token count a file may hold: beyond it a sum or product overflows. */
+    static final long MAX_COUNT = 1_000_000_000_000_000L;
+    /** The highest request rate a file may hold, per second. */
+    static final double MAX_RATE = 1e6;
+
+    static {
+        MAPPER.coercionConfigFor(LogicalType.Boolean).setCoercion(CoercionInputShape.Integer, CoercionAction.Fail);
+    }
 
     /**
      * One point. Times are nanoseconds from its start.
@@ -156,6 +172,12 @@ public record ServingSamples(String format, String sweep, String executor, int m
         ServingSamples s;
         try {
             s = MAPPER.readValue(json, ServingSamples.class);
+        } catch (MismatchedInputException e) {
+            String at = e.getPath().stream().map(r -> r.getIndex() >= 0 ? "[" + r.getIndex() + "]" : "." + r.getFieldName())
+                    .collect(Collectors.joining()).replaceFirst("^\\.", "");
+            Class<?> type = e.getTargetType();
+            throw new IOException("serving samples with a bad value at " + at + ": expected " + (type == long.class
+                    || type == int.class ? "a whole number" : type == null ? "other JSON" : "a " + type.getSimpleName()));
         } catch (JacksonException e) {
             throw new IOException("not readable serving samples: " + e.getOriginalMessage().lines().findFirst().orElse(""));
         }
@@ -166,23 +188,26 @@ public record ServingSamples(String format, String sweep, String executor, int m
         try {
             ServingSweep.parse(s.sweep());
             if (s.points() == null || s.points().isEmpty() || s.maxSequences() < 1 || s.stepTokens() < 1
-                    || s.kvTokens() < 1 || s.bytesVerified() <= 0) {
+                    || s.kvTokens() < 1 || s.kvTokens() > MAX_COUNT || s.bytesVerified() <= 0) {
                 throw new IllegalArgumentException("missing points, or a count below 1 (sequences " + s.maxSequences()
                         + ", step tokens " + s.stepTokens() + ", KV tokens " + s.kvTokens() + ", bytes verified "
                         + s.bytesVerified() + ")");
             }
             Breakdown b = s.breakdown();
-            if (b != null && (b.shape() == null || java.util.stream.DoubleStream.of(b.stepUs(), b.computeUs(),
+            if (b != null && (b.shape() == null || DoubleStream.of(b.stepUs(), b.computeUs(),
                     b.commUs(), b.waitUs()).anyMatch(t -> !(t >= 0 && t < 1e12)))) {
                 throw new IllegalArgumentException(b + ": expected a shape, times 0 to 1e12 us");
             }
-            var rates = new java.util.HashSet<Double>();
+            var rates = new HashSet<Double>();
             for (Point p : s.points()) {
-                if (p == null || !(p.ratePerSecond() > 0) || Double.isInfinite(p.ratePerSecond()) || p.requests() == null
+                if (p == null || !(p.ratePerSecond() > 0 && p.ratePerSecond() <= MAX_RATE) || p.requests() == null
                         || !rates.add(p.ratePerSecond()) || p.requests().isEmpty() || p.warmup() < 0 || p.steps() < 0
-                        || p.deviceNanos() < 0 || p.windowEndNanos() < p.windowStartNanos() || p.windowTokens() < 0) {
-                    throw new IllegalArgumentException("a point has a rate that is not a positive number or a repeat, "
-                            + "no requests, a negative count or a window that ends before it starts");
+                        || p.windowEndNanos() < p.windowStartNanos() || LongStream.of(p.deviceNanos(), p.elapsedNanos(),
+                        p.windowStartNanos(), p.windowEndNanos(), p.windowTokens()).anyMatch(v -> v < 0 || v > MAX_COUNT)
+                        || p.requests().stream().anyMatch(r -> r != null && LongStream.of(r).anyMatch(v -> v > MAX_COUNT))) {
+                    throw new IllegalArgumentException("a point has a rate not above 0 and at most " + (long) MAX_RATE + " req/s, or "
+                            + "a repeat, no requests, a count or time below 0 or above " + MAX_COUNT + ", or a window that "
+                            + "ends before it starts");
                 }
                 CapacitySearch.Step.valueOf(String.valueOf(p.step()));
                 p.stats();

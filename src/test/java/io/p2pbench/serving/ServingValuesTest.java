@@ -121,5 +121,17 @@ class ServingValuesTest {
                     () -> ServingSamples.read(bad.getBytes(StandardCharsets.UTF_8)));
             assertTrue(!e.getMessage().contains("\n"), e.getMessage());
         }
+        for (String[] bad : new String[][] {{":169,", ":null,", "at points[0].", "expected a whole number"},
+            {"\"capped\":false", "\"capped\":-1", "at points[0].capped: expected a boolean"},
+            {"\"ratePerSecond\":50.0", "\"ratePerSecond\":1e308", "at most 1000000 req/s"},
+            {"\"windowTokens\":\\d+", "\"windowTokens\":9000000000000000000", "above 1000000000000000"}}) {
+            String text = json.replaceFirst(bad[0], bad[1]);
+            assertTrue(!text.equals(json), bad[0]);
+            String m = assertThrows(java.io.IOException.class,
+                    () -> ServingSamples.read(text.getBytes(StandardCharsets.UTF_8))).getMessage();
+            for (int i = 2; i < bad.length; i++) {
+                assertTrue(m.contains(bad[i]), m);
+            }
+        }
     }
 }
