@@ -99,9 +99,12 @@ class CompareGatedResultsCliTest {
                 + "1 worse, 0 better, 34 same of 35 measurements"), r.out());
         assertTrue(r.out().contains("  worse  partition DENSE_8B TP P2P over 0,0, DECODE batch 8 graph (single GPU: not an "
                 + "interconnect measurement), step time (µs): 5828 -> 8742 (+50.0%; 50.0% apart, floor 4.0%)"), r.out());
-        editGzip(slow.resolve("jmh/001-part-step-DENSE_8B-SINGLE-P2P-PREFILL-eager-g0.json.gz"),
-                a -> scale(a.at("/0/secondaryMetrics/tokensPerSecond"), 0));
-        CliTest.assertOneLine(compare(PARTITION, slow, "zero"), "0.0 tokens/s; expected both");
+        Path single = slow.resolve("jmh/001-part-step-DENSE_8B-SINGLE-P2P-PREFILL-eager-g0.json.gz");
+        editGzip(single, a -> scale(a.at("/0/secondaryMetrics/computeUs"), -1));
+        CliTest.assertOneLine(compare(PARTITION, slow, "negative"), "us, 0.0 GB/s; expected", "times 0 to 1e12 us");
+        editGzip(single, a -> scale(a.at("/0/secondaryMetrics/computeUs"), -1));
+        editGzip(single, a -> scale(a.at("/0/secondaryMetrics/tokensPerSecond"), 0));
+        CliTest.assertOneLine(compare(PARTITION, slow, "zero"), "0.0 tokens/s, compute");
     }
 
     /** Multiplies a JMH secondary metric's score and every raw value by {@code f}. */

@@ -7,6 +7,7 @@ import io.p2pbench.report.chart.Charts;
 import io.p2pbench.report.chart.PartitionNames;
 import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.JmhJson;
+import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.RunEntry;
 import io.p2pbench.report.stats.Statistics;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.DoubleStream;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
 /**
@@ -354,9 +356,13 @@ public final class PartitionVerdict {
                     b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
                     b.bus.add(median(jmh.secondary(SecondaryMetric.BUS_GBPS)));
                     b.skip = null;
-                    if (!(step > 0 && tokens > 0)) {
+                    double bus = b.bus.get(b.bus.size() - 1);
+                    if (!(step > 0 && tokens > 0 && step < 1e12 && tokens < 1e12) || !(bus >= 0 && bus <= Measurement.MAX_GBPS)
+                            || DoubleStream.of(comm, compute, wait).anyMatch(t -> !(t >= 0 && t < 1e12))) {
                         throw new BadInputException(d.source() + ": " + e.id() + " has a step time of " + step + " us, "
-                                + tokens + " tokens/s; expected both above 0");
+                                + tokens + " tokens/s, compute, communication and wait of " + compute + ", " + comm + ", "
+                                + wait + " us, " + bus + " GB/s; expected step and tokens/s above 0, times 0 to 1e12 us, "
+                                + "0 to " + (long) Measurement.MAX_GBPS + " GB/s");
                     }
                 }
             }
