@@ -348,15 +348,10 @@ public final class PartitionVerdict {
                 } else {
                     double step = median(jmh.secondary(SecondaryMetric.STEP_US));
                     double tokens = median(jmh.secondary(SecondaryMetric.TOKENS_PER_SECOND));
-                    b.tokens.add(tokens);
-                    b.step.add(step);
                     double comm = median(jmh.secondary(SecondaryMetric.COMM_US));
                     double compute = median(jmh.secondary(SecondaryMetric.COMPUTE_US));
                     double wait = median(jmh.secondary(SecondaryMetric.WAIT_US));
-                    b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
-                    b.bus.add(median(jmh.secondary(SecondaryMetric.BUS_GBPS)));
-                    b.skip = null;
-                    double bus = b.bus.get(b.bus.size() - 1);
+                    double bus = median(jmh.secondary(SecondaryMetric.BUS_GBPS));
                     if (!(step > 0 && tokens > 0 && step < 1e12 && tokens < 1e12) || !(bus >= 0 && bus <= Measurement.MAX_GBPS)
                             || DoubleStream.of(comm, compute, wait).anyMatch(t -> !(t >= 0 && t < 1e12))) {
                         throw new BadInputException(d.source() + ": " + e.id() + " has a step time of " + step + " us, "
@@ -364,6 +359,11 @@ public final class PartitionVerdict {
                                 + wait + " us, " + bus + " GB/s; expected step and tokens/s above 0, times 0 to 1e12 us, "
                                 + "0 to " + (long) Measurement.MAX_GBPS + " GB/s");
                     }
+                    b.tokens.add(tokens);
+                    b.step.add(step);
+                    b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
+                    b.bus.add(bus);
+                    b.skip = null;
                 }
             }
         }
