@@ -47,7 +47,8 @@ public final class ComparisonReport {
             sb.append("for rows measured in rounds (`run --rounds`; each round in benchmark JVMs of its own), a round: "
                     + "per row and round, the median over batches (latency: p50, ").append(Statistics.PERCENTILE_ESTIMATOR)
                     .append("); per side, the geometric mean of the rounds of its runs (").append(sides).append("; rows through "
-                    + "pinned host memory set aside rounds more than 10% below their median when at most a quarter are).")
+                    + "pinned host memory set aside rounds more than 10% below their median when at most a quarter are, and are not "
+                    + "judged when more than a quarter lie 10% below the side's upper quartile).")
                     .append(byRuns ? " Other rows: a run, " : "\n");
         }
         if (byRuns) {
@@ -275,7 +276,8 @@ public final class ComparisonReport {
         long notSignificant = r.unjudged(Comparison.Unjudged.NOT_SIGNIFICANT);
         long otherHosts = r.unjudged(Comparison.Unjudged.OTHER_HOSTS);
         long hostPaced = r.unjudged(Comparison.Unjudged.HOST_PACED);
-        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors() - notSignificant - otherHosts - hostPaced;
+        long disturbed = r.unjudged(Comparison.Unjudged.DISTURBED);
+        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors() - notSignificant - otherHosts - hostPaced - disturbed;
         long other = fromGated - gated.widerFloors();
         List<String> why = new ArrayList<>();
         if (wider > 0) {
@@ -290,6 +292,9 @@ public final class ComparisonReport {
         }
         if (hostPaced > 0) {
             why.add((hostPaced == n ? "" : hostPaced + ": ") + "enqueued ungated by an older build");
+        }
+        if (disturbed > 0) {
+            why.add((disturbed == n ? "" : disturbed + ": ") + "rounds disagree, the machine was disturbed (rerun)");
         }
         if (noRatio > 0) {
             why.add((noRatio == n ? "" : noRatio + ": ") + "no ratio");

@@ -156,6 +156,33 @@ public final class RoundTest {
         return slow == 0 || slow > n / 4 ? logs : Arrays.stream(logs).filter(v -> v >= cut).toArray();
     }
 
+    /**
+     * Whether a side's (or a run's) rounds disagree beyond setting aside: where {@code setAside} and there are eight
+     * rounds or more, more than a quarter of them lie more than {@link #SLOW} below the rounds' upper quartile (R-7).
+     * A change of the build moves every round alike; on one H100 host (set V's, docs/compare.md) a run's copies through
+     * pinned host memory fell in 5 of 8 rounds (H2D+D2H at 64 MiB: 69.7-86.5 GB/s) while its other 3 and every round
+     * of the runs before and after kept 101-103: the machine was disturbed, and with all its rounds kept an A/A
+     * comparison read it as 18% worse. A level that moved in more than three quarters of the rounds moves the upper
+     * quartile too and is judged.
+     */
+    public static boolean disturbed(double[] logs, boolean setAside) {
+        if (!setAside || logs.length < 8) {
+            return false;
+        }
+        return belowUpperQuartile(logs) > logs.length / 4;
+    }
+
+    /** The upper quartile of a side's log figures: the level {@link #disturbed} measures slow rounds from. */
+    public static double upperQuartile(double[] logs) {
+        return Statistics.percentile(logs, 75);
+    }
+
+    /** How many of a side's log figures lie more than {@link #SLOW} below their {@link #upperQuartile}. */
+    public static long belowUpperQuartile(double[] logs) {
+        double cut = upperQuartile(logs) + Math.log1p(-SLOW);
+        return Arrays.stream(logs).filter(v -> v < cut).count();
+    }
+
     private static double logSpread(double[] x, double[] y) {
         int degrees = x.length + y.length - 2;
         return Math.max(MIN_SPREAD, Math.sqrt((squares(x, mean(x)) + squares(y, mean(y))) / degrees));

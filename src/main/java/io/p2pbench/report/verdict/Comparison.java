@@ -144,7 +144,12 @@ public final class Comparison {
         /** A lane of a bidirectional copy: its sum decides. */
         LANE,
         /** A side's collective was enqueued ungated, so its figure is the host's enqueue rate ({@link Measurement#hostPaced}). */
-        HOST_PACED
+        HOST_PACED,
+        /**
+         * A side's rounds disagree beyond setting aside ({@code RoundTest.disturbed}): the machine was disturbed during a
+         * run; out of the Benjamini-Hochberg family.
+         */
+        DISTURBED
     }
 
     /**
@@ -302,7 +307,7 @@ public final class Comparison {
         if (rows.isEmpty()) {
             throw new BadInputException(NothingInCommon.why(baseline, candidate, matching));
         }
-        double[] p = rows.stream().mapToDouble(Row::p).toArray();
+        double[] p = rows.stream().mapToDouble(r -> r.cause() == Unjudged.DISTURBED ? Double.NaN : r.p()).toArray();
         double[] q = ExactTests.benjaminiHochberg(p);
         List<Row> judged = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
@@ -311,7 +316,7 @@ public final class Comparison {
                     : row.baseline().hostPaced() || row.candidate().hostPaced() ? row.unjudged(Unjudged.HOST_PACED,
                     HOST_PACED)
                     : hostsUnknown && RoundRows.judgedByRounds(row.floor()) ? row.unjudged(Unjudged.OTHER_HOSTS,
-                    OTHER_HOSTS) : judge(row, q[i], thresholdPct));
+                    OTHER_HOSTS) : row.cause() == Unjudged.DISTURBED ? row : judge(row, q[i], thresholdPct));
         }
         List<Group> groups = group(judged);
         int baselineOnly = (int) baseKeys.stream().filter(k -> !candKeys.contains(k)).count();

@@ -5,6 +5,8 @@ import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.stats.RoundTest;
 import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.report.text.Numbers;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.IntSummaryStatistics;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -55,7 +58,33 @@ final class RoundRows {
         double variance = tau * tau * (1.0 / bRuns + 1.0 / cRuns);
         double host = hosts.differ() ? drift.hostTau(b.key()) : 0;
         variance += host * host * (1.0 / hosts.baseline() + 1.0 / hosts.candidate());
-        return measure(b, c, bRounds, cRounds, tau, host, variance, bRuns, cRuns);
+        Comparison.Row row = measure(b, c, bRounds, cRounds, tau, host, variance, bRuns, cRuns);
+        String disturbed = disturbed(b.key(), bRounds, cRounds);
+        return disturbed == null ? row : row.unjudged(Comparison.Unjudged.DISTURBED, disturbed);
+    }
+
+    /**
+     * Why a row's rounds are not evidence of the build ({@link RoundTest#disturbed}: more than a quarter of a side's
+     * rounds more than 10% below its upper quartile, on a row whose slow rounds are set aside), or null when they are.
+     */
+    static String disturbed(Measurement.Key key, double[] bRounds, double[] cRounds) {
+        boolean aside = RunDrift.setsAside(key);
+        List<String> sides = new ArrayList<>();
+        disturbed("candidate", cRounds, aside).ifPresent(sides::add);
+        disturbed("baseline", bRounds, aside).ifPresent(sides::add);
+        return sides.isEmpty() ? null : "rounds disagree (" + String.join("; ", sides) + "): the machine was disturbed "
+                + "during the run, a change of the build moves every round alike; not judged, rerun it";
+    }
+
+    /** How a side's rounds disagree ({@code candidate 5 of 8 rounds more than 10% below its upper quartile 102}). */
+    private static Optional<String> disturbed(String side, double[] rounds, boolean aside) {
+        double[] logs = Arrays.stream(rounds).map(Math::log).toArray();
+        if (!RoundTest.disturbed(logs, aside)) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(Locale.ROOT, "%s %d of %d rounds more than %s%% below its upper quartile %s",
+                side, RoundTest.belowUpperQuartile(logs), logs.length,
+                Numbers.plain(100 * RoundTest.SLOW), Comparison.significant(Math.exp(RoundTest.upperQuartile(logs)))));
     }
 
     /**

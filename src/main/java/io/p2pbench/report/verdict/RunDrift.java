@@ -213,11 +213,11 @@ public final class RunDrift {
                 if (m.roundCount() < 2 || m.hostPaced()) {
                     continue; // a host-paced collective drifted with the host's CPU, not with what it now measures
                 }
-                double[] logs = RoundTest.kept(Arrays.stream(RoundRows.roundFigures(m)).map(Math::log).toArray(),
-                        setsAside(m.key()));
-                if (!Arrays.stream(logs).allMatch(Double::isFinite)) {
-                    continue;
+                double[] all = Arrays.stream(RoundRows.roundFigures(m)).map(Math::log).toArray();
+                if (!Arrays.stream(all).allMatch(Double::isFinite) || RoundTest.disturbed(all, setsAside(m.key()))) {
+                    continue; // a run disturbed on this row says how the machine was disturbed, not how runs drift
                 }
+                double[] logs = RoundTest.kept(all, setsAside(m.key()));
                 String row = m.key().toString();
                 keys.putIfAbsent(row, m.key());
                 byRow.computeIfAbsent(row, k -> new LinkedHashMap<>()).computeIfAbsent(r.host(), h -> new ArrayList<>())
