@@ -126,7 +126,8 @@ public final class GatedFigures {
         List<ServingResults.Sweep> sb = ServingResults.read(baselines);
         List<ServingResults.Sweep> sc = ServingResults.read(candidates);
         if (!sb.isEmpty() && !sc.isEmpty()) {
-            groups.addAll(ServingComparison.compare(sb, sc, thresholdPct, other, only));
+            groups.addAll(ServingComparison.compare(sb, sc, thresholdPct, other,
+                    !RoundRows.Hosts.of(baselines, candidates).differ(), only));
         }
         Comparator<Group> worstFirst = Comparator.comparingInt((Group g) -> g.verdict().ordinal())
                 .thenComparing(Comparator.comparingDouble((Group g) -> g.headline().adversePct()).reversed());

@@ -159,4 +159,25 @@ class ServingComparisonTest {
         assertEquals(Verdict.UNJUDGED, ttft.verdict(), ttft.headline().why());
         assertTrue(g.values().stream().noneMatch(x -> x.verdict() == Verdict.WORSE), g.toString());
     }
+
+    @Test
+    void bisectedKneesOnOtherGpusOfOneKindKeepTheWiderFloors() {
+        // DENSE_8B SINGLE, knees bisected, served at saturation: 5720 output tokens/s on set V's H100 host (GPU-d830a94e,
+        // 2026-12-06 20:42Z), 5290 on GPU-adeb0106 (17:11Z). Judged with the one-host 8% floor that was worse, exit 1.
+        ServingResults.Sweep v = sweep("h100x1", bisectedRun(500, 5720));
+        ServingResults.Sweep t = sweep("h100x1", bisectedRun(500, 5290));
+        GatedFigures.Group oneHost = ServingComparison.compare(List.of(v), List.of(t), 5, null, true, new int[2])
+                .stream().filter(x -> x.headline().figure().startsWith("served")).findFirst().orElseThrow();
+        assertEquals(Verdict.WORSE, oneHost.verdict(), oneHost.headline().why());
+        GatedFigures.Group hosts = ServingComparison.compare(List.of(v), List.of(t), 5, null, false, new int[2])
+                .stream().filter(x -> x.headline().figure().startsWith("served")).findFirst().orElseThrow();
+        assertEquals(Verdict.UNJUDGED, hosts.verdict(), hosts.headline().why());
+        assertEquals(ServingComparison.SERVED_FLOOR, hosts.headline().floor(), 1e-12);
+        assertTrue(hosts.headline().floorSource().contains("other GPUs of this kind"), hosts.headline().floorSource());
+        // a served rate halved is still worse across hosts
+        GatedFigures.Group halved = ServingComparison.compare(List.of(v), List.of(sweep("h100x1", bisectedRun(500,
+                2860))), 5, null, false, new int[2]).stream().filter(x -> x.headline().figure().startsWith("served"))
+                .findFirst().orElseThrow();
+        assertEquals(Verdict.WORSE, halved.verdict(), halved.headline().why());
+    }
 }
