@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -34,20 +33,28 @@ final class RoundRows {
 
     /**
      * The row {@code key} of the two sides judged by its rounds, or null when neither side measured it in rounds or
-     * the rounds are too few for the test ({@link RoundTest#applies}).
+     * the rounds are too few for the test ({@link RoundTest#applies}). A run whose rounds of the row disagree
+     * ({@link RoundTest#disturbed}) is set aside from its side; where that leaves a side without the row, the row is
+     * not judged ({@link Comparison.Unjudged#DISTURBED}).
      */
     static Comparison.Row measure(List<Map<String, Measurement>> base, List<Map<String, Measurement>> cand, String key,
                                   Measurement b, Measurement c, RunDrift drift, Hosts hosts) {
-        double[] bRounds = roundFigures(base, key);
-        double[] cRounds = roundFigures(cand, key);
-        int bRuns = runsOf(base, key);
-        int cRuns = runsOf(cand, key);
+        boolean aside = RunDrift.setsAside(b.key());
+        List<Map<String, Measurement>> baseKept = undisturbed(base, key, aside);
+        List<Map<String, Measurement>> candKept = undisturbed(cand, key, aside);
+        boolean gone = runsOf(baseKept, key) == 0 || runsOf(candKept, key) == 0;
+        List<Map<String, Measurement>> bUse = gone ? base : baseKept;
+        List<Map<String, Measurement>> cUse = gone ? cand : candKept;
+        double[] bRounds = roundFigures(bUse, key);
+        double[] cRounds = roundFigures(cUse, key);
+        int bRuns = runsOf(bUse, key);
+        int cRuns = runsOf(cUse, key);
         if ((bRounds.length == bRuns && cRounds.length == cRuns) || !RoundTest.applies(bRounds, cRounds)) {
             return null;
         }
         // What the machine's rounds spread to on some host and these rounds do not show may lie between the runs, up
         // to the most any host of the table drifted between its runs where the table knows that (RunDrift.rowDriftMax).
-        double spread = RoundTest.spread(bRounds, cRounds, RunDrift.setsAside(b.key()));
+        double spread = RoundTest.spread(bRounds, cRounds, aside);
         double rest = drift.total(b.key());
         double unseen = rest * rest - spread * spread;
         double most = drift.rowDriftMax(b.key());
@@ -58,33 +65,41 @@ final class RoundRows {
         double variance = tau * tau * (1.0 / bRuns + 1.0 / cRuns);
         double host = hosts.differ() ? drift.hostTau(b.key()) : 0;
         variance += host * host * (1.0 / hosts.baseline() + 1.0 / hosts.candidate());
-        Comparison.Row row = measure(b, c, bRounds, cRounds, tau, host, variance, bRuns, cRuns);
-        String disturbed = disturbed(b.key(), bRounds, cRounds);
-        return disturbed == null ? row : row.unjudged(Comparison.Unjudged.DISTURBED, disturbed);
+        List<String> disagree = new ArrayList<>();
+        disturbedRuns(cand, key, aside).forEach(r -> disagree.add(disagreement("candidate", r.get(key))));
+        disturbedRuns(base, key, aside).forEach(r -> disagree.add(disagreement("baseline", r.get(key))));
+        String note = gone || disagree.isEmpty() ? "" : "; set aside, rounds disagree: " + String.join("; ", disagree);
+        Comparison.Row row = measure(b, c, bRounds, cRounds, tau, host, variance, bRuns, cRuns, note);
+        return gone ? row.unjudged(Comparison.Unjudged.DISTURBED, "rounds disagree (" + String.join("; ", disagree)
+                + "): " + DISTURBED) : row;
     }
 
-    /**
-     * Why a row's rounds are not evidence of the build ({@link RoundTest#disturbed}: more than a quarter of a side's
-     * rounds more than 10% below its upper quartile, on a row whose slow rounds are set aside), or null when they are.
-     */
-    static String disturbed(Measurement.Key key, double[] bRounds, double[] cRounds) {
-        boolean aside = RunDrift.setsAside(key);
-        List<String> sides = new ArrayList<>();
-        disturbed("candidate", cRounds, aside).ifPresent(sides::add);
-        disturbed("baseline", bRounds, aside).ifPresent(sides::add);
-        return sides.isEmpty() ? null : "rounds disagree (" + String.join("; ", sides) + "): the machine was disturbed "
-                + "during the run, a change of the build moves every round alike; not judged, rerun it";
+    /** What a side's run whose rounds disagree is told: the machine, not the build. */
+    static final String DISTURBED = "the machine was disturbed during the run, a change of the build moves every round "
+            + "alike; not judged, rerun it";
+
+    /** The runs of a side without those whose rounds of the row disagree ({@link RoundTest#disturbed}). */
+    private static List<Map<String, Measurement>> undisturbed(List<Map<String, Measurement>> runs, String key,
+                                                              boolean aside) {
+        return runs.stream().filter(r -> r.get(key) == null || !disturbed(r.get(key), aside)).toList();
     }
 
-    /** How a side's rounds disagree ({@code candidate 5 of 8 rounds more than 10% below its upper quartile 102}). */
-    private static Optional<String> disturbed(String side, double[] rounds, boolean aside) {
-        double[] logs = Arrays.stream(rounds).map(Math::log).toArray();
-        if (!RoundTest.disturbed(logs, aside)) {
-            return Optional.empty();
-        }
-        return Optional.of(String.format(Locale.ROOT, "%s %d of %d rounds more than %s%% below its upper quartile %s",
-                side, RoundTest.belowUpperQuartile(logs), logs.length,
-                Numbers.plain(100 * RoundTest.SLOW), Comparison.significant(Math.exp(RoundTest.upperQuartile(logs)))));
+    /** The runs of a side whose rounds of the row disagree. */
+    private static List<Map<String, Measurement>> disturbedRuns(List<Map<String, Measurement>> runs, String key,
+                                                                boolean aside) {
+        return runs.stream().filter(r -> r.get(key) != null && disturbed(r.get(key), aside)).toList();
+    }
+
+    private static boolean disturbed(Measurement m, boolean aside) {
+        return RoundTest.disturbed(Arrays.stream(roundFigures(m)).map(Math::log).toArray(), aside);
+    }
+
+    /** How a run's rounds disagree ({@code candidate 5 of 8 rounds more than 10% below their upper quartile 101}). */
+    private static String disagreement(String side, Measurement m) {
+        double[] logs = Arrays.stream(roundFigures(m)).map(Math::log).toArray();
+        return String.format(Locale.ROOT, "%s %d of %d rounds more than %s%% below their upper quartile %s", side,
+                RoundTest.belowUpperQuartile(logs), logs.length, Numbers.plain(100 * RoundTest.SLOW),
+                Comparison.significant(Math.exp(RoundTest.upperQuartile(logs))));
     }
 
     /**
@@ -108,11 +123,12 @@ final class RoundRows {
     static Comparison.Row measure(Measurement b, Measurement c, double[] bRounds, double[] cRounds, double tau,
                                   int baselineRuns, int candidateRuns) {
         return measure(b, c, bRounds, cRounds, tau, 0, tau * tau * (1.0 / baselineRuns + 1.0 / candidateRuns),
-                baselineRuns, candidateRuns);
+                baselineRuns, candidateRuns, "");
     }
 
     private static Comparison.Row measure(Measurement b, Measurement c, double[] bRounds, double[] cRounds, double tau,
-                                          double hostTau, double driftVariance, int baselineRuns, int candidateRuns) {
+                                          double hostTau, double driftVariance, int baselineRuns, int candidateRuns,
+                                          String note) {
         RoundTest.Result t = RoundTest.of(bRounds, cRounds, Comparison.LEVEL, driftVariance,
                 RunDrift.setsAside(b.key()));
         // The same rounds a run, spread and drift with Comparison.MORE_RUNS more baseline runs: only the terms of the
@@ -128,7 +144,7 @@ final class RoundRows {
         NoiseFloors.Floor floor = new NoiseFloors.Floor(Math.exp(t.halfWidth()) - 1, String.format(Locale.ROOT,
                 "%s%d vs %d, spread %.2f%%, drift between runs %.2f%%%s, t with %d degrees of freedom", SOURCE,
                 bRounds.length, cRounds.length, 100 * t.spread(), 100 * tau, hostTau > 0 ? String.format(Locale.ROOT,
-                ", between hosts %.2f%%", 100 * hostTau) : "", t.degrees()), true, withMore);
+                ", between hosts %.2f%%", 100 * hostTau) : "", t.degrees()) + note, true, withMore);
         return new Comparison.Row(b, c, bRounds, cRounds, bv, cv, t.ratio(), interval, t.p(), 0, Double.NaN, floor,
                 Verdict.SAME, "");
     }

@@ -2,7 +2,6 @@ package io.p2pbench.report.verdict;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.report.read.Measurement;
@@ -39,6 +38,11 @@ class DisturbedRoundsTest {
     private static final double[] V5 = {102.6, 103.1, 103.1, 102.4, 102.2, 102.6, 103.2, 102.3};
     private static final double[] V6 = {102.5, 103.0, 102.5, 102.5, 102.8, 102.8, 102.7, 102.6};
     private static final double[] V7 = {102.8, 103.0, 102.7, 103.1, 102.4, 102.5, 102.5, 90.3};
+
+    /** The pinned H2D copy of 64 MiB, one way (the table judges it; the H2D+D2H sum does not): set V's runs 5-7. */
+    private static final double[] H5 = {55.4, 55.3, 55.3, 55.3, 55.2, 55.3, 55.3, 55.3};
+    private static final double[] H6 = {55.4, 55.4, 55.3, 55.4, 55.4, 55.4, 55.4, 55.4};
+    private static final double[] H7 = {53.1, 55.3, 55.4, 55.1, 55.2, 55.2, 55.2, 54.8};
 
     private static Topology host() {
         GpuInfo gpu = new GpuInfo(0, "NVIDIA H100 80GB HBM3", "GPU-d830a94e", "0000:00:06.0", "9.0", 85_017_493_504L, 132,
@@ -81,8 +85,8 @@ class DisturbedRoundsTest {
         Comparison.Row row = r.groups().get(0).headline();
         assertEquals(Verdict.UNJUDGED, row.verdict(), row.why());
         assertEquals(Comparison.Unjudged.DISTURBED, row.cause());
-        assertTrue(row.why().startsWith("rounds disagree (candidate 5 of 8 rounds more than 10% below its upper "
-                + "quartile 101)"), row.why());
+        assertTrue(row.why().startsWith("rounds disagree (candidate 5 of 8 rounds more than 10% below their upper "
+                + "quartile 101): the machine was disturbed"), row.why());
         assertTrue(Double.isNaN(row.q()), "out of the Benjamini-Hochberg family");
         assertEquals(0, r.count(Verdict.WORSE));
         assertTrue(ComparisonReport.summary(r, 20).get(0).contains("1 cannot be judged here (rounds disagree, the "
@@ -96,30 +100,33 @@ class DisturbedRoundsTest {
 
     @Test
     void theSameRunsWithEveryRoundTenPercentLowerAreWorse() throws Exception {
-        // the pinned H2D copy of 64 MiB, one way (the table judges it; the H2D+D2H sum above it does not), set V's runs
-        double[] h5 = {55.4, 55.3, 55.3, 55.3, 55.2, 55.3, 55.3, 55.3};
-        double[] h6 = {55.4, 55.4, 55.3, 55.4, 55.4, 55.4, 55.4, 55.4};
-        double[] h7 = {53.1, 55.3, 55.4, 55.1, 55.2, 55.2, 55.2, 54.8};
         double[] hit = {55.3, 55.4, 48.1, 47.2, 49.0, 55.1, 48.5, 47.9}; // disturbed as V8's H2D+D2H was
-        List<ResultData> base = List.of(run("v5", H2D, h5), run("v6", H2D, h6), run("v7", H2D, h7));
-        Comparison.Row row = Comparison.compare(base, List.of(run("v6x", H2D, scaled(h6, 0.9))), 5,
+        List<ResultData> base = List.of(run("v5", H2D, H5), run("v6", H2D, H6), run("v7", H2D, H7));
+        Comparison.Row row = Comparison.compare(base, List.of(run("v6x", H2D, scaled(H6, 0.9))), 5,
                 NoiseFloors.defaults()).groups().get(0).headline();
         assertEquals(Verdict.WORSE, row.verdict(), row.why());
         Comparison.Row hitRow = Comparison.compare(base, List.of(run("hit", H2D, hit)), 5, NoiseFloors.defaults())
                 .groups().get(0).headline();
         assertEquals(Comparison.Unjudged.DISTURBED, hitRow.cause(), hitRow.why());
-        // a disturbed run among a baseline of three: its slow rounds (5 of 24) are set aside, and it teaches no drift
-        List<ResultData> withHit = List.of(run("v5", H2D, h5), run("v7", H2D, h7), run("hit", H2D, hit));
-        Comparison.Row pooled = Comparison.compare(withHit, List.of(run("v6x", H2D, scaled(h6, 0.9))), 5,
+        // a disturbed run among a baseline of three is set aside (the floor says so), and it teaches no drift
+        List<ResultData> withHit = List.of(run("v5", H2D, H5), run("v7", H2D, H7), run("hit", H2D, hit));
+        Comparison.Row pooled = Comparison.compare(withHit, List.of(run("v6x", H2D, scaled(H6, 0.9))), 5,
                 NoiseFloors.defaults()).groups().get(0).headline();
         assertEquals(Verdict.WORSE, pooled.verdict(), pooled.why());
-        assertEquals(RunDrift.learn("two", List.of(run("v5", H2D, h5), run("v7", H2D, h7))).tau(H2D),
+        assertEquals(16, pooled.baselineRuns().length, "two runs of 8 rounds");
+        assertTrue(pooled.floor().source().endsWith("; set aside, rounds disagree: baseline 5 of 8 rounds more than 10% "
+                + "below their upper quartile 55.1"), pooled.floor().source());
+        assertEquals(RunDrift.learn("two", List.of(run("v5", H2D, H5), run("v7", H2D, H7))).tau(H2D),
                 RunDrift.learn("three", withHit).tau(H2D), 1e-12, "the disturbed run is not a run of the drift");
     }
 
     @Test
-    void rowsThatDoNotSetSlowRoundsAsideAreJudgedAsBefore() {
-        assertNull(RoundRows.disturbed(DEVICE, V5, V8), "a device copy's rounds are not read for disturbance");
-        assertNull(RoundRows.disturbed(PINNED, V5, V6));
+    void rowsThatDoNotSetSlowRoundsAsideAreJudgedAsBefore() throws Exception {
+        Comparison.Row device = Comparison.compare(List.of(run("v5", DEVICE, V5)), List.of(run("v8", DEVICE, V8)), 5,
+                NoiseFloors.defaults()).groups().get(0).headline();
+        assertTrue(device.cause() != Comparison.Unjudged.DISTURBED, "a device copy's rounds are not read so: " + device);
+        Comparison.Row calm = Comparison.compare(List.of(run("v5", H2D, H5)), List.of(run("v6", H2D, H6)), 5,
+                NoiseFloors.defaults()).groups().get(0).headline();
+        assertEquals(Verdict.SAME, calm.verdict(), calm.why());
     }
 }
