@@ -47,8 +47,8 @@ public final class ComparisonReport {
             sb.append("for rows measured in rounds (`run --rounds`; each round in benchmark JVMs of its own), a round: "
                     + "per row and round, the median over batches (latency: p50, ").append(Statistics.PERCENTILE_ESTIMATOR)
                     .append("); per side, the geometric mean of the rounds of its runs (").append(sides).append("; rows through "
-                    + "pinned host memory set aside rounds more than 10% below their median when at most a quarter are, and are not "
-                    + "judged when more than a quarter lie 10% below the side's upper quartile).")
+                    + "pinned host memory set aside rounds more than 10% below their median when at most a quarter are, and a run "
+                    + "whose rounds disagree, more than a quarter 10% below their upper quartile; none left: not judged).")
                     .append(byRuns ? " Other rows: a run, " : "\n");
         }
         if (byRuns) {

@@ -157,8 +157,8 @@ public final class RoundTest {
     }
 
     /**
-     * Whether a side's (or a run's) rounds disagree beyond setting aside: where {@code setAside} and there are eight
-     * rounds or more, more than a quarter of them lie more than {@link #SLOW} below the rounds' upper quartile (R-7).
+     * Whether a run's rounds disagree beyond setting aside: where {@code setAside} and there are eight rounds or more,
+     * more than a quarter of them lie more than {@link #SLOW} below the rounds' upper quartile (R-7).
      * A change of the build moves every round alike; on one H100 host (set V's, docs/compare.md) a run's copies through
      * pinned host memory fell in 5 of 8 rounds (H2D+D2H at 64 MiB: 69.7-86.5 GB/s) while its other 3 and every round
      * of the runs before and after kept 101-103: the machine was disturbed, and with all its rounds kept an A/A

@@ -146,8 +146,8 @@ public final class Comparison {
         /** A side's collective was enqueued ungated, so its figure is the host's enqueue rate ({@link Measurement#hostPaced}). */
         HOST_PACED,
         /**
-         * A side's rounds disagree beyond setting aside ({@code RoundTest.disturbed}): the machine was disturbed during a
-         * run; out of the Benjamini-Hochberg family.
+         * Every run of a side has rounds that disagree beyond setting aside ({@code RoundTest.disturbed}): the machine
+         * was disturbed during the run; out of the Benjamini-Hochberg family.
          */
         DISTURBED
     }
