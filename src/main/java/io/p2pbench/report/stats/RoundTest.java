@@ -147,13 +147,9 @@ public final class RoundTest {
         if (!setAside || logs.length < 8) {
             return logs;
         }
-        double[] sorted = logs.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-        double cut = median + Math.log1p(-SLOW);
+        double cut = Statistics.percentile(logs, 50) + Math.log1p(-SLOW);
         long slow = Arrays.stream(logs).filter(v -> v < cut).count();
-        return slow == 0 || slow > n / 4 ? logs : Arrays.stream(logs).filter(v -> v >= cut).toArray();
+        return slow == 0 || slow > logs.length / 4 ? logs : Arrays.stream(logs).filter(v -> v >= cut).toArray();
     }
 
     /**

@@ -40,8 +40,10 @@ final class RoundRows {
     static Comparison.Row measure(List<Map<String, Measurement>> base, List<Map<String, Measurement>> cand, String key,
                                   Measurement b, Measurement c, RunDrift drift, Hosts hosts) {
         boolean aside = RunDrift.setsAside(b.key());
-        List<Map<String, Measurement>> baseKept = undisturbed(base, key, aside);
-        List<Map<String, Measurement>> candKept = undisturbed(cand, key, aside);
+        Map<Boolean, List<Map<String, Measurement>>> baseSplit = byDisturbance(base, key, aside);
+        Map<Boolean, List<Map<String, Measurement>>> candSplit = byDisturbance(cand, key, aside);
+        List<Map<String, Measurement>> baseKept = baseSplit.get(false);
+        List<Map<String, Measurement>> candKept = candSplit.get(false);
         boolean gone = runsOf(baseKept, key) == 0 || runsOf(candKept, key) == 0;
         List<Map<String, Measurement>> bUse = gone ? base : baseKept;
         List<Map<String, Measurement>> cUse = gone ? cand : candKept;
@@ -66,8 +68,8 @@ final class RoundRows {
         double host = hosts.differ() ? drift.hostTau(b.key()) : 0;
         variance += host * host * (1.0 / hosts.baseline() + 1.0 / hosts.candidate());
         List<String> disagree = new ArrayList<>();
-        disturbedRuns(cand, key, aside).forEach(r -> disagree.add(disagreement("candidate", r.get(key))));
-        disturbedRuns(base, key, aside).forEach(r -> disagree.add(disagreement("baseline", r.get(key))));
+        candSplit.get(true).forEach(r -> disagree.add(disagreement("candidate", r.get(key))));
+        baseSplit.get(true).forEach(r -> disagree.add(disagreement("baseline", r.get(key))));
         String note = gone || disagree.isEmpty() ? "" : "; set aside, rounds disagree: " + String.join("; ", disagree);
         Comparison.Row row = measure(b, c, bRounds, cRounds, tau, host, variance, bRuns, cRuns, note);
         return gone ? row.unjudged(Comparison.Unjudged.DISTURBED, "rounds disagree (" + String.join("; ", disagree)
@@ -78,20 +80,11 @@ final class RoundRows {
     static final String DISTURBED = "the machine was disturbed during the run, a change of the build moves every round "
             + "alike; not judged, rerun it";
 
-    /** The runs of a side without those whose rounds of the row disagree ({@link RoundTest#disturbed}). */
-    private static List<Map<String, Measurement>> undisturbed(List<Map<String, Measurement>> runs, String key,
-                                                              boolean aside) {
-        return runs.stream().filter(r -> r.get(key) == null || !disturbed(r.get(key), aside)).toList();
-    }
-
-    /** The runs of a side whose rounds of the row disagree. */
-    private static List<Map<String, Measurement>> disturbedRuns(List<Map<String, Measurement>> runs, String key,
-                                                                boolean aside) {
-        return runs.stream().filter(r -> r.get(key) != null && disturbed(r.get(key), aside)).toList();
-    }
-
-    private static boolean disturbed(Measurement m, boolean aside) {
-        return RoundTest.disturbed(Arrays.stream(roundFigures(m)).map(Math::log).toArray(), aside);
+    /** A side's runs by whether their rounds of the row disagree ({@link RoundTest#disturbed}): true, or false. */
+    private static Map<Boolean, List<Map<String, Measurement>>> byDisturbance(List<Map<String, Measurement>> runs,
+                                                                          String key, boolean aside) {
+        return runs.stream().collect(Collectors.partitioningBy(r -> r.get(key) != null && RoundTest.disturbed(
+                Arrays.stream(roundFigures(r.get(key))).map(Math::log).toArray(), aside)));
     }
 
     /** How a run's rounds disagree ({@code candidate 5 of 8 rounds more than 10% below their upper quartile 101}). */
