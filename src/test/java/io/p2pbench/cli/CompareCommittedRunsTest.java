@@ -40,12 +40,13 @@ class CompareCommittedRunsTest {
         CliTest.Result r = CliTest.run("compare", A.toString(), B.toString(), "--out", work.resolve("aa").toString());
         assertEquals(0, r.code(), r.out() + r.err());
         List<String> lines = r.out().lines().toList();
-        assertEquals(2, lines.size(), r.out());
+        assertEquals(3, lines.size(), r.out());
         assertTrue(lines.get(0).startsWith("SAME: h200x1-single-r580/2026-12-02T16-52-40Z vs baseline "
                 + "h200x1-single-r580/2026-12-02T16-50-50Z: 0 worse, 0 better, 5 same, 64 cannot be judged here (53: noise "
                 + "floor wider than ±5%; 6: enqueued ungated by an older build; 5: no ratio) of 69 measurements"),
                 lines.get(0));
-        assertTrue(lines.get(1).startsWith("Full table: " + work.resolve("aa").resolve("compare.md")), lines.get(1));
+        assertTrue(lines.get(1).startsWith("  not gated at ±5% (floor wider): "), lines.get(1));
+        assertTrue(lines.get(2).startsWith("Full table: " + work.resolve("aa").resolve("compare.md")), lines.get(2));
     }
 
     @Test
@@ -125,8 +126,10 @@ class CompareCommittedRunsTest {
         assertTrue(lines.get(0).startsWith("WORSE: ") && lines.get(0).contains(": 1 worse, 0 better, 5 same, 63 cannot be "
                 + "judged here (52: noise floor wider than ±5%; 6: enqueued ungated by an older build; 5: no ratio) of 69 "
                 + "measurements"), lines.get(0));
-        assertEquals(3, lines.size(), r.out());
+        assertEquals(4, lines.size(), r.out());
         assertTrue(lines.get(1).startsWith(rowStart) && lines.get(1).contains(fragment), lines.get(1));
-        assertTrue(lines.get(2).startsWith("Full table: "), lines.get(2));
+        assertTrue(lines.get(2).startsWith("  not gated at ±5% (floor wider): "), "what exit 0 would not vouch for, "
+                + "after the rows named: " + lines.get(2));
+        assertTrue(lines.get(3).startsWith("Full table: "), lines.get(3));
     }
 }

@@ -59,9 +59,10 @@ class ReportCompareCliTest {
         CliTest.Result r = run("compare", x8(), x8(), "--out", out("same"));
         assertEquals(0, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
-        assertEquals(2, lines.size(), r.out());
+        assertEquals(3, lines.size(), r.out());
         assertTrue(lines.get(0).startsWith("SAME: h200x8-nv18-r580/synthetic-h200x8 vs baseline "), lines.get(0));
-        assertTrue(lines.get(1).startsWith("Full table: " + work.resolve("same").resolve("compare.md")), lines.get(1));
+        assertTrue(lines.get(1).startsWith("  not gated at ±5% (floor wider): "), lines.get(1));
+        assertTrue(lines.get(2).startsWith("Full table: " + work.resolve("same").resolve("compare.md")), lines.get(2));
         String md = compareMd("same");
         long rows = md.lines().filter(l -> l.startsWith("| bandwidth") || l.startsWith("| latency")).count();
         long same = md.lines().filter(l -> l.contains("| +0.0% |")).count();
@@ -78,7 +79,7 @@ class ReportCompareCliTest {
         assertEquals(1, r.code(), r.err());
         List<String> lines = r.out().lines().toList();
         assertTrue(lines.get(0).startsWith("WORSE: "), lines.get(0));
-        assertTrue(lines.size() <= 23, r.out());
+        assertTrue(lines.size() <= 24, r.out());
         assertTrue(lines.get(1).startsWith("  worse  ") && lines.get(1).contains("-50.0%"), lines.get(1));
         assertTrue(compareMd("lower-out").lines().filter(l -> l.startsWith("| latency")).allMatch(l -> l.contains("| same |")
                 || l.contains("| cannot judge |")));

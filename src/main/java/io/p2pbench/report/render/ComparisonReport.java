@@ -166,6 +166,9 @@ public final class ComparisonReport {
         if (more > 0) {
             out.add("  ... and " + more + " more in compare.md");
         }
+        if (r.widerFloors() + gated.widerFloors() > 0) {
+            out.add(notGated(r, gated));
+        }
         return out;
     }
 
@@ -179,6 +182,47 @@ public final class ComparisonReport {
                         + "rounds a run, spread and drift between runs)",
                 r.widerFloors(), Markdown.plain(r.thresholdPct()), r.judgedWithMoreRuns(),
                 r.baselines().size() + Comparison.MORE_RUNS);
+    }
+
+    /** How many kinds of measurement {@link #notGated} names on its line before it points to compare.md. */
+    static final int NOT_GATED_KINDS = 8;
+
+    /**
+     * Which measurements the gate does not cover here: those whose floor is wider than the threshold, by metric, kind
+     * and path (partition and serving figures by section and figure), most first, each with how many and the range of
+     * their floors ({@code not gated at ±5% (floor wider): bandwidth host PAGEABLE LOCAL x9 (±21-68%); ...}). A CI log
+     * then says what exit 0 does not vouch for.
+     */
+    static String notGated(Comparison.Result r, GatedFigures.Result gated) {
+        Map<String, double[]> kinds = new LinkedHashMap<>(); // {count, least floor, widest floor}
+        r.groups().stream().filter(g -> g.verdict() == Verdict.UNJUDGED
+                && g.headline().cause() == Comparison.Unjudged.WIDER_FLOOR).map(Comparison.Group::headline)
+                .forEach(h -> {
+                    Measurement.Key k = h.candidate().key();
+                    count(kinds, k.metric() + " " + k.kind() + " " + k.path(), h.floor().fraction());
+                });
+        gated.groups().stream().filter(g -> g.verdict() == Verdict.UNJUDGED && g.headline().withinWiderFloor())
+                .forEach(g -> count(kinds, g.section() + " " + g.headline().figure(), g.headline().floor()));
+        List<String> named = kinds.entrySet().stream()
+                .sorted(Comparator.comparingDouble((Map.Entry<String, double[]> e) -> -e.getValue()[0])
+                        .thenComparing(Map.Entry::getKey))
+                .map(e -> String.format(Locale.ROOT, "%s x%d (±%s%%)", e.getKey(), (int) e.getValue()[0],
+                        Math.round(e.getValue()[1]) == Math.round(e.getValue()[2]) ? Long.toString(Math.round(e.getValue()[1]))
+                                : Math.round(e.getValue()[1]) + "-" + Math.round(e.getValue()[2])))
+                .toList();
+        String more = named.size() > NOT_GATED_KINDS ? "; and " + (named.size() - NOT_GATED_KINDS)
+                + " more kinds (compare.md)" : "";
+        return "  not gated at ±" + Markdown.plain(r.thresholdPct()) + "% (floor wider): "
+                + String.join("; ", named.subList(0, Math.min(NOT_GATED_KINDS, named.size()))) + more;
+    }
+
+    /** Counts a measurement of {@code kind} with floor {@code fraction} in {@code kinds}: {count, least %, widest %}. */
+    private static void count(Map<String, double[]> kinds, String kind, double fraction) {
+        double f = fraction * 100;
+        double[] v = kinds.computeIfAbsent(kind, x -> new double[] {0, f, f});
+        v[0]++;
+        v[1] = Math.min(v[1], f);
+        v[2] = Math.max(v[2], f);
     }
 
     /** The side-by-side section of two different machines: every row with both figures and the ratio. */

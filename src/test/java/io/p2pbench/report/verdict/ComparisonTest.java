@@ -342,14 +342,18 @@ class ComparisonTest {
         assertTrue(o.worse());
         assertTrue(Files.exists(o.outDir().resolve(Compare.MARKDOWN)));
         assertTrue(o.summary().get(0).startsWith("WORSE: "), o.summary().get(0));
-        assertTrue(o.summary().size() <= Compare.SUMMARY_ROWS + 3, String.join("\n", o.summary()));
-        assertTrue(o.summary().get(o.summary().size() - 2).contains("more in compare.md"));
+        // The verdict line, what the gate does not cover here, the rows named, "... and N more", "Full table".
+        assertTrue(o.summary().size() <= Compare.SUMMARY_ROWS + 4, String.join("\n", o.summary()));
+        assertTrue(o.summary().get(o.summary().size() - 3).contains("more in compare.md"));
+        assertTrue(o.summary().get(o.summary().size() - 2).startsWith("  not gated at ±5% (floor wider): "),
+                String.join("\n", o.summary()));
         assertTrue(o.summary().get(o.summary().size() - 1).startsWith("Full table: "));
         assertTrue(Files.exists(o.outDir().resolve("compare-peer-0-1-one-way.svg")));
         assertTrue(Files.readString(o.outDir().resolve(Compare.MARKDOWN)).contains("](compare-peer-0-1-one-way.svg)"));
         Compare.Outcome same = Compare.run(Fixtures.X8, List.of(Fixtures.X8), 5, 0, work.resolve("same"));
         assertFalse(same.worse());
         assertTrue(same.summary().get(0).startsWith("SAME: "), same.summary().get(0));
-        assertEquals(2, same.summary().size());
+        assertEquals(3, same.summary().size(), String.join("\n", same.summary()));
+        assertTrue(same.summary().get(1).startsWith("  not gated at ±5% (floor wider): "), same.summary().get(1));
     }
 }

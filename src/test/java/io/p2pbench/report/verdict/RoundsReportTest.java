@@ -60,5 +60,36 @@ class RoundsReportTest {
                 List.of(run("b", 1401, 1400, 1402, 1399)), 5, NoiseFloors.defaults());
         assertFalse(String.join("\n", ComparisonReport.summary(tight, 20)).contains("more baseline runs"),
                 "nothing to say when every measurement is judged");
+        assertFalse(String.join("\n", ComparisonReport.summary(tight, 20)).contains("not gated"),
+                "nothing to say when every measurement is judged");
+    }
+
+    /** A side of one run with rows {@code keys}, each with the same {@code rounds} scaled by its index + 1. */
+    private static ResultData runOf(String name, List<Measurement.Key> keys, double... rounds) {
+        GpuInfo gpu = new GpuInfo(0, "NVIDIA H100 80GB HBM3", "GPU-1", "0000:00:06.0", "9.0", 85_017_493_504L, 132, 3,
+                5, 5, 16, 16, -1, "0-15", List.of(), "");
+        Topology t = new Topology("0.1.0", "2026-12-06T00:00:00Z", null, List.of(gpu), List.of(), "h100", List.of());
+        List<Measurement> ms = keys.stream().map(k -> Measurement.ofRounds(Arrays.stream(rounds)
+                .mapToObj(f -> new Measurement(k, "h100", "X", true, "sweep", "id",
+                        new double[] {f * (keys.indexOf(k) + 1)}, "test")).toList())).toList();
+        return new ResultData(Path.of(name), name, "h100", "test", t, null, ms, List.of(), Map.of(), null);
+    }
+
+    @Test
+    void theCiLogNamesWhatTheGateDoesNotCoverByKindWithTheirFloors() throws Exception {
+        Measurement.Key pageable4k = new Measurement.Key("bandwidth", "host", "PAGEABLE LOCAL", "H2D", "GPU0", 4096);
+        Measurement.Key pageable1m = new Measurement.Key("bandwidth", "host", "PAGEABLE LOCAL", "H2D", "GPU0", 1L << 20);
+        List<Measurement.Key> keys = List.of(pageable4k, pageable1m, ROW);
+        // The pageable rows' rounds spread ~7% (floor wider than 5%); the peer copy's are the same figures, so both
+        // sides agree within 0.1% on it too, but it is scaled the same: only the spread decides, as for the others.
+        Comparison.Result r = Comparison.compare(List.of(runOf("a", keys, 1400, 1500, 1300, 1450)),
+                List.of(runOf("b", keys, 1350, 1480, 1420, 1310)), 5, NoiseFloors.defaults());
+        List<String> lines = ComparisonReport.summary(r, 20);
+        String notGated = lines.stream().filter(l -> l.startsWith("  not gated at ±5% (floor wider): ")).findFirst()
+                .orElseThrow(() -> new AssertionError(String.join("\n", lines)));
+        assertEquals(3, r.widerFloors(), String.join("\n", lines));
+        assertTrue(notGated.contains("bandwidth host PAGEABLE LOCAL x2 (±"), notGated);
+        assertTrue(notGated.contains("; bandwidth peer CE_P2P_READ x1 (±"), "most first: " + notGated);
+        assertFalse(notGated.contains("more kinds"), notGated);
     }
 }
