@@ -33,11 +33,14 @@ import java.util.TreeMap;
  * @param tool what wrote it, typed ({@code origin} is its text for the report)
  * @param listedGpus for imports, the GPUs the file lists as {@link #describeGpus} writes them (with the number of
  *     hosts where there are several); null for runs (their topology describes them)
+ * @param hostSeconds the host's CPU work of a run: its JVM starts and exits in seconds ({@code phases.json}, launch +
+ *     jvm + exit over every benchmark JVM), the same work for every build of one plan; NaN where not known (imports,
+ *     a run without a readable {@code phases.json})
  */
 public record ResultData(Path source, String label, String machine, String origin, Topology topology,
                          RunManifest manifest, List<RunEntry> entries, List<Measurement> measurements,
                          List<NotMeasured> notMeasured, Map<String, Integer> unknownKinds, Path jmhResults, Tool tool,
-                         String listedGpus) {
+                         String listedGpus, double hostSeconds) {
 
     /** What wrote a source. */
     public enum Tool {
@@ -56,7 +59,7 @@ public record ResultData(Path source, String label, String machine, String origi
                       RunManifest manifest, List<Measurement> measurements, List<NotMeasured> notMeasured,
                       Map<String, Integer> unknownKinds, Path jmhResults, Tool tool, String listedGpus) {
         this(source, label, machine, origin, topology, manifest, List.of(), measurements, notMeasured, unknownKinds,
-                jmhResults, tool, listedGpus);
+                jmhResults, tool, listedGpus, Double.NaN);
     }
 
     /** A source that does not name its tool: a run where it has a manifest, else {@link Tool#UNNAMED}. */

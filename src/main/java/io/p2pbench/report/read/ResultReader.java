@@ -1,6 +1,8 @@
 package io.p2pbench.report.read;
 
 import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.p2pbench.collective.BusBandwidth;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
@@ -12,6 +14,7 @@ import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.results.Outcome;
 import io.p2pbench.results.ResultFolder;
+import io.p2pbench.results.ResultMigration;
 import io.p2pbench.results.RunManifest;
 import io.p2pbench.spec.Exchange;
 import io.p2pbench.spec.HostCopy;
@@ -63,6 +66,8 @@ public final class ResultReader {
     public static final String SELF_LANE_2 = "concurrent copy 2 of 2";
     /** Both lanes of a bidirectional copy added up. */
     public static final String BOTH_WAYS = "both ways (sum)";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ResultReader() {}
 
@@ -118,7 +123,37 @@ public final class ResultReader {
                 "p2pbench " + manifest.suiteVersion() + (manifest.suiteBuild() == null ? "" : " (" + manifest.suiteBuild() + ")"),
                 topology, manifest, List.copyOf(entries), List.copyOf(measurements),
                 List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), jmhResults, ResultData.Tool.P2PBENCH,
-                null);
+                null, hostSeconds(dir.resolve(ResultMigration.PHASES)));
+    }
+
+    /** The phases of {@code phases.json} whose sum is a run's host CPU work ({@link ResultData#hostSeconds}). */
+    static final List<String> HOST_PHASES = List.of("launch", "jvm", "exit");
+
+    /**
+     * A run's JVM starts and exits in seconds from its {@code phases.json} ({@code total}: {@link #HOST_PHASES}), or
+     * NaN where the file is missing, is not JSON or a phase is not a number of 0 to 10^6 seconds: the figure only
+     * says whether two runs' hosts worked alike, and a run without it is read as before. A link out of the folder was
+     * refused with the manifest ({@code ManifestPaths.checkOwnFiles}).
+     */
+    static double hostSeconds(Path phases) {
+        if (!Files.isRegularFile(phases)) {
+            return Double.NaN;
+        }
+        JsonNode total;
+        try {
+            total = MAPPER.readTree(phases.toFile()).path("total");
+        } catch (IOException | RuntimeException e) {
+            return Double.NaN;
+        }
+        double sum = 0;
+        for (String phase : HOST_PHASES) {
+            JsonNode v = total.path(phase);
+            if (!v.isNumber() || !(v.asDouble() >= 0 && v.asDouble() <= 1e6)) {
+                return Double.NaN;
+            }
+            sum += v.asDouble();
+        }
+        return sum > 0 ? sum : Double.NaN;
     }
 
     /**

@@ -321,7 +321,9 @@ public final class ComparisonReport {
         long otherHosts = r.unjudged(Comparison.Unjudged.OTHER_HOSTS);
         long hostPaced = r.unjudged(Comparison.Unjudged.HOST_PACED);
         long disturbed = r.unjudged(Comparison.Unjudged.DISTURBED);
-        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors() - notSignificant - otherHosts - hostPaced - disturbed;
+        long hostCpu = r.unjudged(Comparison.Unjudged.HOST_CPU);
+        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors() - notSignificant - otherHosts - hostPaced - disturbed
+                - hostCpu;
         long other = fromGated - gated.widerFloors();
         List<String> why = new ArrayList<>();
         if (wider > 0) {
@@ -339,6 +341,10 @@ public final class ComparisonReport {
         }
         if (disturbed > 0) {
             why.add((disturbed == n ? "" : disturbed + ": ") + "rounds disagree, the machine was disturbed (rerun)");
+        }
+        if (hostCpu > 0) {
+            why.add((hostCpu == n ? "" : hostCpu + ": ") + "paced by the host's CPU, whose work differed by more than "
+                    + Math.round(Comparison.HOST_APART * 100) + "% (rerun)");
         }
         if (noRatio > 0) {
             why.add((noRatio == n ? "" : noRatio + ": ") + "no ratio");

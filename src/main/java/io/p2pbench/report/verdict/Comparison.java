@@ -9,7 +9,10 @@ import io.p2pbench.report.read.ResultReader;
 import io.p2pbench.report.text.Numbers;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.results.RunManifest;
 import io.p2pbench.settings.Settings;
+import io.p2pbench.spec.Kind;
+import io.p2pbench.transfer.HostMemory;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -149,7 +152,66 @@ public final class Comparison {
          * Every run of a side has rounds that disagree beyond setting aside ({@code RoundTest.disturbed}): the machine
          * was disturbed during the run; out of the Benjamini-Hochberg family.
          */
-        DISTURBED
+        DISTURBED,
+        /**
+         * A row the host's CPU paces ({@link #hostCpuPaced}) while the two sides' host CPU work differs by more than
+         * {@link #HOST_APART} ({@link #hostApart}); out of the Benjamini-Hochberg family.
+         */
+        HOST_CPU
+    }
+
+    /**
+     * How far apart (a fraction) the two sides' host CPU work ({@link ResultData#hostSeconds}) may be before the rows the
+     * host's CPU paces are not judged: 10%. In the 30 pairs of runs of the four H100 sets S, T, U and V (20 runs, one
+     * build, one host each), the hosts of S, T and V1 worked alike within 8.8%; U's fourth run and V2's last worked 15-25%
+     * longer than their sets' fastest, and in those pairs the pageable H2D copy of 64 MiB moved 27-81% (up to 36% in
+     * the others). Over the 20 runs the pageable copies moved against the host's work with correlations of -0.56 to
+     * -0.91 (1 MiB H2D: a run whose JVMs took 10% longer copied 10% slower), the latencies of copies up to 1 MiB with
+     * +0.46 to +0.84, the ring's latency +0.72; the device-timed bandwidth of other rows within +-0.1 times as much
+     * (docs/compare.md, "Rounds").
+     */
+    public static final double HOST_APART = 0.10;
+
+    /**
+     * Whether a row's figure is paced by the host's CPU, not the device: pageable host copies (the CPU copies through
+     * the driver's staging buffers), host-observed latencies of copies up to 1 MiB (the enqueue and the wake-up are most
+     * of them) and the ring all-reduce's latency (its steps enqueued one by one from the host).
+     */
+    static boolean hostCpuPaced(Measurement.Key k) {
+        boolean latency = !k.biggerIsBetter();
+        return k.is(Kind.HOST) && k.route().memory() == HostMemory.PAGEABLE
+                || latency && (k.sizeBytes() <= 1L << 20 || k.is(Kind.ALLREDUCE_RING));
+    }
+
+    /**
+     * How much longer (or shorter) the candidate's host CPU work was than the baseline's: the ratio of the sides'
+     * geometric means of {@link ResultData#hostSeconds}, less one; NaN where a run does not say or the runs differ in
+     * plan (settings or entries), whose JVMs then differ in number.
+     */
+    static double hostApart(List<ResultData> baselines, List<ResultData> candidates) {
+        List<ResultData> all = new ArrayList<>(baselines);
+        all.addAll(candidates);
+        RunManifest first = all.get(0).manifest();
+        boolean comparable = all.stream().allMatch(r -> r.manifest() != null && r.hostSeconds() > 0
+                && Objects.equals(r.manifest().settings(), first.settings()) && plan(r).equals(plan(all.get(0))));
+        return comparable ? Math.exp(meanLog(candidates) - meanLog(baselines)) - 1 : Double.NaN;
+    }
+
+    /** The combinations a run planned, by id. */
+    private static List<String> plan(ResultData r) {
+        return r.manifest().entries() == null ? List.of()
+                : r.manifest().entries().stream().map(e -> e.combination() == null ? "" : e.combination().id()).toList();
+    }
+
+    private static double meanLog(List<ResultData> runs) {
+        return runs.stream().mapToDouble(r -> Math.log(r.hostSeconds())).average().orElse(Double.NaN);
+    }
+
+    /** Why a row the host's CPU paces is not judged when the sides' hosts worked {@code apart} (a fraction) apart. */
+    static String hostCpu(double apart) {
+        return String.format(Locale.ROOT, "the candidate's host worked %.0f%% %s than the baseline's (JVM starts and "
+                + "exits, phases.json): a row the host's CPU paces moves with the host, not the build (docs/compare.md, "
+                + "\"Rounds\"); not judged, rerun", Math.abs(apart) * 100, apart > 0 ? "longer" : "shorter");
     }
 
     /**
@@ -307,7 +369,10 @@ public final class Comparison {
         if (rows.isEmpty()) {
             throw new BadInputException(NothingInCommon.why(baseline, candidate, matching));
         }
-        double[] p = rows.stream().mapToDouble(r -> r.cause() == Unjudged.DISTURBED ? Double.NaN : r.p()).toArray();
+        double apart = across ? Double.NaN : hostApart(baselines, candidates);
+        boolean hostDiffers = Math.abs(apart) > HOST_APART;
+        double[] p = rows.stream().mapToDouble(r -> r.cause() == Unjudged.DISTURBED
+                || hostDiffers && hostCpuPaced(r.candidate().key()) ? Double.NaN : r.p()).toArray();
         double[] q = ExactTests.benjaminiHochberg(p);
         List<Row> judged = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
@@ -316,7 +381,9 @@ public final class Comparison {
                     : row.baseline().hostPaced() || row.candidate().hostPaced() ? row.unjudged(Unjudged.HOST_PACED,
                     HOST_PACED)
                     : hostsUnknown && RoundRows.judgedByRounds(row.floor()) ? row.unjudged(Unjudged.OTHER_HOSTS,
-                    OTHER_HOSTS) : row.cause() == Unjudged.DISTURBED ? row : judge(row, q[i], thresholdPct));
+                    OTHER_HOSTS) : row.cause() == Unjudged.DISTURBED ? row
+                    : hostDiffers && hostCpuPaced(row.candidate().key()) ? row.unjudged(Unjudged.HOST_CPU,
+                    hostCpu(apart)) : judge(row, q[i], thresholdPct));
         }
         List<Group> groups = group(judged);
         int baselineOnly = (int) baseKeys.stream().filter(k -> !candKeys.contains(k)).count();
