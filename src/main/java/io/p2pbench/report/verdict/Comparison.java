@@ -165,9 +165,10 @@ public final class Comparison {
      * host's CPU paces are not judged: 10%. In the 30 pairs of runs of the four H100 sets S, T, U and V (20 runs, one
      * build, one host each), the hosts of S, T and V1 worked alike within 8.8%; U's fourth run and V2's first worked
      * 11-25% apart from the other three of their sets, and in those six pairs the pageable H2D copy of 64 MiB moved
-     * 27-81% (up to 36% in the other 24). Over the 20 runs the pageable copies moved against the host's work with correlations of -0.56 to
-     * -0.91 (1 MiB H2D: a run whose JVMs took 10% longer copied 10% slower), the ring's latency +0.72; the
-     * device-timed bandwidth of other rows within +-0.1 times as much (docs/compare.md, "Rounds").
+     * 27-81% (up to 36% in the other 24). Over the 20 runs the pageable copies moved against the host's work with
+     * correlations of -0.56 to -0.91 (1 MiB H2D: a run whose JVMs took 10% longer copied 10% slower), the ring's latency
+     * +0.72; the device-timed bandwidth of other rows within +-0.1 times as much (docs/compare.md, "Rounds"). Either
+     * way: a side whose hosts worked 10% faster is as far apart as one 10% slower.
      */
     public static final double HOST_APART = 0.10;
 
@@ -371,7 +372,7 @@ public final class Comparison {
             throw new BadInputException(NothingInCommon.why(baseline, candidate, matching));
         }
         double apart = across ? Double.NaN : hostApart(baselines, candidates);
-        boolean hostDiffers = Math.abs(apart) > HOST_APART;
+        boolean hostDiffers = Math.abs(Math.log1p(apart)) > Math.log1p(HOST_APART);
         double[] p = rows.stream().mapToDouble(r -> r.cause() == Unjudged.DISTURBED
                 || hostDiffers && hostCpuPaced(r.candidate().key()) ? Double.NaN : r.p()).toArray();
         double[] q = ExactTests.benjaminiHochberg(p);
