@@ -166,8 +166,9 @@ public final class Comparison {
      * build, one host each), the hosts of S, T and V1 worked alike within 8.8%; U's fourth run and V2's first worked
      * 11-25% apart from the other three of their sets, and in those six pairs the pageable H2D copy of 64 MiB moved
      * 27-81% (up to 36% in the other 24). Over the 20 runs the pageable copies moved against the host's work with
-     * correlations of -0.56 to -0.91 (1 MiB H2D: a run whose JVMs took 10% longer copied 10% slower), the ring's latency
-     * +0.72; the device-timed bandwidth of other rows within +-0.1 times as much (docs/compare.md, "Rounds"). Either
+     * correlations of -0.56 to -0.91 (1 MiB H2D: a run whose JVMs took 10% longer copied 10% slower), the latencies of
+     * copies up to 1 MiB +0.46 to +0.84, the ring's latency +0.72; the device-timed bandwidth of other rows within +-0.1
+     * times as much (docs/compare.md, "Rounds"). Either
      * way: a side whose hosts worked 10% faster is as far apart as one 10% slower.
      */
     public static final double HOST_APART = 0.10;
@@ -175,14 +176,15 @@ public final class Comparison {
     /**
      * Whether a row's figure is paced by the host's CPU, not the device: pageable host copies, bandwidth and latency (the
      * CPU copies through the driver's staging buffers; over sets S-V they moved with the host's work at -0.56 to -0.91,
-     * up to 2.7 times as much), and the ring all-reduce's latency (its steps enqueued one by one from the host; +0.72,
-     * 1.25 times). Host-observed latencies of small pinned and device copies moved with it too (+0.46 to +0.84) but at
-     * most half as much, which their floors hold: leaving them unjudged as well cost set U half its catches of a pinned
-     * 1 MiB latency 25% longer and spared no row from being named.
+     * up to 2.7 times as much), host-observed latencies of copies up to 1 MiB (the enqueue and the wake-up are most of
+     * them; +0.46 to +0.84, 0.14 to 0.5 times as much: a host 20% apart moves a 4 KiB copy's latency 7-10%, as much as
+     * the threshold) and the ring all-reduce's latency (its steps enqueued one by one from the host; +0.72, 1.25 times).
+     * Without the latencies, set U's comparisons with injected changes still named unchanged 4 KiB latencies (5 of 312).
      */
     static boolean hostCpuPaced(Measurement.Key k) {
+        boolean latency = !k.biggerIsBetter();
         return k.is(Kind.HOST) && k.route().memory() == HostMemory.PAGEABLE
-                || !k.biggerIsBetter() && k.is(Kind.ALLREDUCE_RING);
+                || latency && (k.sizeBytes() <= 1L << 20 || k.is(Kind.ALLREDUCE_RING));
     }
 
     /**
