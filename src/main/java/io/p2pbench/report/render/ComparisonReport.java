@@ -166,7 +166,7 @@ public final class ComparisonReport {
         if (more > 0) {
             out.add("  ... and " + more + " more in compare.md");
         }
-        if (r.widerFloors() + gated.widerFloors() > 0) {
+        if (r.widerFloors() + r.unjudged(Comparison.Unjudged.HOST_CPU) + gated.widerFloors() > 0) {
             out.add(notGated(r, gated));
         }
         return out;
@@ -188,15 +188,17 @@ public final class ComparisonReport {
     static final int NOT_GATED_KINDS = 8;
 
     /**
-     * Which measurements the gate does not cover here: those whose floor is wider than the threshold, by metric, kind
+     * Which measurements the gate does not cover here: those whose floor is wider than the threshold (widened by the
+     * host's CPU or not), by metric, kind
      * and path (partition and serving figures by section and figure), most first, each with how many and the range of
      * their floors ({@code not gated at ±5% (floor wider): bandwidth host PAGEABLE LOCAL x9 (±21-68%); ...}). A CI log
      * then says what exit 0 does not vouch for.
      */
     static String notGated(Comparison.Result r, GatedFigures.Result gated) {
         Map<String, double[]> kinds = new LinkedHashMap<>(); // {count, least floor, widest floor}
-        r.groups().stream().filter(g -> g.verdict() == Verdict.UNJUDGED
-                && g.headline().cause() == Comparison.Unjudged.WIDER_FLOOR).map(Comparison.Group::headline)
+        r.groups().stream().filter(g -> g.verdict() == Verdict.UNJUDGED && (g.headline().cause()
+                        == Comparison.Unjudged.WIDER_FLOOR || g.headline().cause() == Comparison.Unjudged.HOST_CPU))
+                .map(Comparison.Group::headline)
                 .forEach(h -> {
                     Measurement.Key k = h.candidate().key();
                     count(kinds, k.metric() + " " + k.kind() + " " + k.path(), h.floor().fraction());
@@ -343,8 +345,8 @@ public final class ComparisonReport {
             why.add((disturbed == n ? "" : disturbed + ": ") + "rounds disagree, the machine was disturbed (rerun)");
         }
         if (hostCpu > 0) {
-            why.add((hostCpu == n ? "" : hostCpu + ": ") + "paced by the host's CPU, whose work differed by more than "
-                    + Math.round(Comparison.HOST_APART * 100) + "% (rerun)");
+            why.add((hostCpu == n ? "" : hostCpu + ": ") + "within a floor widened by the host's CPU, whose work "
+                    + "differed by more than " + Math.round(Comparison.HOST_APART * 100) + "% (rerun)");
         }
         if (noRatio > 0) {
             why.add((noRatio == n ? "" : noRatio + ": ") + "no ratio");
