@@ -6,6 +6,7 @@ import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.ResultReader;
+import io.p2pbench.report.read.RunEntry;
 import io.p2pbench.report.text.Numbers;
 import io.p2pbench.report.stats.ExactTests;
 import io.p2pbench.report.stats.Statistics;
@@ -215,8 +216,7 @@ public final class Comparison {
 
     /** The combinations a run planned, by id. */
     private static List<String> plan(ResultData r) {
-        return r.manifest().entries() == null ? List.of()
-                : r.manifest().entries().stream().map(e -> e.combination() == null ? "" : e.combination().id()).toList();
+        return r.entries().stream().map(RunEntry::id).toList();
     }
 
     private static double meanLog(List<ResultData> runs) {
