@@ -163,16 +163,16 @@ public final class Comparison {
     }
 
     /**
-     * How far apart (a fraction) the two sides' host CPU work ({@link ResultData#hostSeconds}) may be before the floors of
-     * the rows the host's CPU paces widen by what the host can move them ({@link #hostSlope}): 10%. Within it the drift
-     * between runs that the floors hold covers the host as runs of one host vary. In the 30 pairs of runs of the four H100 sets S, T, U and V (20 runs, one
-     * build, one host each), the hosts of S, T and V1 worked alike within 8.8%; U's fourth run and V2's first worked
-     * 11-25% apart from the other three of their sets, and in those six pairs the pageable H2D copy of 64 MiB moved
-     * 27-81% (up to 36% in the other 24). Over the 20 runs the pageable copies moved against the host's work with
-     * correlations of -0.56 to -0.91 (1 MiB H2D: a run whose JVMs took 10% longer copied 10% slower), the latencies of
-     * copies up to 1 MiB +0.46 to +0.84, the ring's latency +0.72; the device-timed bandwidth of other rows within +-0.1
-     * times as much (docs/compare.md, "Rounds"). Either
-     * way: a side whose hosts worked 10% faster is as far apart as one 10% slower.
+     * How far apart (a fraction, either way: 10% faster is as far as 10% slower) the two sides' host CPU work
+     * ({@link ResultData#hostSeconds}) may be before the floors of the rows the host's CPU paces widen by what the host
+     * can move them ({@link #hostSlope}): 10%. Within it the drift between runs that the floors hold covers the host as
+     * runs of one host vary. In the 30 pairs of runs of the four H100 sets S, T, U and V (20 runs, one build, one host
+     * each), the hosts of S, T and V1 worked alike within 8.8%; U's fourth run and V2's first worked 11-25% apart from
+     * the other three of their sets, and in those six pairs the pageable H2D copy of 64 MiB moved 27-81% (up to 36% in
+     * the other 24). Over the 20 runs the pageable copies moved against the host's work with correlations of -0.56 to
+     * -0.91 (1 MiB H2D: a run whose JVMs took 10% longer copied 10% slower), the latencies of copies up to 1 MiB +0.46
+     * to +0.84, the ring's latency +0.72; the device-timed bandwidth of other rows within +-0.12 times as much
+     * (docs/compare.md, "Rounds").
      */
     public static final double HOST_APART = 0.10;
 
