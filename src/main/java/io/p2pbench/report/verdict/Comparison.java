@@ -210,8 +210,12 @@ public final class Comparison {
         List<ResultData> all = new ArrayList<>(baselines);
         all.addAll(candidates);
         RunManifest first = all.get(0).manifest();
+        if (first == null) {
+            return Double.NaN;
+        }
+        List<String> firstPlan = plan(all.get(0));
         boolean comparable = all.stream().allMatch(r -> r.manifest() != null && r.hostSeconds() > 0
-                && Objects.equals(r.manifest().settings(), first.settings()) && plan(r).equals(plan(all.get(0))));
+                && Objects.equals(r.manifest().settings(), first.settings()) && plan(r).equals(firstPlan));
         return comparable ? Math.exp(meanLog(candidates) - meanLog(baselines)) - 1 : Double.NaN;
     }
 
