@@ -118,16 +118,16 @@ public final class GatedFigures {
         String other = baseMachine.equals(candMachine) ? null : baseMachine + " vs " + candMachine;
         List<Group> groups = new ArrayList<>();
         int[] only = new int[2];
+        boolean oneHost = !RoundRows.Hosts.of(baselines, candidates).differ();
         List<PartitionVerdict.Figure> pb = PartitionVerdict.figures(baselines);
         List<PartitionVerdict.Figure> pc = PartitionVerdict.figures(candidates);
         if (!pb.isEmpty() && !pc.isEmpty()) {
-            groups.addAll(PartitionComparison.compare(pb, pc, thresholdPct, other, only));
+            groups.addAll(PartitionComparison.compare(pb, pc, thresholdPct, other, oneHost, only));
         }
         List<ServingResults.Sweep> sb = ServingResults.read(baselines);
         List<ServingResults.Sweep> sc = ServingResults.read(candidates);
         if (!sb.isEmpty() && !sc.isEmpty()) {
-            groups.addAll(ServingComparison.compare(sb, sc, thresholdPct, other,
-                    !RoundRows.Hosts.of(baselines, candidates).differ(), only));
+            groups.addAll(ServingComparison.compare(sb, sc, thresholdPct, other, oneHost, only));
         }
         Comparator<Group> worstFirst = Comparator.comparingInt((Group g) -> g.verdict().ordinal())
                 .thenComparing(Comparator.comparingDouble((Group g) -> g.headline().adversePct()).reversed());

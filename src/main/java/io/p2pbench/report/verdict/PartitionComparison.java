@@ -11,13 +11,17 @@ import java.util.Map;
  * as one measurement (the worse decides), and the p99 request latency as another, each side's figures read by
  * {@link PartitionVerdict#figures} (one value per run).
  *
- * <p>Floors, measured: A/A reruns of the partition study (DENSE_8B, every plan over 0,0, quick) on two H100 hosts,
- * 2026-12-06: four runs on one host and three on another, one session. Between any two runs, of one host or of the
- * two, a configuration's step time and tokens/s moved by at most 2.4% and its p99 request latency by at most 2.2%
- * (within a host 2.0% and 1.3%). {@link #STEP_FLOOR} and {@link #P99_FLOOR} are those maxima with a margin, raised to
- * the spread between runs of either side; the drift between sessions days apart is not measured
- * (docs/compare.md, "Partition and serving results"). The report's own partition verdicts, which compare plans
- * within one run, keep their stated floors ({@link PartitionVerdict#TOKENS_FLOOR}, {@link PartitionVerdict#P99_FLOOR}).
+ * <p>Floors, measured: A/A reruns of the partition study (DENSE_8B, every plan over 0,0, quick) on H100 hosts. On
+ * 2026-12-06, four runs on one host and three on another, one session: between any two, a configuration's step time
+ * and tokens/s moved by at most 2.4% and its p99 request latency by at most 2.2% (within a host 2.0% and 1.3%).
+ * {@link #STEP_FLOOR} and {@link #P99_FLOOR} are those maxima with a margin of 1.7 times, raised to the spread between
+ * runs of either side. Held out, three runs on a third host ten hours later (2026-12-07) moved within it by at most 2.9%
+ * and 2.3%, inside those floors, but against the first seven by up to 5.4% (TP host-staged prefill, whose activations
+ * cross the host's memory) and 3.3%: 2 of 42 such comparisons exited 1. So where the sides ran on other GPUs of one
+ * kind (GPU UUIDs differ), the floors are {@link #ACROSS_HOSTS_STEP_FLOOR} and {@link #ACROSS_HOSTS_P99_FLOOR}, the
+ * largest changes between hosts with the same margin (docs/compare.md, "Partition and serving results"). The report's
+ * own partition verdicts, which compare plans within one run, keep their stated floors
+ * ({@link PartitionVerdict#TOKENS_FLOOR}, {@link PartitionVerdict#P99_FLOOR}).
  */
 final class PartitionComparison {
     /** The floor of a configuration's step time and tokens/s between runs of one machine. */
@@ -28,12 +32,29 @@ final class PartitionComparison {
     static final String STEP_SOURCE = "A/A reruns, 7 runs on two H100 hosts: at most 2.4% apart";
     /** Where the p99 floor comes from. */
     static final String P99_SOURCE = "A/A reruns, 7 runs on two H100 hosts: at most 2.2% apart";
+    /** The floor of a step's time and tokens/s where the sides ran on other GPUs of one kind. */
+    static final double ACROSS_HOSTS_STEP_FLOOR = 0.09;
+    /** The floor of a p99 request latency there. */
+    static final double ACROSS_HOSTS_P99_FLOOR = 0.06;
+    /** Where the floors across hosts come from. */
+    static final String ACROSS_HOSTS_SOURCE = "the sides ran on other GPUs of this kind, GPU UUIDs differ: A/A reruns "
+            + "on three H100 hosts moved at most 5.4% (step) and 3.3% (p99) between hosts";
 
     private PartitionComparison() {}
 
-    /** The gated groups of matching configurations; unmatched ones are counted into {@code only}. */
+    /** The gated groups of matching configurations of one host; unmatched ones are counted into {@code only}. */
     static List<GatedFigures.Group> compare(List<PartitionVerdict.Figure> base, List<PartitionVerdict.Figure> cand,
                                             double thresholdPct, String otherMachines, int[] only) {
+        return compare(base, cand, thresholdPct, otherMachines, true, only);
+    }
+
+    /** The same; {@code oneHost} false where the sides ran on other GPUs of one kind: the floors across hosts. */
+    static List<GatedFigures.Group> compare(List<PartitionVerdict.Figure> base, List<PartitionVerdict.Figure> cand,
+                                            double thresholdPct, String otherMachines, boolean oneHost, int[] only) {
+        double stepFloor = oneHost ? STEP_FLOOR : ACROSS_HOSTS_STEP_FLOOR;
+        double p99Floor = oneHost ? P99_FLOOR : ACROSS_HOSTS_P99_FLOOR;
+        String stepSource = oneHost ? STEP_SOURCE : ACROSS_HOSTS_SOURCE;
+        String p99Source = oneHost ? P99_SOURCE : ACROSS_HOSTS_SOURCE;
         Map<String, PartitionVerdict.Figure> b = index(base);
         Map<String, PartitionVerdict.Figure> c = index(cand);
         List<GatedFigures.Group> out = new ArrayList<>();
@@ -46,18 +67,18 @@ final class PartitionComparison {
             List<GatedFigures.Row> step = new ArrayList<>();
             if (!fb.stepUs().isEmpty() && !fc.stepUs().isEmpty()) {
                 step.add(GatedFigures.row("step time (µs)", false, fb.stepUs(), fc.stepUs(),
-                        STEP_FLOOR, STEP_SOURCE, thresholdPct, otherMachines));
+                        stepFloor, stepSource, thresholdPct, otherMachines));
             }
             if (!fb.tokensPerSecond().isEmpty() && !fc.tokensPerSecond().isEmpty()) {
                 step.add(GatedFigures.row("tokens/s", true, fb.tokensPerSecond(), fc.tokensPerSecond(),
-                        STEP_FLOOR, STEP_SOURCE, thresholdPct, otherMachines));
+                        stepFloor, stepSource, thresholdPct, otherMachines));
             }
             if (!step.isEmpty()) {
                 out.add(GatedFigures.group("partition", what, step));
             }
             if (!fb.p99RequestUs().isEmpty() && !fc.p99RequestUs().isEmpty()) {
                 out.add(GatedFigures.group("partition", what, List.of(GatedFigures.row("p99 request latency (µs)",
-                        false, fb.p99RequestUs(), fc.p99RequestUs(), P99_FLOOR, P99_SOURCE, thresholdPct,
+                        false, fb.p99RequestUs(), fc.p99RequestUs(), p99Floor, p99Source, thresholdPct,
                         otherMachines))));
             }
         }

@@ -62,4 +62,32 @@ class PartitionComparisonTest {
         assertEquals(1, only[0], "P2P_OFF only in the baseline");
         assertEquals(1, only[1], "HOST_STAGED only in the candidate");
     }
+
+    /**
+     * The held-out change of 2026-12-07: TP host-staged prefill, 738541 µs on one H100 host, 778114 on another ten hours
+     * later (+5.4%, 2 false alarms in 42 with the floors of one host). Between hosts the floor is 9%: not judged at ±5%,
+     * same at ±10%; on one host the same change stays worse.
+     */
+    @Test
+    void theMeasuredChangeBetweenHostsIsNoAlarmButOnOneHostIsWorse() {
+        List<PartitionVerdict.Figure> b = List.of(fig("HOST_STAGED", List.of(738541.0), List.of(1088422.0)));
+        List<PartitionVerdict.Figure> c = List.of(fig("HOST_STAGED", List.of(778114.0), List.of(1113588.0)));
+        List<GatedFigures.Group> across = PartitionComparison.compare(b, c, 5, null, false, new int[2]);
+        assertEquals(Verdict.UNJUDGED, across.get(0).verdict(), across.get(0).headline().why());
+        assertTrue(across.get(0).headline().why().contains("GPU UUIDs differ"), across.get(0).headline().why());
+        assertTrue(across.get(0).headline().withinWiderFloor(), "counted as a floor wider than the threshold");
+        assertEquals(Verdict.UNJUDGED, across.get(1).verdict(), "p99 +2.3% within the 6% floor, wider than ±5%");
+        List<GatedFigures.Group> atTen = PartitionComparison.compare(b, c, 10, null, false, new int[2]);
+        assertEquals(Verdict.SAME, atTen.get(0).verdict(), atTen.get(0).headline().why());
+        List<GatedFigures.Group> oneHost = PartitionComparison.compare(b, c, 5, null, true, new int[2]);
+        assertEquals(Verdict.WORSE, oneHost.get(0).verdict(), oneHost.get(0).headline().why());
+    }
+
+    /** Between hosts a step 1.5 times longer is still worse: the wider floor hides 9%, not 50%. */
+    @Test
+    void aStepOneAndAHalfTimesLongerIsWorseBetweenHostsToo() {
+        List<GatedFigures.Group> g = PartitionComparison.compare(List.of(fig("P2P", List.of(5000.0), List.of())),
+                List.of(fig("P2P", List.of(7500.0), List.of())), 5, null, false, new int[2]);
+        assertEquals(Verdict.WORSE, g.get(0).verdict(), g.get(0).headline().why());
+    }
 }
