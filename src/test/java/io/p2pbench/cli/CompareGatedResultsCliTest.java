@@ -107,6 +107,43 @@ class CompareGatedResultsCliTest {
         CliTest.assertOneLine(compare(PARTITION, slow, "zero"), "0.0 tokens/s, compute");
     }
 
+    /**
+     * The same run as if rerun on another GPU of the machine (its topology's GPU UUID changed) with one step 6% longer:
+     * worse on one host, but between hosts partition steps moved up to 5.4% (H100, 2026-12-07), so there the floors are
+     * wider (9%, 6%): not judged at ±5%, the stdout saying which figures and why; a step 1.5 times longer is still worse.
+     */
+    @Test
+    void aPartitionRunOnAnotherGpuIsJudgedWithTheFloorsBetweenHosts() throws IOException {
+        Path other = work.resolve("other");
+        copy(PARTITION, other);
+        Path topology = other.resolve("topology.json");
+        Files.writeString(topology, Files.readString(topology).replace("GPU-773cbcc2-735c-5eb6-d754-7a34642e3211",
+                "GPU-00000000-0000-0000-0000-000000000001"));
+        String id = "part-step-DENSE_8B-TP-P2P-DECODE-graph-g0.0";
+        Path jmh;
+        try (Stream<Path> files = Files.list(other.resolve("jmh"))) {
+            jmh = files.filter(f -> f.getFileName().toString().endsWith(id + ".json.gz")).findFirst().orElseThrow();
+        }
+        editGzip(jmh, a -> scale(a.get(0).get("secondaryMetrics").get("stepUs"), 1.06));
+        Path oneHost = work.resolve("one-host");
+        copy(other, oneHost);
+        Files.copy(PARTITION.resolve("topology.json"), oneHost.resolve("topology.json"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        CliTest.Result same = compare(PARTITION, oneHost, "one-host-compare");
+        assertEquals(1, same.code(), "6% longer on one host: " + same.out() + same.err());
+        CliTest.Result r = compare(PARTITION, other, "other-compare");
+        assertEquals(0, r.code(), r.out() + r.err());
+        assertTrue(r.out().startsWith("SAME: h200x1-single-r580/other vs baseline h200x1-single-r580/2026-12-02T18-05-20Z: "
+                + "0 worse, 0 better, 0 same, 35 cannot be judged here (noise floor wider than ±5%)"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("  not gated at ±5% (floor wider): partition step time (µs) "
+                + "on other GPUs x")), r.out());
+        assertTrue(Files.readString(work.resolve("other-compare/compare.md")).contains("other GPUs of it (GPU UUIDs "
+                + "differ): the floors between hosts"));
+        editGzip(jmh, a -> scale(a.get(0).get("secondaryMetrics").get("stepUs"), 1.5 / 1.06));
+        CliTest.Result slow = compare(PARTITION, other, "other-slow");
+        assertEquals(1, slow.code(), slow.out() + slow.err());
+    }
+
     /** Multiplies a JMH secondary metric's score and every raw value by {@code f}. */
     private static void scale(JsonNode metric, double f) {
         ((ObjectNode) metric).put("score", metric.get("score").asDouble() * f);

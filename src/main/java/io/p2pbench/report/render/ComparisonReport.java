@@ -190,8 +190,8 @@ public final class ComparisonReport {
     /**
      * Which measurements the gate does not cover here: those whose floor is wider than the threshold (widened by the
      * host's CPU or not), by metric, kind
-     * and path (partition and serving figures by section and figure), most first, each with how many and the range of
-     * their floors ({@code not gated at ±5% (floor wider): bandwidth host PAGEABLE LOCAL x9 (±21-68%); ...}). A CI log
+     * and path (partition and serving figures by section and figure, "on other GPUs" where their floors are those between
+     * hosts), most first, each with how many and the range of their floors ({@code not gated at ±5% (floor wider): bandwidth host PAGEABLE LOCAL x9 (±21-68%); ...}). A CI log
      * then says what exit 0 does not vouch for.
      */
     static String notGated(Comparison.Result r, GatedFigures.Result gated) {
@@ -203,8 +203,9 @@ public final class ComparisonReport {
                     Measurement.Key k = h.candidate().key();
                     count(kinds, k.metric() + " " + k.kind() + " " + k.path(), h.floor().fraction());
                 });
+        String hosts = gated.otherGpus() ? " on other GPUs" : "";
         gated.groups().stream().filter(g -> g.verdict() == Verdict.UNJUDGED && g.headline().withinWiderFloor())
-                .forEach(g -> count(kinds, g.section() + " " + g.headline().figure(), g.headline().floor()));
+                .forEach(g -> count(kinds, g.section() + " " + g.headline().figure() + hosts, g.headline().floor()));
         List<String> named = kinds.entrySet().stream()
                 .sorted(Comparator.comparingDouble((Map.Entry<String, double[]> e) -> -e.getValue()[0])
                         .thenComparing(Map.Entry::getKey))

@@ -82,8 +82,15 @@ public final class GatedFigures {
      * @param baselineOnly configurations only the baseline measured (not compared)
      * @param candidateOnly configurations only the candidate measured
      * @param note the matching in one line (one machine, or two machines side by side)
+     * @param otherGpus whether the sides ran on other GPUs of one machine (GPU UUIDs differ), judged with the floors
+     *     between hosts
      */
-    public record Result(List<Group> groups, int baselineOnly, int candidateOnly, String note) {
+    public record Result(List<Group> groups, int baselineOnly, int candidateOnly, String note, boolean otherGpus) {
+        /** Sides of one host (or not known to differ). */
+        public Result(List<Group> groups, int baselineOnly, int candidateOnly, String note) {
+            this(groups, baselineOnly, candidateOnly, note, false);
+        }
+
         /** Measurements with a given verdict. */
         public long count(Verdict v) {
             return groups.stream().filter(g -> g.verdict() == v).count();
@@ -132,9 +139,10 @@ public final class GatedFigures {
         Comparator<Group> worstFirst = Comparator.comparingInt((Group g) -> g.verdict().ordinal())
                 .thenComparing(Comparator.comparingDouble((Group g) -> g.headline().adversePct()).reversed());
         groups.sort(worstFirst);
-        String note = other == null ? "Same machine (" + candMachine + ")."
-                : "Different machines (" + other + "): figures side by side, not judged.";
-        return new Result(List.copyOf(groups), only[0], only[1], note);
+        String note = other != null ? "Different machines (" + other + "): figures side by side, not judged."
+                : oneHost ? "Same machine (" + candMachine + ")."
+                : "Same machine (" + candMachine + "), other GPUs of it (GPU UUIDs differ): the floors between hosts.";
+        return new Result(List.copyOf(groups), only[0], only[1], note, other == null && !oneHost);
     }
 
     /**
