@@ -12,6 +12,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -128,15 +129,16 @@ class CompareGatedResultsCliTest {
         Path oneHost = work.resolve("one-host");
         copy(other, oneHost);
         Files.copy(PARTITION.resolve("topology.json"), oneHost.resolve("topology.json"),
-                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                StandardCopyOption.REPLACE_EXISTING);
         CliTest.Result same = compare(PARTITION, oneHost, "one-host-compare");
         assertEquals(1, same.code(), "6% longer on one host: " + same.out() + same.err());
         CliTest.Result r = compare(PARTITION, other, "other-compare");
         assertEquals(0, r.code(), r.out() + r.err());
-        assertTrue(r.out().startsWith("SAME: h200x1-single-r580/other vs baseline h200x1-single-r580/2026-12-02T18-05-20Z: "
-                + "0 worse, 0 better, 0 same, 35 cannot be judged here (noise floor wider than ±5%)"), r.out());
-        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("  not gated at ±5% (floor wider): partition step time (µs) "
-                + "on other GPUs x")), r.out());
+        assertTrue(r.out().startsWith("SAME: h200x1-single-r580/other vs baseline h200x1-single-r580/"
+                + "2026-12-02T18-05-20Z: 0 worse, 0 better, 0 same, 35 cannot be judged here (noise floor wider than "
+                + "±5%)"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("  not gated at ±5% (floor wider): partition step time "
+                + "(µs) on other GPUs x")), r.out());
         assertTrue(Files.readString(work.resolve("other-compare/compare.md")).contains("other GPUs of it (GPU UUIDs "
                 + "differ): the floors between hosts"));
         editGzip(jmh, a -> scale(a.get(0).get("secondaryMetrics").get("stepUs"), 1.5 / 1.06));

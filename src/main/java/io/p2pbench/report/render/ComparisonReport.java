@@ -189,10 +189,10 @@ public final class ComparisonReport {
 
     /**
      * Which measurements the gate does not cover here: those whose floor is wider than the threshold (widened by the
-     * host's CPU or not), by metric, kind
-     * and path (partition and serving figures by section and figure, "on other GPUs" where their floors are those between
-     * hosts), most first, each with how many and the range of their floors ({@code not gated at ±5% (floor wider): bandwidth host PAGEABLE LOCAL x9 (±21-68%); ...}). A CI log
-     * then says what exit 0 does not vouch for.
+     * host's CPU or not), by metric, kind and path (partition and serving figures by section and figure, "on other
+     * GPUs" where their floors are those between hosts), most first, each with how many and the range of their floors
+     * ({@code not gated at ±5% (floor wider): bandwidth host PAGEABLE LOCAL x9 (±21-68%); ...}). A CI log then says
+     * what exit 0 does not vouch for.
      */
     static String notGated(Comparison.Result r, GatedFigures.Result gated) {
         Map<String, double[]> kinds = new LinkedHashMap<>(); // {count, least floor, widest floor}

@@ -15,9 +15,9 @@ import java.util.Map;
  * 2026-12-06, four runs on one host and three on another, one session: between any two, a configuration's step time
  * and tokens/s moved by at most 2.4% and its p99 request latency by at most 2.2% (within a host 2.0% and 1.3%).
  * {@link #STEP_FLOOR} and {@link #P99_FLOOR} are those maxima with a margin of 1.7 times, raised to the spread between
- * runs of either side. Held out, three runs on a third host ten hours later (2026-12-07) moved within it by at most 2.9%
- * and 2.3%, inside those floors, but against the first seven by up to 5.4% (TP host-staged prefill, whose activations
- * cross the host's memory) and 3.3%: 2 of 42 such comparisons exited 1. So where the sides ran on other GPUs of one
+ * runs of either side. Held out, three runs on a third host ten hours later (2026-12-07) moved within it by at most
+ * 2.9% and 2.3%, inside those floors, but against the first seven by up to 5.4% (TP host-staged prefill, whose
+ * activations cross the host's memory) and 3.3%: 2 of 42 such comparisons exited 1. So where the sides ran on other GPUs of one
  * kind (GPU UUIDs differ), the floors are {@link #ACROSS_HOSTS_STEP_FLOOR} and {@link #ACROSS_HOSTS_P99_FLOOR}, the
  * largest changes between hosts with the same margin (docs/compare.md, "Partition and serving results"). The report's
  * own partition verdicts, which compare plans within one run, keep their stated floors

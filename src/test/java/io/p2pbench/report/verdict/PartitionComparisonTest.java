@@ -64,9 +64,9 @@ class PartitionComparisonTest {
     }
 
     /**
-     * The held-out change of 2026-12-07: TP host-staged prefill, 738541 µs on one H100 host, 778114 on another ten hours
-     * later (+5.4%, 2 false alarms in 42 with the floors of one host). Between hosts the floor is 9%: not judged at ±5%,
-     * same at ±10%; on one host the same change stays worse.
+     * The held-out change of 2026-12-07: TP host-staged prefill, 738541 µs on one H100 host, 778114 on another ten
+     * hours later (+5.4%, 2 false alarms in 42 with the floors of one host). Between hosts the floor is 9%: not judged
+     * at ±5%, same at ±10%; on one host the same change stays worse.
      */
     @Test
     void theMeasuredChangeBetweenHostsIsNoAlarmButOnOneHostIsWorse() {
