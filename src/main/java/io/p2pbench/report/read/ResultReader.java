@@ -2,7 +2,6 @@ package io.p2pbench.report.read;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.p2pbench.collective.BusBandwidth;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
@@ -66,8 +65,6 @@ public final class ResultReader {
     public static final String SELF_LANE_2 = "concurrent copy 2 of 2";
     /** Both lanes of a bidirectional copy added up. */
     public static final String BOTH_WAYS = "both ways (sum)";
-
-    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private ResultReader() {}
 
@@ -141,7 +138,7 @@ public final class ResultReader {
         }
         JsonNode total;
         try {
-            total = MAPPER.readTree(phases.toFile()).path("total");
+            total = ResultFolder.mapper().readTree(phases.toFile()).path("total");
         } catch (IOException | RuntimeException e) {
             return Double.NaN;
         }

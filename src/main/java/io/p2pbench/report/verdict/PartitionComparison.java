@@ -42,13 +42,10 @@ final class PartitionComparison {
 
     private PartitionComparison() {}
 
-    /** The gated groups of matching configurations of one host; unmatched ones are counted into {@code only}. */
-    static List<GatedFigures.Group> compare(List<PartitionVerdict.Figure> base, List<PartitionVerdict.Figure> cand,
-                                            double thresholdPct, String otherMachines, int[] only) {
-        return compare(base, cand, thresholdPct, otherMachines, true, only);
-    }
-
-    /** The same; {@code oneHost} false where the sides ran on other GPUs of one kind: the floors across hosts. */
+    /**
+     * The gated groups of matching configurations; unmatched ones are counted into {@code only}. {@code oneHost} false
+     * where the sides ran on other GPUs of one kind: the floors across hosts.
+     */
     static List<GatedFigures.Group> compare(List<PartitionVerdict.Figure> base, List<PartitionVerdict.Figure> cand,
                                             double thresholdPct, String otherMachines, boolean oneHost, int[] only) {
         double stepFloor = oneHost ? STEP_FLOOR : ACROSS_HOSTS_STEP_FLOOR;

@@ -18,7 +18,7 @@ class PartitionComparisonTest {
 
     private static List<GatedFigures.Group> compare(List<PartitionVerdict.Figure> b, List<PartitionVerdict.Figure> c,
                                                     int[] only) {
-        return PartitionComparison.compare(b, c, 5, null, only);
+        return PartitionComparison.compare(b, c, 5, null, true, only);
     }
 
     @Test
