@@ -99,6 +99,22 @@ class CompareCommittedRunsTest {
                 + "(1x NVIDIA H200), candidate h100x1-single-r580 (1x NVIDIA H100 80GB HBM3)"), md);
         assertTrue(md.contains("| baseline h200x1-single-r580 | candidate h100x1-single-r580 | ratio | change |"), md);
         assertTrue(!md.contains("**worse**") && md.contains("| 0.71x | -29.0% |"), md);
+        assertTrue(md.contains("- Builds: baseline p2pbench 0.1.0 (c3ec0a0), candidate p2pbench 0.1.0 (c3ec0a0).\n"), md);
+        assertTrue(lines.stream().noneMatch(l -> l.startsWith("Builds differ")), r.out());
+        String ring = lines.stream().filter(l -> l.startsWith("  allreduce-ring 0,0,0,0 ALL_REDUCE FLOAT32 ring over P2P "))
+                .findFirst().orElseThrow(() -> new AssertionError(r.out()));
+        assertTrue(ring.endsWith(": 0.71x (not like for like: both sides enqueued ungated by an older build, the host's "
+                + "enqueue rate)"), "this build's ring was host-paced, and a ratio of it says nothing of the machines: " + ring);
+
+        // Another build on the other machine: said before the figures, since a ratio then holds the builds' changes.
+        setBuild(h100, "0123abc");
+        CliTest.Result other = CliTest.run("compare", B.toString(), h100.toString(), "--out",
+                work.resolve("across-build").toString());
+        assertEquals(0, other.code(), other.out() + other.err());
+        assertEquals("Builds differ: baseline p2pbench 0.1.0 (c3ec0a0), candidate p2pbench 0.1.0 (0123abc): a ratio holds "
+                + "what changed between the builds as well as between the machines", other.out().lines().toList().get(1));
+        assertTrue(Files.readString(work.resolve("across-build").resolve("compare.md")).contains("- Builds: baseline "
+                + "p2pbench 0.1.0 (c3ec0a0), candidate p2pbench 0.1.0 (0123abc): they differ, so a ratio holds"), other.out());
 
         Path lower = work.resolve("lower");
         ScaleResults.scaledCopy(B, lower, ScaleResults.entry("host-bw-H2D-PINNED-LOCAL-gpu0-64MiB"), 0.8);
@@ -118,6 +134,14 @@ class CompareCommittedRunsTest {
         topology.put("fingerprint", fingerprint);
         topology.path("gpus").forEach(g -> ((ObjectNode) g).put("name", gpuName));
         mapper.writeValue(run.resolve("topology.json").toFile(), topology);
+    }
+
+    /** Gives a copied run another suite build in its manifest. */
+    private static void setBuild(Path run, String build) throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        ObjectNode manifest = (ObjectNode) mapper.readTree(run.resolve("manifest.json").toFile());
+        manifest.put("suiteBuild", build);
+        mapper.writeValue(run.resolve("manifest.json").toFile(), manifest);
     }
 
     private static void assertOnlyWorse(CliTest.Result r, String rowStart, String fragment) {

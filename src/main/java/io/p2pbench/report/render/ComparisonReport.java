@@ -238,6 +238,9 @@ public final class ComparisonReport {
         sb.append("- Machines: baseline ").append(base.machineDescription()).append(", candidate ")
                 .append(cand.machineDescription()).append(". Matched by ").append(r.matching().key())
                 .append("; the pairs of one link class are pooled.\n");
+        sb.append("- Builds: baseline ").append(origins(r.baselines())).append(", candidate ")
+                .append(origins(r.candidates())).append(buildsDiffer(r) ? ": they differ, so a ratio holds what changed "
+                        + "between the builds as well as between the machines.\n" : ".\n");
         sb.append("- No verdicts: noise floors are learned per machine, so one machine's floor cannot say whether the "
                 + "other's figure is worse, and another machine is not a regression. Per measurement, both figures "
                 + "(per side, the median of its runs' figures; per run, the median over batches, latency p50, ")
@@ -254,7 +257,8 @@ public final class ComparisonReport {
             rows.add(List.of(c.key().metric(), c.key().kind(), c.pairWithLink(), c.key().path(), c.key().direction(),
                     Sizes.format(c.key().sizeBytes()), Markdown.number(row.baselineValue()) + unit
                             + runs(row.baselineRuns()), Markdown.number(row.candidateValue()) + unit
-                            + runs(row.candidateRuns()), times(row.ratio()), Markdown.change(row.ratio())));
+                            + runs(row.candidateRuns()), times(row.ratio()),
+                    Markdown.change(row.ratio()) + ungatedNote(row)));
         }
         sb.append(Markdown.table(List.of("metric", "kind", "pair (link)", "path", "direction", "size",
                 "baseline " + base.machine(), "candidate " + cand.machine(), "ratio", "change"), rows)).append('\n');
@@ -268,6 +272,10 @@ public final class ComparisonReport {
                         + "as ratios candidate / baseline; no worse/better verdicts (noise floors are per machine)",
                 r.candidateLabel(), gpus(r.candidates().get(0)), r.baselineLabel(), gpus(r.baselines().get(0)),
                 r.groups().size()));
+        if (buildsDiffer(r)) {
+            out.add("Builds differ: baseline " + origins(r.baselines()) + ", candidate " + origins(r.candidates())
+                    + ": a ratio holds what changed between the builds as well as between the machines");
+        }
         // One line per measurement: its first row with a ratio (a collective's alg where the bus figure is 0).
         List<Comparison.Row> lines = r.groups().stream().map(g -> g.rows().stream().filter(x -> !x.noRatio())
                 .findFirst().orElse(g.headline())).toList();
@@ -276,9 +284,34 @@ public final class ComparisonReport {
             out.add(String.format(Locale.ROOT, "  %s %s %s %s %s: %s%s -> %s%s: %s", c.key().kind(), c.pairLabel(),
                     c.key().path(), c.key().direction(), Sizes.format(c.key().sizeBytes()),
                     Markdown.number(h.baselineValue()), unit(c), Markdown.number(h.candidateValue()), unit(c),
-                    times(h.ratio())));
+                    times(h.ratio())) + ungatedNote(h));
         }
         return out;
+    }
+
+    /** The builds (tool, version and commit) of a side's runs, comma-joined where they differ. */
+    private static String origins(List<ResultData> side) {
+        return String.join(", ", side.stream().map(ResultData::origin).distinct().sorted().toList());
+    }
+
+    /** Whether the two sides' runs come from other builds (or tools) than each other. */
+    private static boolean buildsDiffer(Comparison.Result r) {
+        return !origins(r.baselines()).equals(origins(r.candidates()));
+    }
+
+    /**
+     * What a side-by-side ratio cannot be read as where a side's collective was enqueued ungated by an older build
+     * ({@link Measurement#hostPaced}): that figure is the host's enqueue rate, not the device's, so the ratio is not
+     * like for like; empty otherwise.
+     */
+    private static String ungatedNote(Comparison.Row row) {
+        boolean b = row.baseline().hostPaced();
+        boolean c = row.candidate().hostPaced();
+        if (!b && !c) {
+            return "";
+        }
+        return " (not like for like: " + (b && c ? "both sides" : b ? "the baseline" : "the candidate")
+                + " enqueued ungated by an older build, the host's enqueue rate)";
     }
 
     private static List<Comparison.Row> sortedByMeasurement(List<Comparison.Row> rows) {
