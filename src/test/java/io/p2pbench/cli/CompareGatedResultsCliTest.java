@@ -146,6 +146,55 @@ class CompareGatedResultsCliTest {
         assertEquals(1, slow.code(), slow.out() + slow.err());
     }
 
+    /**
+     * Partition and serving runs of another machine (the fingerprint relabelled) are shown side by side as ratios, as
+     * copy measurements are, never judged: a step 1.5 times longer exits 0 with its ratio on stdout; before, stdout
+     * gave a verdict line, "SAME ... 35 cannot be judged", and no figure.
+     */
+    @Test
+    void partitionAndServingRunsOfAnotherMachineAreShownSideBySide() throws IOException {
+        Path other = work.resolve("h100-part");
+        copy(PARTITION, other);
+        relabel(other, "h100x1-single-r580");
+        String id = "part-step-DENSE_8B-TP-P2P-DECODE-graph-g0.0";
+        Path jmh;
+        try (Stream<Path> files = Files.list(other.resolve("jmh"))) {
+            jmh = files.filter(f -> f.getFileName().toString().endsWith(id + ".json.gz")).findFirst().orElseThrow();
+        }
+        editGzip(jmh, a -> scale(a.get(0).get("secondaryMetrics").get("stepUs"), 1.5));
+        CliTest.Result r = compare(PARTITION, other, "h100-part-compare");
+        assertEquals(0, r.code(), r.out() + r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals("ACROSS MACHINES: h100x1-single-r580/h100-part (1x NVIDIA H200) vs baseline h200x1-single-r580/"
+                + "2026-12-02T18-05-20Z (1x NVIDIA H200): 35 measurements side by side as ratios candidate / baseline; "
+                + "no worse/better verdicts (noise floors are per machine)", lines.get(0));
+        assertTrue(lines.contains("  partition DENSE_8B TP P2P over 0,0, DECODE batch 8 graph (single GPU: not an "
+                + "interconnect measurement): step time (µs) 5828 -> 8742: 1.50x; tokens/s 1373 -> 1373: 1.00x"), r.out());
+        assertEquals(37, lines.size(), "the heading, 35 measurements, where the files are: " + r.out());
+        assertTrue(lines.stream().noneMatch(l -> l.matches("(SAME|WORSE|BETTER):.*|  (worse|better) .*")), r.out());
+        String md = Files.readString(work.resolve("h100-part-compare/compare.md"));
+        assertTrue(md.contains("| kind | configuration | figure | baseline | candidate | ratio | change |")
+                && !md.contains("cannot judge") && md.contains("| step time (µs) | 5828 | 8742 | 1.50x | +50.0% |"), md);
+
+        Path serving = work.resolve("h100-serving");
+        copy(SERVING, serving);
+        relabel(serving, "h100x1-single-r580");
+        CliTest.Result s = compare(SERVING, serving, "h100-serving-compare");
+        assertEquals(0, s.code(), s.out() + s.err());
+        assertTrue(s.out().startsWith("ACROSS MACHINES: h100x1-single-r580/h100-serving"), s.out());
+        assertTrue(s.out().lines().anyMatch(l -> l.startsWith("  serving DENSE_8B SINGLE P2P over 0,0") && l.contains(
+                "knee (req/s) ") && l.contains(": 1.00x")), s.out());
+    }
+
+    /** Gives a copied run another machine's fingerprint (manifest and topology). */
+    private static void relabel(Path run, String fingerprint) throws IOException {
+        for (String f : List.of("manifest.json", "topology.json")) {
+            ObjectNode node = (ObjectNode) MAPPER.readTree(run.resolve(f).toFile());
+            node.put("fingerprint", fingerprint);
+            MAPPER.writeValue(run.resolve(f).toFile(), node);
+        }
+    }
+
     /** Multiplies a JMH secondary metric's score and every raw value by {@code f}. */
     private static void scale(JsonNode metric, double f) {
         ((ObjectNode) metric).put("score", metric.get("score").asDouble() * f);

@@ -131,8 +131,8 @@ public final class ComparisonReport {
      * after them (their rows in the same format), within the same {@code maxRows}.
      */
     public static List<String> summary(Comparison.Result r, GatedFigures.Result gated, int maxRows) {
-        if (r.matching() == Comparison.Matching.ACROSS_MACHINES) {
-            return sideBySideSummary(r);
+        if (r.matching() == Comparison.Matching.ACROSS_MACHINES || gated.acrossMachines()) {
+            return sideBySideSummary(r, gated);
         }
         List<String> out = new ArrayList<>();
         long worse = r.count(Verdict.WORSE) + gated.count(Verdict.WORSE);
@@ -265,16 +265,18 @@ public final class ComparisonReport {
         return sb.toString();
     }
 
-    /** stdout for two different machines: which is which, then every measurement's figures and ratio. */
-    private static List<String> sideBySideSummary(Comparison.Result r) {
+    /**
+     * stdout for two different machines: which is which, then every measurement's figures and ratio, then every
+     * partition and serving measurement's ({@code gated}).
+     */
+    private static List<String> sideBySideSummary(Comparison.Result r, GatedFigures.Result gated) {
         List<String> out = new ArrayList<>();
         out.add(String.format(Locale.ROOT, "ACROSS MACHINES: %s (%s) vs baseline %s (%s): %d measurements side by side "
                         + "as ratios candidate / baseline; no worse/better verdicts (noise floors are per machine)",
                 r.candidateLabel(), gpus(r.candidates().get(0)), r.baselineLabel(), gpus(r.baselines().get(0)),
-                r.groups().size()));
+                r.groups().size() + gated.groups().size()));
         if (buildsDiffer(r)) {
-            out.add("Builds differ: baseline " + origins(r.baselines()) + ", candidate " + origins(r.candidates())
-                    + ": a ratio holds what changed between the builds as well as between the machines");
+            out.add(buildsLine(r));
         }
         // One line per measurement: its first row with a ratio (a collective's alg where the bus figure is 0).
         List<Comparison.Row> lines = r.groups().stream().map(g -> g.rows().stream().filter(x -> !x.noRatio())
@@ -286,6 +288,7 @@ public final class ComparisonReport {
                     Markdown.number(h.baselineValue()), unit(c), Markdown.number(h.candidateValue()), unit(c),
                     times(h.ratio())) + ungatedNote(h));
         }
+        out.addAll(GatedFiguresReport.sideBySide(gated));
         return out;
     }
 
@@ -295,8 +298,14 @@ public final class ComparisonReport {
     }
 
     /** Whether the two sides' runs come from other builds (or tools) than each other. */
-    private static boolean buildsDiffer(Comparison.Result r) {
+    static boolean buildsDiffer(Comparison.Result r) {
         return !origins(r.baselines()).equals(origins(r.candidates()));
+    }
+
+    /** The line saying which builds the two sides' runs come from, where they differ ({@link #buildsDiffer}). */
+    static String buildsLine(Comparison.Result r) {
+        return "Builds differ: baseline " + origins(r.baselines()) + ", candidate " + origins(r.candidates())
+                + ": a ratio holds what changed between the builds as well as between the machines";
     }
 
     /**

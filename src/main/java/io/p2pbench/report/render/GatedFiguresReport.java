@@ -5,6 +5,7 @@ import io.p2pbench.report.verdict.Comparison;
 import io.p2pbench.report.verdict.GatedFigures;
 import io.p2pbench.report.verdict.Verdict;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -21,7 +22,8 @@ public final class GatedFiguresReport {
     public static String heading(Comparison.Result r) {
         return "## Compare `" + r.baselineLabel() + "` (baseline) with `" + r.candidateLabel() + "`\n\n"
                 + "No copy or collective measurements on one side: the partition and serving results below are "
-                + "what is compared.\n\n";
+                + "what is compared." + (ComparisonReport.buildsDiffer(r) ? " " + ComparisonReport.buildsLine(r) + "." : "")
+                + "\n\n";
     }
 
     /** The compare.md section, or empty when nothing was compared. */
@@ -33,6 +35,9 @@ public final class GatedFiguresReport {
         sb.append("- Matching: ").append(r.note()).append(" Partition: by model, phase, batch, eager/graph, plan, "
                 + "transport and GPUs; serving: by model, plan, transport, GPUs and workload (the same requests at the "
                 + "same rates).\n");
+        if (r.acrossMachines()) {
+            return sb.append(sideBySideMarkdown(r)).toString();
+        }
         sb.append("- Per figure and run one value; per side the median of its runs. Worse or better only beyond ±")
                 .append(Markdown.plain(thresholdPct)).append("% and beyond the figure's noise floor (")
                 .append(GatedFigures.NOISE).append("); within a floor wider than the threshold it cannot be judged "
@@ -58,6 +63,41 @@ public final class GatedFiguresReport {
         sb.append(Markdown.table(List.of("kind", "configuration", "figure", "baseline", "candidate", "change",
                 "noise floor", "verdict", "why"), rows)).append('\n');
         return sb.toString();
+    }
+
+    /** Two machines' figures as a table: both sides' values, the ratio and the change; no floors, no verdicts. */
+    private static String sideBySideMarkdown(GatedFigures.Result r) {
+        StringBuilder sb = new StringBuilder();
+        sb.append("- No verdicts: noise floors are learned per machine. Per figure and run one value; per side the "
+                + "median of its runs; the ratio candidate / baseline.\n");
+        sb.append(String.format(Locale.ROOT, "- %d measurements side by side; %d baseline-only and %d candidate-only "
+                + "configurations not compared.%n%n", r.groups().size(), r.baselineOnly(), r.candidateOnly()));
+        List<List<String>> rows = new ArrayList<>();
+        for (GatedFigures.Group g : r.groups()) {
+            for (GatedFigures.Row row : g.rows()) {
+                rows.add(List.of(g.section(), g.what(), row.figure(), value(row.baselineValue(), row.baselineRuns()),
+                        value(row.candidateValue(), row.candidateRuns()), ComparisonReport.times(row.ratio()),
+                        Markdown.change(row.ratio())));
+            }
+        }
+        return sb.append(Markdown.table(List.of("kind", "configuration", "figure", "baseline", "candidate", "ratio",
+                "change"), rows)).append('\n').toString();
+    }
+
+    /**
+     * Two machines' partition and serving figures, one line per measurement in the order of its configuration: every
+     * figure with both sides' values and the ratio candidate / baseline
+     * ({@code partition DENSE_8B SINGLE P2P over 0,0, DECODE batch 8 graph: step time (µs) 4686 -> 7390: 1.58x; ...}).
+     */
+    static List<String> sideBySide(GatedFigures.Result r) {
+        return r.groups().stream().sorted(Comparator.comparing(GatedFigures.Group::section)
+                        .thenComparing(GatedFigures.Group::what))
+                .map(g -> "  " + g.section() + " " + g.what() + ": " + g.rows().stream()
+                        .sorted(Comparator.comparing(GatedFigures.Row::figure))
+                        .map(x -> x.figure() + " " + Markdown.number(x.baselineValue()) + " -> "
+                                + Markdown.number(x.candidateValue()) + ": " + ComparisonReport.times(x.ratio()))
+                        .collect(Collectors.joining("; ")))
+                .toList();
     }
 
     /** The worse and better measurements, worst first, at most {@code maxRows}; the same format as the measurements'. */

@@ -84,11 +84,14 @@ public final class GatedFigures {
      * @param note the matching in one line (one machine, or two machines side by side)
      * @param otherGpus whether the sides ran on other GPUs of one machine (GPU UUIDs differ), judged with the floors
      *     between hosts
+     * @param acrossMachines whether the sides are of two machines (fingerprints differ): figures side by side as
+     *     ratios, none judged
      */
-    public record Result(List<Group> groups, int baselineOnly, int candidateOnly, String note, boolean otherGpus) {
+    public record Result(List<Group> groups, int baselineOnly, int candidateOnly, String note, boolean otherGpus,
+                         boolean acrossMachines) {
         /** Sides of one host (or not known to differ). */
         public Result(List<Group> groups, int baselineOnly, int candidateOnly, String note) {
-            this(groups, baselineOnly, candidateOnly, note, false);
+            this(groups, baselineOnly, candidateOnly, note, false, false);
         }
 
         /** Measurements with a given verdict. */
@@ -142,7 +145,7 @@ public final class GatedFigures {
         String note = other != null ? "Different machines (" + other + "): figures side by side, not judged."
                 : oneHost ? "Same machine (" + candMachine + ")."
                 : "Same machine (" + candMachine + "), other GPUs of it (GPU UUIDs differ): the floors between hosts.";
-        return new Result(List.copyOf(groups), only[0], only[1], note, other == null && !oneHost);
+        return new Result(List.copyOf(groups), only[0], only[1], note, other == null && !oneHost, other != null);
     }
 
     /**
