@@ -64,7 +64,7 @@ class CompareCommittedRunsTest {
         ScaleResults.scaledCopy(B, scaled, ScaleResults.entry("host-lat-H2D-PINNED-LOCAL-gpu0-1MiB"), 1.25);
         assertOnlyWorse(CliTest.run("compare", A.toString(), scaled.toString(), "--out",
                         work.resolve("lat-out").toString()),
-                "  worse  host GPU0 PINNED LOCAL H2D 1 MiB: ", " \u00b5s (+");
+                "  worse  host GPU0 PINNED LOCAL H2D 1 MiB p50: ", " \u00b5s (+");
     }
 
     /**
@@ -89,7 +89,7 @@ class CompareCommittedRunsTest {
         String peer256 = lines.stream().filter(l -> l.startsWith("  peer 0→0 CE_P2P_READ one-way 256 MiB: "))
                 .findFirst().orElseThrow(() -> new AssertionError(r.out()));
         assertTrue(peer256.matches("  peer 0→0 CE_P2P_READ one-way 256 MiB: [0-9.]+ GB/s -> [0-9.]+ GB/s: 0\\.71x"), peer256);
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith("  peer 0→0 CE_P2P_READ one-way 4 KiB: ")
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("  peer 0→0 CE_P2P_READ one-way 4 KiB p50: ")
                 && l.contains(" µs -> ") && l.endsWith(": 1.00x")), r.out());
         assertTrue(lines.stream().noneMatch(l -> l.startsWith("WORSE") || l.startsWith("  worse")), r.out());
         assertTrue(lines.stream().anyMatch(l -> l.startsWith("  nccl 0 ALL_GATHER FLOAT32 alg 64 MiB: ")

@@ -155,7 +155,7 @@ public final class ComparisonReport {
             String unit = c.key().biggerIsBetter() ? "GB/s" : "µs";
             out.add(String.format(Locale.ROOT, "  %-6s %s %s %s %s %s: %s -> %s %s (%s; %.1f%% apart, floor %.1f%%)%s",
                     VerdictWords.word(g.verdict()), c.key().kind(), c.pairLabel(), c.key().path(), c.key().direction(),
-                    Sizes.format(c.key().sizeBytes()), Markdown.number(h.baselineValue()),
+                    Sizes.format(c.key().sizeBytes()) + figure(c), Markdown.number(h.baselineValue()),
                     Markdown.number(h.candidateValue()), unit, Markdown.change(h.ratio()),
                     (Math.max(h.ratio(), 1 / h.ratio()) - 1) * 100,
                     Double.isNaN(h.floor().fraction()) ? 0 : h.floor().fraction() * 100,
@@ -284,7 +284,7 @@ public final class ComparisonReport {
         for (Comparison.Row h : sortedByMeasurement(lines)) {
             Measurement c = h.candidate();
             out.add(String.format(Locale.ROOT, "  %s %s %s %s %s: %s%s -> %s%s: %s", c.key().kind(), c.pairLabel(),
-                    c.key().path(), c.key().direction(), Sizes.format(c.key().sizeBytes()),
+                    c.key().path(), c.key().direction(), Sizes.format(c.key().sizeBytes()) + figure(c),
                     Markdown.number(h.baselineValue()), unit(c), Markdown.number(h.candidateValue()), unit(c),
                     times(h.ratio())) + ungatedNote(h));
         }
@@ -332,6 +332,14 @@ public final class ComparisonReport {
 
     private static String gpus(ResultData d) {
         return d.gpuDescription().isEmpty() ? d.machine() : d.gpuDescription();
+    }
+
+    /**
+     * Which figure of a latency row a stdout line gives: {@code " p50"} (per run the p50 of its samples, per side the
+     * median of its runs, as compare.md says); bandwidth rows give their median over batches, the suite's headline.
+     */
+    private static String figure(Measurement m) {
+        return m.key().biggerIsBetter() ? "" : " p50";
     }
 
     private static String unit(Measurement m) {
