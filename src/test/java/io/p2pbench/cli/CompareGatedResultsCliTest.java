@@ -112,6 +112,7 @@ class CompareGatedResultsCliTest {
      * The same run as if rerun on another GPU of the machine (its topology's GPU UUID changed) with one step 6% longer:
      * worse on one host, but between hosts partition steps moved up to 5.4% (H100, 2026-12-07), so there the floors are
      * wider (9%, 6%): not judged at ±5%, the stdout saying which figures and why; a step 1.5 times longer is still worse.
+     * The 10 host-staged configurations' figures are not judged there at all (other GPUs of this kind).
      */
     @Test
     void aPartitionRunOnAnotherGpuIsJudgedWithTheFloorsBetweenHosts() throws IOException {
@@ -135,8 +136,8 @@ class CompareGatedResultsCliTest {
         CliTest.Result r = compare(PARTITION, other, "other-compare");
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().startsWith("SAME: h200x1-single-r580/other vs baseline h200x1-single-r580/"
-                + "2026-12-02T18-05-20Z: 0 worse, 0 better, 0 same, 35 cannot be judged here (noise floor wider than "
-                + "±5%)"), r.out());
+                + "2026-12-02T18-05-20Z: 0 worse, 0 better, 0 same, 35 cannot be judged here (25: noise floor wider "
+                + "than ±5%; 10: other GPUs of this kind)"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("  not gated at ±5% (floor wider): partition step time "
                 + "(µs) on other GPUs x")), r.out());
         assertTrue(Files.readString(work.resolve("other-compare/compare.md")).contains("other GPUs of it (GPU UUIDs "

@@ -371,13 +371,13 @@ public final class ComparisonReport {
         }
         long wider = r.widerFloors() + gated.widerFloors();
         long notSignificant = r.unjudged(Comparison.Unjudged.NOT_SIGNIFICANT);
-        long otherHosts = r.unjudged(Comparison.Unjudged.OTHER_HOSTS);
+        long otherHosts = r.unjudged(Comparison.Unjudged.OTHER_HOSTS) + gated.otherHosts();
         long hostPaced = r.unjudged(Comparison.Unjudged.HOST_PACED);
         long disturbed = r.unjudged(Comparison.Unjudged.DISTURBED);
         long hostCpu = r.unjudged(Comparison.Unjudged.HOST_CPU);
-        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors() - notSignificant - otherHosts - hostPaced - disturbed
-                - hostCpu;
-        long other = fromGated - gated.widerFloors();
+        long noRatio = r.count(Verdict.UNJUDGED) - r.widerFloors() - notSignificant - r.unjudged(Comparison.Unjudged
+                .OTHER_HOSTS) - hostPaced - disturbed - hostCpu;
+        long other = fromGated - gated.widerFloors() - gated.otherHosts();
         List<String> why = new ArrayList<>();
         if (wider > 0) {
             why.add((wider == n ? "" : wider + ": ") + "noise floor wider than ±" + Markdown.plain(r.thresholdPct()) + "%");

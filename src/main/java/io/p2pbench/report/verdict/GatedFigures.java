@@ -43,10 +43,12 @@ public final class GatedFigures {
      * @param floorSource where the floor comes from, in words
      * @param withinWiderFloor whether it cannot be judged because the figures lie within a floor wider than the
      *     threshold ({@link Verdict#UNJUDGED}, {@code why} saying so in words)
+     * @param otherHosts whether it is not judged because the sides ran on other GPUs of one kind and the figure
+     *     differs between hosts by more than any floor learned from them ({@link Verdict#UNJUDGED})
      */
     public record Row(String figure, boolean biggerIsBetter, List<Double> baselineRuns, List<Double> candidateRuns,
                       double baselineValue, double candidateValue, double floor, String floorSource,
-                      Verdict verdict, String why, boolean withinWiderFloor) {
+                      Verdict verdict, String why, boolean withinWiderFloor, boolean otherHosts) {
         /** Candidate over baseline. */
         public double ratio() {
             return candidateValue / baselineValue;
@@ -102,6 +104,11 @@ public final class GatedFigures {
         /** Whether nothing was compared. */
         public boolean isEmpty() {
             return groups.isEmpty();
+        }
+
+        /** Measurements not judged because the sides ran on other GPUs of one kind ({@link Row#otherHosts}). */
+        public long otherHosts() {
+            return groups.stream().filter(g -> g.verdict() == Verdict.UNJUDGED && g.headline().otherHosts()).count();
         }
 
         /** Measurements that cannot be judged because their floor is wider than the threshold. */
@@ -180,7 +187,7 @@ public final class GatedFigures {
         double bv = b.isEmpty() ? Double.NaN : PartitionVerdict.median(b);
         double cv = c.isEmpty() ? Double.NaN : PartitionVerdict.median(c);
         Row r = new Row(figure, biggerIsBetter, List.copyOf(base), List.copyOf(cand), bv, cv, floor, floorSource,
-                Verdict.SAME, "", false);
+                Verdict.SAME, "", false, false);
         if (otherMachines != null) {
             return with(r, Verdict.UNJUDGED, "different machines (" + otherMachines + "): shown side by side, "
                     + "not judged");
@@ -219,7 +226,16 @@ public final class GatedFigures {
     /** {@code r} with another verdict and reason, and whether it lies within a floor wider than the threshold. */
     private static Row with(Row r, Verdict v, String why, boolean withinWiderFloor) {
         return new Row(r.figure(), r.biggerIsBetter(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
-                r.candidateValue(), r.floor(), r.floorSource(), v, why, withinWiderFloor);
+                r.candidateValue(), r.floor(), r.floorSource(), v, why, withinWiderFloor, false);
+    }
+
+    /**
+     * {@code r} not judged because the sides ran on other GPUs of one kind and its figure differs between hosts by
+     * more than a floor learned from them ({@link Row#otherHosts}).
+     */
+    static Row otherHosts(Row r, String why) {
+        return new Row(r.figure(), r.biggerIsBetter(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
+                r.candidateValue(), r.floor(), r.floorSource(), Verdict.UNJUDGED, why, false, true);
     }
 
     /** A measurement of these rows: the worst first (largest adverse change first among equals). */
