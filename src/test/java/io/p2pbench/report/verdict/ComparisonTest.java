@@ -1,5 +1,6 @@
 package io.p2pbench.report.verdict;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -167,6 +168,36 @@ class ComparisonTest {
         assertEquals(3, groups.stream().filter(g -> g.headline().candidate().key().kind().equals("peer")).findFirst()
                 .orElseThrow().rows().size());
         assertEquals(0.8, groups.get(0).headline().ratio(), 1e-12, "the worst lane leads");
+    }
+
+    /**
+     * The Benjamini-Hochberg family holds one hypothesis per measurement: a bidirectional copy's lanes stand on its sum,
+     * a collective's alg and bus are one; before, every row was a hypothesis, and the quick preset's 72 measurements
+     * made a family of about 100 (with one lone change, q = p x family: a tenth of the changes at its edge were lost).
+     */
+    @Test
+    void eachMeasurementIsOneHypothesisOfTheFamily() {
+        Measurement.Key fwd = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.UNDER_REVERSE,
+                "0-1", 1 << 20);
+        Measurement.Key rev = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.UNDER_REVERSE,
+                "1-0", 1 << 20);
+        Measurement.Key sum = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.BOTH_WAYS,
+                "0-1", 1 << 20);
+        Measurement.Key bus = new Measurement.Key("bandwidth", "nccl", "ALL_REDUCE FLOAT32", "bus", "0,1", 1 << 20);
+        Measurement.Key alg = new Measurement.Key("bandwidth", "nccl", "ALL_REDUCE FLOAT32", "alg", "0,1", 1 << 20);
+        double[] base = {100, 101, 102, 103};
+        double[] lower = {80, 81, 82, 83};
+        List<Comparison.Row> rows = List.of(
+                Comparison.measure(m(fwd, base), m(fwd, lower), base, lower, floor(0.01)),
+                Comparison.measure(m(rev, base), m(rev, base), base, base, floor(0.01)),
+                Comparison.measure(m(sum, base), m(sum, lower), base, lower, floor(0.01)),
+                Comparison.measure(m(bus, base), m(bus, lower), base, lower, floor(0.01)),
+                Comparison.measure(m(alg, base), m(alg, lower), base, lower, floor(0.01)),
+                Comparison.measure(m(ONE_WAY_1M, base), m(ONE_WAY_1M, lower), base, lower, floor(0.01)));
+        assertTrue(rows.stream().allMatch(r -> r.p() > 0 && r.p() <= 1), "every row has a p");
+        int[] h = Comparison.hypotheses(rows);
+        assertArrayEquals(new int[] {2, 2, 2, 3, 3, 5}, h, "lanes -> their sum, alg -> bus (the first of equal p)");
+        assertEquals(3, java.util.Arrays.stream(h).distinct().count(), "three measurements, three hypotheses");
     }
 
     @Test
