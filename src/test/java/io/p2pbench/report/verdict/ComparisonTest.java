@@ -28,6 +28,18 @@ class ComparisonTest {
     private static final Measurement.Key ONE_WAY_1M =
             new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", "one-way", "0-1", 1 << 20);
 
+    /** A bidirectional copy's two lanes and sum, and a collective's bus and alg figures. */
+    private static final Measurement.Key FWD = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ",
+            ResultReader.UNDER_REVERSE, "0-1", 1 << 20);
+    private static final Measurement.Key REV = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ",
+            ResultReader.UNDER_REVERSE, "1-0", 1 << 20);
+    private static final Measurement.Key SUM = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ",
+            ResultReader.BOTH_WAYS, "0-1", 1 << 20);
+    private static final Measurement.Key BUS = new Measurement.Key("bandwidth", "nccl", "ALL_REDUCE FLOAT32", "bus",
+            "0,1", 1 << 20);
+    private static final Measurement.Key ALG = new Measurement.Key("bandwidth", "nccl", "ALL_REDUCE FLOAT32", "alg",
+            "0,1", 1 << 20);
+
     private static Measurement m(Measurement.Key key, double... samples) {
         return new Measurement(key, "m", "NV18", false, "sweep", "id", samples, "test");
     }
@@ -138,24 +150,16 @@ class ComparisonTest {
 
     @Test
     void lanesOfABidirectionalCopyAreOneMeasurement() {
-        Measurement.Key fwd = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.UNDER_REVERSE,
-                "0-1", 1 << 20);
-        Measurement.Key rev = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.UNDER_REVERSE,
-                "1-0", 1 << 20);
-        Measurement.Key sum = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.BOTH_WAYS,
-                "0-1", 1 << 20);
-        Measurement.Key bus = new Measurement.Key("bandwidth", "nccl", "ALL_REDUCE FLOAT32", "bus", "0,1", 1 << 20);
-        Measurement.Key alg = new Measurement.Key("bandwidth", "nccl", "ALL_REDUCE FLOAT32", "alg", "0,1", 1 << 20);
         List<Comparison.Row> rows = List.of(
-                Comparison.judge(Comparison.measure(m(fwd, 100), m(fwd, 80), new double[] {100}, new double[] {80},
+                Comparison.judge(Comparison.measure(m(FWD, 100), m(FWD, 80), new double[] {100}, new double[] {80},
                         floor(0.01)), Double.NaN, 5),
-                Comparison.judge(Comparison.measure(m(rev, 100), m(rev, 100), new double[] {100}, new double[] {100},
+                Comparison.judge(Comparison.measure(m(REV, 100), m(REV, 100), new double[] {100}, new double[] {100},
                         floor(0.01)), Double.NaN, 5),
-                Comparison.judge(Comparison.measure(m(sum, 200), m(sum, 180), new double[] {200}, new double[] {180},
+                Comparison.judge(Comparison.measure(m(SUM, 200), m(SUM, 180), new double[] {200}, new double[] {180},
                         floor(0.01)), Double.NaN, 5),
-                Comparison.judge(Comparison.measure(m(bus, 50), m(bus, 40), new double[] {50}, new double[] {40},
+                Comparison.judge(Comparison.measure(m(BUS, 50), m(BUS, 40), new double[] {50}, new double[] {40},
                         floor(0.01)), Double.NaN, 5),
-                Comparison.judge(Comparison.measure(m(alg, 50), m(alg, 40), new double[] {50}, new double[] {40},
+                Comparison.judge(Comparison.measure(m(ALG, 50), m(ALG, 40), new double[] {50}, new double[] {40},
                         floor(0.01)), Double.NaN, 5));
         List<Comparison.Group> groups = Comparison.group(rows);
         assertEquals(2, groups.size(), "one bidirectional copy, one collective");
@@ -177,22 +181,14 @@ class ComparisonTest {
      */
     @Test
     void eachMeasurementIsOneHypothesisOfTheFamily() {
-        Measurement.Key fwd = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.UNDER_REVERSE,
-                "0-1", 1 << 20);
-        Measurement.Key rev = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.UNDER_REVERSE,
-                "1-0", 1 << 20);
-        Measurement.Key sum = new Measurement.Key("bandwidth", "peer", "CE_P2P_READ", ResultReader.BOTH_WAYS,
-                "0-1", 1 << 20);
-        Measurement.Key bus = new Measurement.Key("bandwidth", "nccl", "ALL_REDUCE FLOAT32", "bus", "0,1", 1 << 20);
-        Measurement.Key alg = new Measurement.Key("bandwidth", "nccl", "ALL_REDUCE FLOAT32", "alg", "0,1", 1 << 20);
         double[] base = {100, 101, 102, 103};
         double[] lower = {80, 81, 82, 83};
         List<Comparison.Row> rows = List.of(
-                Comparison.measure(m(fwd, base), m(fwd, lower), base, lower, floor(0.01)),
-                Comparison.measure(m(rev, base), m(rev, base), base, base, floor(0.01)),
-                Comparison.measure(m(sum, base), m(sum, lower), base, lower, floor(0.01)),
-                Comparison.measure(m(bus, base), m(bus, lower), base, lower, floor(0.01)),
-                Comparison.measure(m(alg, base), m(alg, lower), base, lower, floor(0.01)),
+                Comparison.measure(m(FWD, base), m(FWD, lower), base, lower, floor(0.01)),
+                Comparison.measure(m(REV, base), m(REV, base), base, base, floor(0.01)),
+                Comparison.measure(m(SUM, base), m(SUM, lower), base, lower, floor(0.01)),
+                Comparison.measure(m(BUS, base), m(BUS, lower), base, lower, floor(0.01)),
+                Comparison.measure(m(ALG, base), m(ALG, lower), base, lower, floor(0.01)),
                 Comparison.measure(m(ONE_WAY_1M, base), m(ONE_WAY_1M, lower), base, lower, floor(0.01)));
         assertTrue(rows.stream().allMatch(r -> r.p() > 0 && r.p() <= 1), "every row has a p");
         int[] h = Comparison.hypotheses(rows);
