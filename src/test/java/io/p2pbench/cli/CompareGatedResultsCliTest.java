@@ -140,8 +140,10 @@ class CompareGatedResultsCliTest {
                 + "than ±5%; 10: other GPUs of this kind)"), r.out());
         assertTrue(r.out().lines().anyMatch(l -> l.startsWith("  not gated at ±5% (floor wider): partition step time "
                 + "(µs) on other GPUs x")), r.out());
-        assertTrue(Files.readString(work.resolve("other-compare/compare.md")).contains("other GPUs of it (GPU UUIDs "
-                + "differ): the floors between hosts"));
+        String md = Files.readString(work.resolve("other-compare/compare.md"));
+        assertTrue(md.contains("other GPUs of it (GPU UUIDs differ): the floors between hosts"), md);
+        assertTrue(md.contains("| step time (µs) | 7795 | 7795 | +0.0% | none across hosts | cannot judge | staged "
+                + "through host memory, on other GPUs of this kind"), "a staged configuration has no floor between hosts");
         editGzip(jmh, a -> scale(a.get(0).get("secondaryMetrics").get("stepUs"), 1.5 / 1.06));
         CliTest.Result slow = compare(PARTITION, other, "other-slow");
         assertEquals(1, slow.code(), slow.out() + slow.err());

@@ -56,7 +56,8 @@ public final class GatedFiguresReport {
                         || g.verdict() == Verdict.BETTER ? "**" + VerdictWords.word(g.verdict()) + "**" : VerdictWords.word(g.verdict());
                 rows.add(List.of(g.section(), g.what(), row.figure(), value(row.baselineValue(), row.baselineRuns()),
                         value(row.candidateValue(), row.candidateRuns()), Markdown.change(row.ratio()),
-                        String.format(Locale.ROOT, "±%.1f%%", 100 * row.floor()), verdict, row.why()));
+                        row.otherHosts() ? "none across hosts" : String.format(Locale.ROOT, "±%.1f%%", 100 * row.floor()),
+                        verdict, row.why()));
                 first = false;
             }
         }
