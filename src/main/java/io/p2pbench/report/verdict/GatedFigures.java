@@ -208,7 +208,7 @@ public final class GatedFigures {
         if (sizePct <= floorPct && floorPct > thresholdPct) {
             return with(r, Verdict.UNJUDGED, String.format(Locale.ROOT, "cannot judge at ±%s%%: within the "
                     + "noise floor %.1f%% (%s), which is wider (the figures are %.1f%% apart)",
-                    Numbers.plain(thresholdPct), floorPct, r.floorSource(), sizePct), true);
+                    Numbers.plain(thresholdPct), floorPct, r.floorSource(), sizePct), true, false);
         }
         if (changePct <= thresholdPct) {
             return with(r, Verdict.SAME, "within ±" + Numbers.plain(thresholdPct) + "%");
@@ -220,13 +220,16 @@ public final class GatedFigures {
 
     /** {@code r} with another verdict and reason. */
     static Row with(Row r, Verdict v, String why) {
-        return with(r, v, why, false);
+        return with(r, v, why, false, false);
     }
 
-    /** {@code r} with another verdict and reason, and whether it lies within a floor wider than the threshold. */
-    private static Row with(Row r, Verdict v, String why, boolean withinWiderFloor) {
+    /**
+     * {@code r} with another verdict and reason, whether it lies within a floor wider than the threshold, and whether
+     * it is not judged because the sides ran on other GPUs of one kind ({@link Row#otherHosts}).
+     */
+    private static Row with(Row r, Verdict v, String why, boolean withinWiderFloor, boolean otherHosts) {
         return new Row(r.figure(), r.biggerIsBetter(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
-                r.candidateValue(), r.floor(), r.floorSource(), v, why, withinWiderFloor, false);
+                r.candidateValue(), r.floor(), r.floorSource(), v, why, withinWiderFloor, otherHosts);
     }
 
     /**
@@ -234,8 +237,7 @@ public final class GatedFigures {
      * more than a floor learned from them ({@link Row#otherHosts}).
      */
     static Row otherHosts(Row r, String why) {
-        return new Row(r.figure(), r.biggerIsBetter(), r.baselineRuns(), r.candidateRuns(), r.baselineValue(),
-                r.candidateValue(), r.floor(), r.floorSource(), Verdict.UNJUDGED, why, false, true);
+        return with(r, Verdict.UNJUDGED, why, false, true);
     }
 
     /** A measurement of these rows: the worst first (largest adverse change first among equals). */
