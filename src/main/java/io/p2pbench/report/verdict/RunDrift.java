@@ -63,7 +63,7 @@ public final class RunDrift {
     private final Map<String, Double> total;
     private final Map<String, Double> rowTotal;
     private final Map<String, Double> rowDriftMax;
-    /** Degrees of freedom per row id and per class (the least of its rows'): independent runs less one per host. */
+    /** Degrees of freedom per class (the least of its rows'): independent runs less one per host. */
     private final Map<String, Double> degrees;
     private final int runs;
 
@@ -139,18 +139,13 @@ public final class RunDrift {
 
     /**
      * The degrees of freedom of what this table says of a row's drift: the runs it was learned from, less one per
-     * host (each host's runs are compared with their own mean), for the row where the table has it, else the least of
-     * its class's rows; 0 when unknown (a table written before degrees were kept), and the test then takes the rounds'
-     * degrees for the drift too. Where the table is the larger of two ({@link #max}), the larger degrees: the drift used
+     * host (each host's runs are compared with their own mean), the least of the row's class's rows (rows of one class
+     * were learned from the same runs but for the one-GPU ring and TENSOR exchange, classes of their own); 0 when
+     * unknown (a table written before degrees were kept), and the test then takes the rounds' degrees for the drift too. Where the table is the larger of two ({@link #max}), the larger degrees: the drift used
      * is never below either table's, so it is too small no more often than the better known of the two.
      */
     public double degrees(Measurement.Key k) {
-        Double row = degrees.get(rowId(k));
-        if (row != null) {
-            return row;
-        }
-        Double cls = degrees.get(NoiseFloors.classOf(k, true));
-        return cls != null ? cls : 0;
+        return degrees.getOrDefault(NoiseFloors.classOf(k, true), 0.0);
     }
 
     /**
@@ -251,7 +246,7 @@ public final class RunDrift {
         Map<String, Map<String, double[]>> totalSums = new TreeMap<>(); // class -> host -> {sum of s^2 + tau^2, rows}
         Map<String, double[]> rowTotals = new TreeMap<>(); // row -> {sum over hosts of s^2 + tau^2, hosts}
         Map<String, double[]> rowMaxima = new TreeMap<>(); // row -> {largest tau_h^2, hosts}
-        Map<String, Double> degrees = new TreeMap<>(); // row id, and class (the least of its rows) -> sum of (runs - 1)
+        Map<String, Double> degrees = new TreeMap<>(); // class -> the least over its rows of sum of (runs - 1)
         Set<String> contextLevel = new HashSet<>();
         byRow.forEach((row, hosts) -> {
             String cls = NoiseFloors.classOf(keys.get(row), true);
@@ -290,7 +285,6 @@ public final class RunDrift {
             double tau2 = drift[1] > 0 ? drift[0] / drift[1] : 0;
             if (drift[1] > 0) {
                 add(tauSums, cls, tau2);
-                degrees.merge(id, drift[1], Math::max);
                 degrees.merge(cls, drift[1], Math::min);
             }
             if (hosts.size() >= MIN_HOSTS) {
