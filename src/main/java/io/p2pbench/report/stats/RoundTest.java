@@ -16,9 +16,9 @@ import org.apache.commons.math3.distribution.TDistribution;
  * of the means has variance s^2 (1/n_b + 1/n_c) + tau^2 (1/k_b + 1/k_c) over k_b and k_c runs; it is tested with
  * Student's t (two-sided) and its interval is the t interval. Four rounds on each side give s 6 degrees of freedom;
  * a drift learned from independent runs has theirs, and the two terms together the Welch-Satterthwaite degrees
- * ({@link #degrees}): a drift from a table of 72 runs on 16 hosts is not known as poorly as 6 rounds know s. The pooling keeps a side whose rounds happen to agree closely from making any change
- * look significant; the floor on s keeps four identical figures (a latency p50 of a binned histogram) from doing
- * the same.
+ * ({@link #degrees}): a drift from a table of 72 runs on 16 hosts is not known as poorly as 6 rounds know s. The
+ * pooling keeps a side whose rounds happen to agree closely from making any change look significant; the floor on s
+ * keeps four identical figures (a latency p50 of a binned histogram) from doing the same.
  */
 public final class RoundTest {
     /** The least spread of a row's log figures this test assumes (0.3%): below it rounds agree by chance. */

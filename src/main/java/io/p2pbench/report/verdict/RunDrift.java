@@ -141,8 +141,10 @@ public final class RunDrift {
      * The degrees of freedom of what this table says of a row's drift: the runs it was learned from, less one per
      * host (each host's runs are compared with their own mean), the least of the row's class's rows (rows of one class
      * were learned from the same runs but for the one-GPU ring and TENSOR exchange, classes of their own); 0 when
-     * unknown (a table written before degrees were kept), and the test then takes the rounds' degrees for the drift too. Where the table is the larger of two ({@link #max}), the larger degrees: the drift used
-     * is never below either table's, so it is too small no more often than the better known of the two.
+     * unknown (a table written before degrees were kept, or another machine's table taken as a {@link #PRIOR}, which
+     * measured that machine, not this one), and the test then takes the rounds' degrees for the drift too. Where the
+     * table is the larger of two ({@link #max}), the larger degrees: the drift used is never below either table's, so
+     * it is too small no more often than the better known of the two.
      */
     public double degrees(Measurement.Key k) {
         return degrees.getOrDefault(NoiseFloors.classOf(k, true), 0.0);
@@ -209,9 +211,12 @@ public final class RunDrift {
         return out;
     }
 
-    /** The same table under another name. */
-    private RunDrift named(String name) {
-        return new RunDrift(name, tau, hostTau, total, rowTotal, rowDriftMax, degrees, runs);
+    /**
+     * The same table under another name, standing in for another machine's: its drift widens floors there, but its
+     * degrees of freedom are not that machine's ({@link #degrees}: none).
+     */
+    private RunDrift asPrior(String name) {
+        return new RunDrift(name, tau, hostTau, total, rowTotal, rowDriftMax, Map.of(), runs);
     }
 
     /**
@@ -364,7 +369,7 @@ public final class RunDrift {
         RunDrift table = forMachine(machine);
         if (!table.known() && !machine.equals(PRIOR)) {
             RunDrift prior = forMachine(PRIOR);
-            table = prior.known() ? prior.named("the table of " + PRIOR + " as a prior (this machine has no table: "
+            table = prior.known() ? prior.asPrior("the table of " + PRIOR + " as a prior (this machine has no table: "
                     + "learn one from its reruns with tools/learn-run-drift.sh)") : NONE;
         }
         return ofTables(learn("the baseline's " + baselines.size() + " runs", baselines), table);

@@ -35,9 +35,13 @@ class DriftDegreesTest {
     }
 
     private static ResultData run(Measurement.Key key, String name, String uuid, double... rounds) {
-        Measurement m = Measurement.ofRounds(Arrays.stream(rounds).mapToObj(f -> new Measurement(key, "h100", "X",
+        return run("h100", key, name, uuid, rounds);
+    }
+
+    private static ResultData run(String machine, Measurement.Key key, String name, String uuid, double... rounds) {
+        Measurement m = Measurement.ofRounds(Arrays.stream(rounds).mapToObj(f -> new Measurement(key, machine, "X",
                 true, "sweep", "id", new double[] {f}, "test")).toList());
-        return new ResultData(Path.of(name), name, "h100", "test", on(uuid), null, List.of(m), List.of(), Map.of(),
+        return new ResultData(Path.of(name), name, machine, "test", on(uuid), null, List.of(m), List.of(), Map.of(),
                 null);
     }
 
@@ -122,10 +126,24 @@ class DriftDegreesTest {
     /** compare's why names both degrees: those of the test and where they came from. */
     @Test
     void theFloorNamesTheDegreesOfTheRoundsAndOfTheDrift() throws Exception {
-        Comparison.Result r = Comparison.compare(List.of(FIVE_RUNS.get(0)), List.of(FIVE_RUNS.get(1)), 5,
-                NoiseFloors.defaults());
+        Comparison.Result r = Comparison.compare(List.of(run(RunDrift.PRIOR, ROW, "a", "GPU-1", 46.1, 46.3, 45.9, 46.2)),
+                List.of(run(RunDrift.PRIOR, ROW, "b", "GPU-1", 46.0, 46.4, 46.1, 46.2)), 5, NoiseFloors.defaults());
         String why = r.groups().get(0).headline().floor().source();
         assertTrue(why.contains("(rounds 6, drift 56)"), why);
+    }
+
+    /**
+     * Another machine's table taken as a prior (every user's first machine) widens the floors by its drift, but its
+     * degrees measured that machine, not this one: the rounds' stand, as before.
+     */
+    @Test
+    void aPriorFromAnotherMachineLendsItsDriftNotItsDegrees() throws Exception {
+        assertEquals(0, RunDrift.of("h100", List.of(FIVE_RUNS.get(0))).degrees(ROW), 1e-12);
+        Comparison.Result r = Comparison.compare(List.of(FIVE_RUNS.get(0)), List.of(FIVE_RUNS.get(1)), 5,
+                NoiseFloors.defaults());
+        assertTrue(r.noise().contains("as a prior"), r.noise());
+        String why = r.groups().get(0).headline().floor().source();
+        assertTrue(why.contains("t with 6 degrees of freedom") && !why.contains("drift 56"), why);
     }
 
     /**
@@ -137,8 +155,10 @@ class DriftDegreesTest {
     void rowsTheHostsCpuPacesKeepTheRoundsDegrees() throws Exception {
         Measurement.Key pageable = new Measurement.Key("bandwidth", "host", "PAGEABLE LOCAL", "H2D", "GPU0", 64L << 20);
         assertTrue(Comparison.hostCpuPaced(pageable));
-        Comparison.Result r = Comparison.compare(List.of(run(pageable, "a", "GPU-1", 15.1, 15.3, 14.9, 15.2)),
-                List.of(run(pageable, "b", "GPU-1", 15.0, 15.2, 15.1, 15.3)), 5, NoiseFloors.defaults());
+        Comparison.Result r = Comparison.compare(
+                List.of(run(RunDrift.PRIOR, pageable, "a", "GPU-1", 15.1, 15.3, 14.9, 15.2)),
+                List.of(run(RunDrift.PRIOR, pageable, "b", "GPU-1", 15.0, 15.2, 15.1, 15.3)), 5, NoiseFloors.defaults());
+        assertTrue(RunDrift.forMachine(RunDrift.PRIOR).degrees(pageable) > 50, "the table knows their degrees");
         String why = r.groups().get(0).headline().floor().source();
         assertTrue(why.contains("t with 6 degrees of freedom") && !why.contains("drift 56"), why);
     }
