@@ -107,7 +107,7 @@ public final class ComparisonReport {
                         ratio(row), Markdown.change(row.ratio()),
                         Double.isNaN(row.floor().fraction()) ? "n/a"
                                 : String.format(Locale.ROOT, "±%.1f%%", row.floor().fraction() * 100),
-                        verdict, row.why()));
+                        verdict, row.why() + (firstOfGroup ? floorSource(row) : "")));
                 firstOfGroup = false;
             }
         }
@@ -115,6 +115,14 @@ public final class ComparisonReport {
                 "candidate", "ratio [interval, coverage]", "change", "noise floor", "verdict", "why"), rows))
                 .append('\n');
         return sb.toString();
+    }
+
+    /**
+     * Where the floor of a measurement judged by its rounds comes from, after its why: rounds, spread, drift between
+     * runs and the t test's degrees of freedom ({@code RoundRows}); nothing where the floor is the table's.
+     */
+    private static String floorSource(Comparison.Row row) {
+        return byRounds(row) ? " (floor from " + row.floor().source() + ")" : "";
     }
 
     /**
