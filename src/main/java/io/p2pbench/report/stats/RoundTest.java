@@ -14,11 +14,9 @@ import org.apache.commons.math3.distribution.TDistribution;
  * now and then fall to a slow level, rounds at such a level are set aside first ({@link #kept}); each run adds a
  * run-level shift of spread tau (the between-run drift its rounds do not show, {@code RunDrift}), so the difference
  * of the means has variance s^2 (1/n_b + 1/n_c) + tau^2 (1/k_b + 1/k_c) over k_b and k_c runs; it is tested with
- * Student's t (two-sided) and its interval is the t interval. Four rounds on each side give s 6 degrees of freedom;
- * a drift learned from independent runs has theirs, and the two terms together the Welch-Satterthwaite degrees
- * ({@link #degrees}): a drift from a table of 72 runs on 16 hosts is not known as poorly as 6 rounds know s. The
- * pooling keeps a side whose rounds happen to agree closely from making any change look significant; the floor on s
- * keeps four identical figures (a latency p50 of a binned histogram) from doing the same.
+ * Student's t (two-sided) and its interval is the t interval. Four rounds on each side give 6 degrees of freedom. The pooling keeps a side whose rounds happen to agree closely from making any change
+ * look significant; the floor on s keeps four identical figures (a latency p50 of a binned histogram) from doing
+ * the same.
  */
 public final class RoundTest {
     /** The least spread of a row's log figures this test assumes (0.3%): below it rounds agree by chance. */
@@ -35,17 +33,15 @@ public final class RoundTest {
      *
      * @param logRatio mean log candidate minus mean log baseline
      * @param spread s, the pooled spread of the log figures as used (after {@link #MIN_SPREAD})
-     * @param degrees degrees of freedom of the standard error, rounded down: the rounds' ({@code roundDegrees}) where
-     *     no drift is added or its degrees are unknown, else the Welch-Satterthwaite degrees ({@link #degrees})
-     * @param roundDegrees degrees of freedom of s: the rounds kept on both sides less two
+     * @param degrees degrees of freedom of s
      * @param p two-sided p of no change
      * @param low lower end of the ratio's interval
      * @param high upper end
      * @param halfWidth half the interval's width on the log scale: the change this row could tell from none
      * @param baselineLog the baseline's mean log figure over the rounds kept ({@link #kept})
      */
-    public record Result(double logRatio, double spread, int degrees, int roundDegrees, double p, double low,
-                         double high, double halfWidth, double baselineLog) {
+    public record Result(double logRatio, double spread, int degrees, double p, double low, double high,
+                         double halfWidth, double baselineLog) {
         /** The ratio candidate / baseline of the geometric means. */
         public double ratio() {
             return Math.exp(logRatio);
@@ -90,16 +86,6 @@ public final class RoundTest {
      */
     public static Result of(double[] baseline, double[] candidate, double level, double driftVariance,
                             boolean setAside) {
-        return of(baseline, candidate, level, driftVariance, 0, setAside);
-    }
-
-    /**
-     * The same, the drift variance estimated with {@code driftDegrees} degrees of freedom (the independent runs it was
-     * learned from, less one per host; 0 when unknown): the t distribution takes the Welch-Satterthwaite degrees of
-     * the two terms ({@link #degrees}) instead of the rounds' alone.
-     */
-    public static Result of(double[] baseline, double[] candidate, double level, double driftVariance,
-                            double driftDegrees, boolean setAside) {
         if (!applies(baseline, candidate)) {
             throw new IllegalArgumentException("the round test needs positive figures and " + MIN_DEGREES
                     + " degrees of freedom: " + baseline.length + " vs " + candidate.length + " rounds");
@@ -108,15 +94,14 @@ public final class RoundTest {
         double[] y = kept(Arrays.stream(candidate).map(Math::log).toArray(), setAside);
         double mx = mean(x);
         double my = mean(y);
+        int degrees = x.length + y.length - 2;
         double s = logSpread(x, y);
         double se = standardError(s, x.length, y.length, driftVariance);
         double d = my - mx;
-        double degrees = degrees(s, x.length, y.length, driftVariance, driftDegrees);
         TDistribution t = new TDistribution(null, degrees);
         double p = Math.min(1, 2 * t.cumulativeProbability(-Math.abs(d) / se));
         double half = t.inverseCumulativeProbability(0.5 + level / 2) * se;
-        return new Result(d, s, (int) Math.floor(degrees), x.length + y.length - 2, p, Math.exp(d - half),
-                Math.exp(d + half), half, mx);
+        return new Result(d, s, degrees, p, Math.exp(d - half), Math.exp(d + half), half, mx);
     }
 
     /**
@@ -126,34 +111,9 @@ public final class RoundTest {
      */
     public static double halfWidth(double spread, double baselineRounds, double candidateRounds, double driftVariance,
                                    double level) {
-        return halfWidth(spread, baselineRounds, candidateRounds, driftVariance, 0, level);
-    }
-
-    /** The same, the drift variance estimated with {@code driftDegrees} degrees of freedom ({@link #degrees}). */
-    public static double halfWidth(double spread, double baselineRounds, double candidateRounds, double driftVariance,
-                                   double driftDegrees, double level) {
         double se = standardError(spread, baselineRounds, candidateRounds, driftVariance);
-        TDistribution t = new TDistribution(null, Math.max(1, degrees(spread, baselineRounds, candidateRounds,
-                driftVariance, driftDegrees)));
+        TDistribution t = new TDistribution(null, Math.max(1, baselineRounds + candidateRounds - 2));
         return t.inverseCumulativeProbability(0.5 + level / 2) * se;
-    }
-
-    /**
-     * The degrees of freedom of the standard error of the difference: the rounds' term s^2 (1/n_b + 1/n_c) has
-     * n_b + n_c - 2; the drift's term, learned from independent runs, has {@code driftDegrees}; together the
-     * Welch-Satterthwaite approximation (A + B)^2 / (A^2 / df_A + B^2 / df_B), which is the rounds' alone where there is
-     * no drift. With {@code driftDegrees} unknown (0 or less) the rounds' degrees stand for both, as before: a drift
-     * taken from a table of 72 runs is then tested as if it were known from 6 rounds (t 2.45 instead of 2.0).
-     */
-    public static double degrees(double spread, double baselineRounds, double candidateRounds, double driftVariance,
-                                 double driftDegrees) {
-        double roundsDegrees = baselineRounds + candidateRounds - 2;
-        if (!(driftDegrees > 0) || !(driftVariance > 0)) {
-            return roundsDegrees;
-        }
-        double a = spread * spread * (1.0 / baselineRounds + 1.0 / candidateRounds);
-        double b = driftVariance;
-        return (a + b) * (a + b) / (a * a / roundsDegrees + b * b / driftDegrees);
     }
 
     /** The standard error of the difference of the sides' mean log figures: their rounds' spread and the drift. */

@@ -71,12 +71,7 @@ final class RoundRows {
         candSplit.get(true).forEach(r -> disagree.add(disagreement("candidate", r.get(key))));
         baseSplit.get(true).forEach(r -> disagree.add(disagreement("baseline", r.get(key))));
         String note = gone || disagree.isEmpty() ? "" : "; set aside, rounds disagree: " + String.join("; ", disagree);
-        // The drift's degrees are its runs' (RoundTest.degrees), but not for rows the host's CPU paces: they move with
-        // the host's work, with tails no spread learned from runs holds (a pageable 64 MiB latency 90% apart between two
-        // runs of one host), and keep the rounds' degrees, as before (leave-one-host-out: 1 A/A false alarm in 504 with
-        // the runs' degrees on them too, docs/compare.md).
-        double degrees = Comparison.hostCpuPaced(b.key()) ? 0 : drift.degrees(b.key());
-        Comparison.Row row = measure(b, c, bRounds, cRounds, tau, host, variance, degrees, bRuns, cRuns, note);
+        Comparison.Row row = measure(b, c, bRounds, cRounds, tau, host, variance, bRuns, cRuns, note);
         return gone ? row.unjudged(Comparison.Unjudged.DISTURBED, "rounds disagree (" + String.join("; ", disagree)
                 + "): " + DISTURBED) : row;
     }
@@ -120,31 +115,29 @@ final class RoundRows {
     /** Figures, ratio and interval of a row of {@code tau} drift between runs, over the runs of each side. */
     static Comparison.Row measure(Measurement b, Measurement c, double[] bRounds, double[] cRounds, double tau,
                                   int baselineRuns, int candidateRuns) {
-        return measure(b, c, bRounds, cRounds, tau, 0, tau * tau * (1.0 / baselineRuns + 1.0 / candidateRuns), 0,
+        return measure(b, c, bRounds, cRounds, tau, 0, tau * tau * (1.0 / baselineRuns + 1.0 / candidateRuns),
                 baselineRuns, candidateRuns, "");
     }
 
     private static Comparison.Row measure(Measurement b, Measurement c, double[] bRounds, double[] cRounds, double tau,
-                                          double hostTau, double driftVariance, double driftDegrees,
-                                          int baselineRuns, int candidateRuns, String note) {
-        RoundTest.Result t = RoundTest.of(bRounds, cRounds, Comparison.LEVEL, driftVariance, driftDegrees,
+                                          double hostTau, double driftVariance, int baselineRuns, int candidateRuns,
+                                          String note) {
+        RoundTest.Result t = RoundTest.of(bRounds, cRounds, Comparison.LEVEL, driftVariance,
                 RunDrift.setsAside(b.key()));
         // The same rounds a run, spread and drift with Comparison.MORE_RUNS more baseline runs: only the terms of the
         // baseline's rounds and runs shrink.
         int more = baselineRuns + Comparison.MORE_RUNS;
         double moreRounds = bRounds.length * (double) more / baselineRuns;
         double moreDrift = driftVariance - tau * tau * (1.0 / baselineRuns - 1.0 / more);
-        double withMore = Math.exp(RoundTest.halfWidth(t.spread(), moreRounds, cRounds.length, moreDrift, driftDegrees,
+        double withMore = Math.exp(RoundTest.halfWidth(t.spread(), moreRounds, cRounds.length, moreDrift,
                 Comparison.LEVEL)) - 1;
         double bv = Math.exp(t.baselineLog());
         double cv = bv * t.ratio();
         ExactTests.Interval interval = new ExactTests.Interval(t.low(), t.high(), Comparison.LEVEL);
         NoiseFloors.Floor floor = new NoiseFloors.Floor(Math.exp(t.halfWidth()) - 1, String.format(Locale.ROOT,
-                "%s%d vs %d, spread %.2f%%, drift between runs %.2f%%%s, t with %d degrees of freedom%s", SOURCE,
+                "%s%d vs %d, spread %.2f%%, drift between runs %.2f%%%s, t with %d degrees of freedom", SOURCE,
                 bRounds.length, cRounds.length, 100 * t.spread(), 100 * tau, hostTau > 0 ? String.format(Locale.ROOT,
-                ", between hosts %.2f%%", 100 * hostTau) : "", t.degrees(), driftDegrees > 0 && driftVariance > 0
-                ? String.format(Locale.ROOT, " (rounds %d, drift %d)", t.roundDegrees(),
-                Math.round(driftDegrees)) : "") + note, true, withMore);
+                ", between hosts %.2f%%", 100 * hostTau) : "", t.degrees()) + note, true, withMore);
         return new Comparison.Row(b, c, bRounds, cRounds, bv, cv, t.ratio(), interval, t.p(), 0, Double.NaN, floor,
                 Verdict.SAME, "");
     }

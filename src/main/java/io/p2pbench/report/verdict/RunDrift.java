@@ -42,8 +42,7 @@ import org.apache.commons.math3.distribution.ChiSquaredDistribution;
  */
 public final class RunDrift {
     /** No drift known. */
-    public static final RunDrift NONE = new RunDrift("none", Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(),
-            0);
+    public static final RunDrift NONE = new RunDrift("none", Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), 0);
 
     /**
      * Fewest hosts a drift between hosts is learned from. Leave-one-host-out over the four H100 hosts of 2026-12-06:
@@ -63,20 +62,16 @@ public final class RunDrift {
     private final Map<String, Double> total;
     private final Map<String, Double> rowTotal;
     private final Map<String, Double> rowDriftMax;
-    /** Degrees of freedom per class (the least of its rows'): independent runs less one per host. */
-    private final Map<String, Double> degrees;
     private final int runs;
 
     private RunDrift(String source, Map<String, Double> tau, Map<String, Double> hostTau, Map<String, Double> total,
-                     Map<String, Double> rowTotal, Map<String, Double> rowDriftMax, Map<String, Double> degrees,
-                     int runs) {
+                     Map<String, Double> rowTotal, Map<String, Double> rowDriftMax, int runs) {
         this.source = source;
         this.tau = Map.copyOf(tau);
         this.hostTau = Map.copyOf(hostTau);
         this.total = Map.copyOf(total);
         this.rowTotal = Map.copyOf(rowTotal);
         this.rowDriftMax = Map.copyOf(rowDriftMax);
-        this.degrees = Map.copyOf(degrees);
         this.runs = runs;
     }
 
@@ -138,19 +133,6 @@ public final class RunDrift {
     }
 
     /**
-     * The degrees of freedom of what this table says of a row's drift: the runs it was learned from, less one per
-     * host (each host's runs are compared with their own mean), the least of the row's class's rows (rows of one class
-     * were learned from the same runs but for the one-GPU ring and TENSOR exchange, classes of their own); 0 when
-     * unknown (a table written before degrees were kept, or another machine's table taken as a {@link #PRIOR}, which
-     * measured that machine, not this one), and the test then takes the rounds' degrees for the drift too. Where the
-     * table is the larger of two ({@link #max}), the larger degrees: the drift used is never below either table's, so
-     * it is too small no more often than the better known of the two.
-     */
-    public double degrees(Measurement.Key k) {
-        return degrees.getOrDefault(NoiseFloors.classOf(k, true), 0.0);
-    }
-
-    /**
      * Whether a row's figure is drawn at a level of the CUDA context its process runs in
      * (docs/notes/copy-level-per-process.md), read from its key as {@code run.ForkGroups.drawsContextLevel} plans it: the
      * bandwidth of device copies up to 16 MiB through peer access by the copy engines or SMs, and of pinned host copies.
@@ -200,8 +182,7 @@ public final class RunDrift {
             return other;
         }
         return new RunDrift(name, larger(tau, other.tau), larger(hostTau, other.hostTau), larger(total, other.total),
-                larger(rowTotal, other.rowTotal), larger(rowDriftMax, other.rowDriftMax),
-                larger(degrees, other.degrees), runs + other.runs);
+                larger(rowTotal, other.rowTotal), larger(rowDriftMax, other.rowDriftMax), runs + other.runs);
     }
 
     /** The larger value of {@code a} and {@code b} per key. */
@@ -211,12 +192,9 @@ public final class RunDrift {
         return out;
     }
 
-    /**
-     * The same table under another name, standing in for another machine's: its drift widens floors there, but its
-     * degrees of freedom are not that machine's ({@link #degrees}: none).
-     */
-    private RunDrift asPrior(String name) {
-        return new RunDrift(name, tau, hostTau, total, rowTotal, rowDriftMax, Map.of(), runs);
+    /** The same table under another name. */
+    private RunDrift named(String name) {
+        return new RunDrift(name, tau, hostTau, total, rowTotal, rowDriftMax, runs);
     }
 
     /**
@@ -251,7 +229,6 @@ public final class RunDrift {
         Map<String, Map<String, double[]>> totalSums = new TreeMap<>(); // class -> host -> {sum of s^2 + tau^2, rows}
         Map<String, double[]> rowTotals = new TreeMap<>(); // row -> {sum over hosts of s^2 + tau^2, hosts}
         Map<String, double[]> rowMaxima = new TreeMap<>(); // row -> {largest tau_h^2, hosts}
-        Map<String, Double> degrees = new TreeMap<>(); // class -> the least over its rows of sum of (runs - 1)
         Set<String> contextLevel = new HashSet<>();
         byRow.forEach((row, hosts) -> {
             String cls = NoiseFloors.classOf(keys.get(row), true);
@@ -290,7 +267,6 @@ public final class RunDrift {
             double tau2 = drift[1] > 0 ? drift[0] / drift[1] : 0;
             if (drift[1] > 0) {
                 add(tauSums, cls, tau2);
-                degrees.merge(cls, drift[1], Math::min);
             }
             if (hosts.size() >= MIN_HOSTS) {
                 double[] means = hosts.values().stream().mapToDouble(h -> h.stream().mapToDouble(v -> v[0]).average()
@@ -317,8 +293,7 @@ public final class RunDrift {
                 maxima.put(row, Math.sqrt(m[0]));
             }
         });
-        return new RunDrift(name, roots(tauSums), roots(hostSums), totals, roots(rowTotals), maxima, degrees,
-                runs.size());
+        return new RunDrift(name, roots(tauSums), roots(hostSums), totals, roots(rowTotals), maxima, runs.size());
     }
 
     private static void add(Map<String, double[]> sums, String c, double v) {
@@ -343,7 +318,7 @@ public final class RunDrift {
             JsonNode doc = MAPPER.readTree(in);
             return new RunDrift("the table of " + machine + " (" + doc.path("about").asText() + ")",
                     values(doc, "tau"), values(doc, "hostTau"), values(doc, "total"), values(doc, "rowTotal"),
-                    values(doc, "rowDriftMax"), values(doc, "degrees"), doc.path("runs").size());
+                    values(doc, "rowDriftMax"), doc.path("runs").size());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -369,7 +344,7 @@ public final class RunDrift {
         RunDrift table = forMachine(machine);
         if (!table.known() && !machine.equals(PRIOR)) {
             RunDrift prior = forMachine(PRIOR);
-            table = prior.known() ? prior.asPrior("the table of " + PRIOR + " as a prior (this machine has no table: "
+            table = prior.known() ? prior.named("the table of " + PRIOR + " as a prior (this machine has no table: "
                     + "learn one from its reruns with tools/learn-run-drift.sh)") : NONE;
         }
         return ofTables(learn("the baseline's " + baselines.size() + " runs", baselines), table);
@@ -389,7 +364,7 @@ public final class RunDrift {
     private RunDrift capsAtLeast(RunDrift runs) {
         Map<String, Double> caps = new TreeMap<>(rowDriftMax);
         caps.replaceAll((row, cap) -> Math.max(cap, runs.rowTotal.getOrDefault(row, 0.0)));
-        return new RunDrift(source, tau, hostTau, total, rowTotal, caps, degrees, this.runs);
+        return new RunDrift(source, tau, hostTau, total, rowTotal, caps, this.runs);
     }
 
     /** This table as JSON: {@code about}, the runs it was learned from, tau per class. */
@@ -403,7 +378,6 @@ public final class RunDrift {
         put(doc, "total", total);
         put(doc, "rowTotal", rowTotal);
         put(doc, "rowDriftMax", rowDriftMax);
-        put(doc, "degrees", degrees);
         return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
     }
 

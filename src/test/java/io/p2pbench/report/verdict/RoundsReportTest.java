@@ -45,7 +45,7 @@ class RoundsReportTest {
         assertFalse(md.contains("Hodges-Lehmann"), "no row here has that interval: " + md);
         assertTrue(md.contains("(floor from rounds: 4 vs 4, spread 0.30%, drift between runs "), "each row says where "
                 + "its floor comes from: " + md);
-        assertTrue(md.contains("t with 6 degrees of freedom)"), "a prior lends no degrees: " + md);
+        assertTrue(md.contains("t with 6 degrees of freedom)"), "four rounds a side: " + md);
     }
 
     @Test
