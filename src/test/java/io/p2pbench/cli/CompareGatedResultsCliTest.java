@@ -100,6 +100,24 @@ class CompareGatedResultsCliTest {
                 + "1 worse, 0 better, 34 same of 35 measurements"), r.out());
         assertTrue(r.out().contains("  worse  partition DENSE_8B TP P2P over 0,0, DECODE batch 8 graph (single GPU: not an "
                 + "interconnect measurement), step time (µs): 5828 -> 8742 (+50.0%; 50.0% apart, floor 4.0%)"), r.out());
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("  confirm: partition and serving figures are one value a "
+                + "run") && l.contains("compare BASELINE CANDIDATE,RERUN")), "one candidate run: " + r.out());
+        // A rerun that is slow too stays worse, and says nothing of confirming; one that is not makes the two
+        // candidate runs 50% apart, a floor that wide: not judged at ±5%, exit 0.
+        Path slow2 = work.resolve("slow2");
+        copy(slow, slow2);
+        CliTest.Result both = CliTest.run("compare", PARTITION.toString(), slow + "," + slow2, "--out",
+                work.resolve("both-compare").toString());
+        assertEquals(1, both.code(), both.out() + both.err());
+        assertTrue(both.out().contains("step time (µs): 5828 -> 8742 (+50.0%") && !both.out().contains("  confirm:"),
+                both.out());
+        Path rerun = work.resolve("rerun");
+        copy(PARTITION, rerun);
+        CliTest.Result disturbed = CliTest.run("compare", PARTITION.toString(), slow + "," + rerun, "--out",
+                work.resolve("disturbed-compare").toString());
+        assertEquals(0, disturbed.code(), disturbed.out() + disturbed.err());
+        assertTrue(disturbed.out().startsWith("SAME: ") && disturbed.out().contains("1 cannot be judged here"),
+                disturbed.out());
         Path single = slow.resolve("jmh/001-part-step-DENSE_8B-SINGLE-P2P-PREFILL-eager-g0.json.gz");
         editGzip(single, a -> scale(a.at("/0/secondaryMetrics/computeUs"), -1));
         CliTest.assertOneLine(compare(PARTITION, slow, "negative"), "us, 0.0 GB/s; expected", "times 0 to 1e12 us");

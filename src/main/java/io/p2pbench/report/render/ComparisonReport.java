@@ -174,6 +174,7 @@ public final class ComparisonReport {
         if (more > 0) {
             out.add("  ... and " + more + " more in compare.md");
         }
+        GatedFiguresReport.confirm(gated).ifPresent(out::add);
         if (r.widerFloors() + r.unjudged(Comparison.Unjudged.HOST_CPU) + gated.widerFloors() > 0) {
             out.add(notGated(r, gated));
         }

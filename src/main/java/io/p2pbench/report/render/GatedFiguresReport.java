@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -114,6 +115,22 @@ public final class GatedFiguresReport {
                     (Math.max(h.ratio(), 1 / h.ratio()) - 1) * 100, 100 * h.floor()));
         }
         return out;
+    }
+
+    /**
+     * The line a CI log shows after a partition or serving figure named worse on one candidate run: such figures are
+     * one value a run, so a run disturbed in one configuration reads as a change (on a held-out H100 host, 2026-12-07,
+     * one run of two drew the TP host-staged eager decode step 23.0% slower, every other run of six hosts within 2.5%:
+     * docs/compare.md, "Partition and serving results"); a rerun given with the candidate widens the floors by the
+     * candidate's spread. Empty where nothing of one candidate run is worse.
+     */
+    static Optional<String> confirm(GatedFigures.Result r) {
+        boolean oneRun = r.groups().stream().anyMatch(g -> g.verdict() == Verdict.WORSE
+                && g.headline().candidateRuns().size() == 1);
+        return oneRun ? Optional.of("  confirm: partition and serving figures are one value a run, and one disturbed run "
+                + "reads as a change (a held-out H100 host drew one configuration 23% slower in one run of two, "
+                + "docs/compare.md); rerun the candidate and compare BASELINE CANDIDATE,RERUN: the spread between the "
+                + "candidate's runs widens their floors") : Optional.empty();
     }
 
     /** How many worse or better measurements {@link #named} could list. */
