@@ -120,9 +120,9 @@ public final class GatedFiguresReport {
     /**
      * The line a CI log shows after a partition or serving figure named worse on one candidate run: such figures are
      * one value a run, so a run disturbed in one configuration reads as a change (on a held-out H100 host, 2026-12-07,
-     * one run of two drew the TP host-staged eager decode step 23.0% slower, every other run of six hosts within 2.5%:
-     * docs/compare.md, "Partition and serving results"); a rerun given with the candidate widens the floors by the
-     * candidate's spread. Empty where nothing of one candidate run is worse.
+     * one run of two drew the TP host-staged eager decode step 23.0% slower, the 17 other runs of seven hosts within
+     * 3.5%: docs/compare.md, "Partition and serving results"); a rerun given with the candidate widens the floors by
+     * the candidate's spread. Empty where nothing of one candidate run is worse.
      */
     static Optional<String> confirm(GatedFigures.Result r) {
         boolean oneRun = r.groups().stream().anyMatch(g -> g.verdict() == Verdict.WORSE
