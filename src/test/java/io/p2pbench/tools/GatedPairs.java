@@ -41,8 +41,14 @@ public final class GatedPairs {
     static final class Tally {
         int pairs;
         final List<String> alarms = new ArrayList<>();
-        /** Key: section | class | figure; value: {largest change in percent} and the pair that showed it. */
-        final Map<String, Object[]> largest = new TreeMap<>();
+        /** Key: section | class | figure; value: the largest change and where it was seen. */
+        final Map<String, Largest> largest = new TreeMap<>();
+    }
+
+    /** The largest change of one figure seen so far, in percent, and the configuration and pair that showed it. */
+    static final class Largest {
+        double pct = -1;
+        String where = "";
     }
 
     /** Writes the tables of the runs named to the file named first, and prints them. */
@@ -114,8 +120,8 @@ public final class GatedPairs {
             List<List<String>> largest = new ArrayList<>();
             e.getValue().largest.forEach((k, v) -> {
                 String[] parts = k.split("\\|", 3);
-                largest.add(List.of(parts[0], parts[1], parts[2], String.format(Locale.ROOT, "%.1f%%", (double) v[0]),
-                        (String) v[1]));
+                largest.add(List.of(parts[0], parts[1], parts[2], String.format(Locale.ROOT, "%.1f%%", v.pct),
+                        v.where));
             });
             md.append(Markdown.table(List.of("section", "class", "figure", "largest change", "where"), largest));
             for (String alarm : e.getValue().alarms) {
@@ -144,11 +150,11 @@ public final class GatedPairs {
                     continue;
                 }
                 double change = (Math.max(ratio, 1 / ratio) - 1) * 100;
-                Object[] seen = t.largest.computeIfAbsent(g.section() + "|" + cls + "|" + row.figure(),
-                        k -> new Object[] {-1.0, ""});
-                if (change > (double) seen[0]) {
-                    seen[0] = change;
-                    seen[1] = g.what() + ": " + pair;
+                Largest seen = t.largest.computeIfAbsent(g.section() + "|" + cls + "|" + row.figure(),
+                        k -> new Largest());
+                if (change > seen.pct) {
+                    seen.pct = change;
+                    seen.where = g.what() + ": " + pair;
                 }
             }
         }
