@@ -6,12 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.p2pbench.report.Fixtures;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
@@ -32,8 +32,8 @@ class GatedPairsTest {
 
     @Test
     void aRunDisturbedInOneConfigurationIsAFalseAlarmOneWayAndNoneBesideARerun() throws Exception {
-        Path rerun = copy(PARTITION, work.resolve("rerun"));
-        Path disturbed = copy(PARTITION, work.resolve("disturbed"));
+        Path rerun = Fixtures.copy(PARTITION, work.resolve("rerun"));
+        Path disturbed = Fixtures.copy(PARTITION, work.resolve("disturbed"));
         Path jmh = disturbed.resolve("jmh/018-part-step-DENSE_8B-TP-HOST_STAGED-DECODE-eager-g0.0.json.gz");
         JsonNode root;
         try (InputStream in = new GZIPInputStream(Files.newInputStream(jmh))) {
@@ -64,19 +64,5 @@ class GatedPairsTest {
         assertTrue(hosts.contains("| one run a side, two hosts | 2 | 0 |") && !hosts.contains("one host"), hosts);
         assertTrue(hosts.contains("from 2 runs on 2 hosts (GPU UUIDs): GPU-773cbcc2 `rerun`; GPU-00000000 `disturbed`"),
                 hosts);
-    }
-
-    private static Path copy(Path from, Path to) throws Exception {
-        try (Stream<Path> all = Files.walk(from)) {
-            for (Path p : all.toList()) {
-                Path target = to.resolve(from.relativize(p).toString());
-                if (Files.isDirectory(p)) {
-                    Files.createDirectories(target);
-                } else {
-                    Files.copy(p, target);
-                }
-            }
-        }
-        return to;
     }
 }
