@@ -34,8 +34,13 @@ public final class GatedPairs {
     /** The threshold the pairs are judged at, in percent: compare's default. */
     static final double THRESHOLD_PCT = 5;
 
-    /** One side of a comparison: its runs and its name. */
-    record Side(String name, List<ResultData> runs, String host) {}
+    /** One side of a comparison: its name and its runs, all of one host. */
+    record Side(String name, List<ResultData> runs) {
+        /** The host its runs ran on (their GPU UUIDs). */
+        String host() {
+            return runs.get(0).host();
+        }
+    }
 
     /** What the pairs of one kind showed: how many, how many exit 1 and their worst row, the largest change by figure. */
     static final class Tally {
@@ -76,7 +81,7 @@ public final class GatedPairs {
         List<Side> single = new ArrayList<>();
         for (Path p : runs) {
             ResultData d = ResultReader.read(p);
-            single.add(new Side(String.valueOf(p.toAbsolutePath().normalize().getFileName()), List.of(d), d.host()));
+            single.add(new Side(String.valueOf(p.toAbsolutePath().normalize().getFileName()), List.of(d)));
         }
         Map<String, List<Side>> byHost = new LinkedHashMap<>();
         single.forEach(s -> byHost.computeIfAbsent(s.host(), h -> new ArrayList<>()).add(s));
@@ -94,7 +99,7 @@ public final class GatedPairs {
                 continue;
             }
             List<ResultData> all = host.stream().flatMap(s -> s.runs().stream()).toList();
-            Side together = new Side(host.size() + " runs of " + shortHost(host.get(0).host()), all, host.get(0).host());
+            Side together = new Side(host.size() + " runs of " + shortHost(host.get(0).host()), all);
             for (Side other : single) {
                 String of = other.host().equals(together.host()) ? "one of them" : "a run of another host";
                 judge(tallies, "a host's runs as the baseline, " + of + " as the candidate", together, other);
