@@ -1,5 +1,6 @@
 package io.p2pbench.run;
 
+import io.p2pbench.partition.Phase;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.spec.Metric;
@@ -140,22 +141,52 @@ public final class ForkGroups {
     /** How the fork identity of a shared JVM begins (a benchmark's class name never does). */
     private static final String SHARED_KEY = "shared|";
 
-    /** Whether a combination may share a JVM with combinations of other benchmarks, and is measured in rounds. */
+    /**
+     * Whether a combination may share a JVM with combinations of other benchmarks, and is measured in the run's rounds
+     * (the partition study's decode steps are measured in rounds of their own, {@link #PARTITION_DECODE_ROUNDS}).
+     */
     public static boolean sharesJvm(Combination c) {
         return ForkGroupMain.Contexts.ownStreamsOnly(Kind.of(c.kind()));
     }
 
     /**
      * How many rounds a combination is measured in when the run has {@code runRounds}: a transfer, collective
-     * or exchange in all of them times its {@link #roundFactor} (only when the run has two rounds or more); a
-     * partition or serving combination once (a serving sweep searches its own length; the partition study is read by
-     * its own verdict from one JMH file).
+     * or exchange in all of them times its {@link #roundFactor} (only when the run has two rounds or more); a decode
+     * step of the partition study in {@link #PARTITION_DECODE_ROUNDS} (only when the run has two rounds or more); the
+     * other partition configurations and serving sweeps once (a serving sweep searches its own length).
      */
     public static int roundsOf(Combination c, int runRounds) {
         if (!sharesJvm(c)) {
-            return 1;
+            return runRounds > 1 && partitionDecodeStep(c) ? PARTITION_DECODE_ROUNDS : 1;
         }
         return runRounds > 1 ? roundFactor(c) * runRounds : runRounds;
+    }
+
+    /**
+     * Rounds of a decode step of the partition study (eager or graph) in a run of two rounds or more: rounds 1 to 3 of
+     * the run, each in a JVM of its own, each measuring the preset's whole iteration time. An eager decode step
+     * launches its kernels from the host one by one, so a host slow for a few seconds stretches it: on one H100 host
+     * (2026-12-07) one run drew the TP host-staged eager decode step 23% slower than its rerun and 17 runs of seven
+     * hosts, and measured once, nothing in the run told that window from a change. The run's figure is the median of
+     * its rounds, so one round in such a window does not move it (docs/notes/partition-rounds.md). Prefill steps
+     * (compute-bound, within 3.1% between runs) and request latencies stay at one round.
+     */
+    public static final int PARTITION_DECODE_ROUNDS = 3;
+
+    /** Whether {@code c} is a step of the partition study's decode phase (not a request latency). */
+    static boolean partitionDecodeStep(Combination c) {
+        return Metric.BANDWIDTH.label().equals(c.metric()) && WorkloadSpec.of(c).partitionStudyRun()
+                .map(p -> p.phase() == Phase.DECODE).orElse(false);
+    }
+
+    /**
+     * How many parts the preset's measurement time of {@code c} is shared out in: its rounds for a combination that
+     * shares the round's JVM (a run measures as long as a run of one round did); 1 for the partition study's decode
+     * steps, each round of which measures the whole time (one iteration of a few decode steps; a third of it would
+     * hold a fraction of the steps it holds today).
+     */
+    public static int timeShares(Combination c, int runRounds) {
+        return sharesJvm(c) ? roundsOf(c, runRounds) : 1;
     }
 
     /**

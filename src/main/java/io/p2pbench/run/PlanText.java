@@ -41,15 +41,25 @@ final class PlanText {
         if (runs > 0) {
             long level = plan.stream().filter(c -> !c.plannedSkip()
                     && ForkGroups.roundsOf(c, rounds) > rounds).count();
-            sb.append(String.format(Locale.ROOT, "  in %d round%s%s, %d JVM%s (%s); measurement iterations %s of it, "
-                            + "overhead %.0f%%%n", rounds, rounds == 1 ? "" : "s", level == 0 ? ""
+            // Partition and serving benchmarks keep rounds of their own: the study's decode steps 3, the rest 1.
+            long decode = plan.stream().filter(c -> !c.plannedSkip() && !ForkGroups.sharesJvm(c)
+                    && ForkGroups.roundsOf(c, rounds) > 1).count();
+            long once = plan.stream().filter(c -> !c.plannedSkip() && !ForkGroups.sharesJvm(c)
+                    && ForkGroups.roundsOf(c, rounds) == 1).count();
+            String own = rounds == 1 || decode + once == 0 ? "" : String.format(Locale.ROOT,
+                    "; %s%s%s", decode == 0 ? "" : String.format(Locale.ROOT, "%d partition decode step%s in %d rounds",
+                            decode, decode == 1 ? "" : "s", ForkGroups.PARTITION_DECODE_ROUNDS),
+                    decode > 0 && once > 0 ? ", " : "", once == 0 ? "" : String.format(Locale.ROOT,
+                            "%d partition or serving benchmark%s in one", once, once == 1 ? "" : "s"));
+            sb.append(String.format(Locale.ROOT, "  in %d round%s%s, %d JVM%s (%s)%s; measurement iterations %s of "
+                            + "it, overhead %.0f%%%n", rounds, rounds == 1 ? "" : "s", level == 0 ? ""
                             : String.format(Locale.ROOT, " (%d of them in more rounds, up to %d)", level,
                             Round.steps(rounds)),
                     jvms, jvms == 1 ? "" : "s", switch (mode) {
                         case SHARED -> "transfers and collectives share one per round";
                         case GROUPED -> "one per curve and round";
                         case PER_BENCHMARK -> "one per benchmark and round";
-                    },
+                    }, own,
                     formatDuration(predicted[1]), 100 * (1 - predicted[1] / Math.max(predicted[0], 1e-9))));
         }
         Map<String, int[]> groups = new LinkedHashMap<>();

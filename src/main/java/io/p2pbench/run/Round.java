@@ -15,7 +15,9 @@ import java.util.List;
  * <p>Rows whose figure is drawn at a level of the CUDA context ({@link ForkGroups#drawsContextLevel}) and peer copies
  * staged through host memory up to 16 MiB are measured in more rounds than the rest ({@link ForkGroups#roundFactor}:
  * twice, small device copies four times): after round {@code count}, the later rounds measure them alone, in JVMs of
- * their own.
+ * their own. The partition study's decode steps are measured in rounds 1 to {@link ForkGroups#PARTITION_DECODE_ROUNDS},
+ * each round the preset's whole iteration time ({@link ForkGroups#timeShares}); its other configurations and serving
+ * sweeps once.
  *
  * @param index 0-based, below {@link #steps(int)}
  * @param count the rounds of the run (1: a run as before rounds, with unchanged file names)
@@ -48,9 +50,9 @@ public record Round(int index, int count) {
                 (int) Math.max(1, Math.ceil(full.measurementMillis() / (double) rounds)));
     }
 
-    /** This round's timing of a combination measured in {@code rounds} rounds. */
+    /** This round's timing of a combination: its share of the preset's measurement time ({@link ForkGroups#timeShares}). */
     Preset.Timing timing(Preset.Timing full, Combination c) {
-        return timing(full, ForkGroups.roundsOf(c, count));
+        return timing(full, ForkGroups.timeShares(c, count));
     }
 
     /** Whether the combination is measured in this round. */

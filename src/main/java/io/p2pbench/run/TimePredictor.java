@@ -156,7 +156,10 @@ public final class TimePredictor {
         for (int i = 0; i < plan.size(); i++) {
             if (!plan.get(i).plannedSkip()) {
                 total += each[i];
-                measured += measuredSeconds(plan.get(i), preset);
+                // Rounds share the measurement time out (a partition decode step's rounds each measure all of it).
+                Combination c = plan.get(i);
+                measured += measuredSeconds(c, preset) * ForkGroups.roundsOf(c, shape.rounds())
+                        / ForkGroups.timeShares(c, shape.rounds());
             }
         }
         return new double[] {total + shape.runStartSeconds(), measured};
@@ -228,7 +231,8 @@ public final class TimePredictor {
                 // Each round starts the fork's JVM afresh and measures its share of the preset's time.
                 int n = ForkGroups.roundsOf(c, shape.rounds());
                 out[fork.get(k)] = n * forEntry(WorkloadSpec.of(c), c.sizeBytes(),
-                        Round.timing(preset.timing(Metric.of(c.metric())), n), latency, k > 0, shape);
+                        Round.timing(preset.timing(Metric.of(c.metric())), ForkGroups.timeShares(c, shape.rounds())),
+                        latency, k > 0, shape);
             }
         }
         return out;

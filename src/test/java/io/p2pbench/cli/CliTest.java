@@ -114,6 +114,12 @@ class CliTest {
         assertTrue(r.out().startsWith("Plan for h200x1-single-r580 (1 GPU), preset standard:"), r.out());
         assertTrue(r.out().contains("in 4 rounds (135 of them in more rounds, up to 16), "), r.out());
         assertTrue(r.out().contains("JVMs (transfers and collectives share one per round)"), r.out());
+        Result study = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "quick", "--paths", "PARTITION",
+                "--group", "0,0");
+        assertEquals(0, study.code(), study.err());
+        assertTrue(study.out().contains("in 4 rounds, 28 JVMs (transfers and collectives share one per round); 14 "
+                + "partition decode steps in 3 rounds, 21 partition or serving benchmarks in one; measurement iterations "
+                + "20s of it"), study.out());
     }
 
     @Test

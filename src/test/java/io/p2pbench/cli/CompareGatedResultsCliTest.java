@@ -127,6 +127,62 @@ class CompareGatedResultsCliTest {
     }
 
     /**
+     * A decode step measured in three rounds (a run of two rounds or more since the partition study's decode steps take
+     * {@code ForkGroups.PARTITION_DECODE_ROUNDS}): the run's figure is the median of its rounds. One round 25% slower,
+     * as a host slow for a few seconds drew an eager decode step on an H100 host (2026-12-07), is not a change: exit 0,
+     * where reading the entry's first round alone (before) called it worse. All three rounds slower is worse. A round
+     * that is not ok in an ok entry is bad input, one line.
+     */
+    @Test
+    void aDecodeStepInRoundsIsTheMedianOfItsRoundsSoOneSlowRoundIsNoChange() throws IOException {
+        Path rounds = work.resolve("rounds");
+        copy(PARTITION, rounds);
+        String id = "part-step-DENSE_8B-TP-P2P-DECODE-eager-g0.0";
+        String stem = "jmh/008-" + id;
+        Path first = rounds.resolve(stem + ".r1.json.gz");
+        Files.move(rounds.resolve(stem + ".json.gz"), first);
+        Files.copy(first, rounds.resolve(stem + ".r2.json.gz"));
+        Files.copy(first, rounds.resolve(stem + ".r3.json.gz"));
+        Consumer<JsonNode> slower = a -> {
+            ObjectNode m = (ObjectNode) a.get(0).get("secondaryMetrics");
+            scale(m.get("stepUs"), 1.25);
+            scale(m.get("tokensPerSecond"), 1 / 1.25);
+        };
+        editGzip(first, slower);
+        ObjectNode manifest = (ObjectNode) MAPPER.readTree(rounds.resolve("manifest.json").toFile());
+        ObjectNode entry = null;
+        for (JsonNode e : manifest.get("entries")) {
+            if (e.at("/combination/id").asText().equals(id)) {
+                entry = (ObjectNode) e;
+            }
+        }
+        entry.put("jmhFile", stem + ".r1.json.gz");
+        ArrayNode list = entry.putArray("rounds");
+        for (int r = 1; r <= 3; r++) {
+            list.addObject().put("status", "ok").put("jmhFile", stem + ".r" + r + ".json.gz").put("seconds", 1.1);
+        }
+        MAPPER.writeValue(rounds.resolve("manifest.json").toFile(), manifest);
+
+        CliTest.Result one = compare(PARTITION, rounds, "one-slow-round");
+        assertEquals(0, one.code(), one.out() + one.err());
+        assertTrue(one.out().startsWith("SAME: ") && !one.out().contains("  confirm:"), one.out());
+        String md = Files.readString(work.resolve("one-slow-round/compare.md"));
+        assertTrue(md.contains("| partition | DENSE_8B TP P2P over 0,0, DECODE batch 8 eager (single GPU: not an "
+                + "interconnect measurement) | step time (µs) |"), md);
+
+        editGzip(rounds.resolve(stem + ".r2.json.gz"), slower);
+        editGzip(rounds.resolve(stem + ".r3.json.gz"), slower);
+        CliTest.Result all = compare(PARTITION, rounds, "every-round-slow");
+        assertEquals(1, all.code(), all.out() + all.err());
+        assertTrue(all.out().lines().anyMatch(l -> l.startsWith("  worse  partition DENSE_8B TP P2P over 0,0, DECODE "
+                + "batch 8 eager") && l.contains("step time (µs)") && l.contains("(+25.0%;")), all.out());
+
+        ((ObjectNode) list.get(1)).put("status", "failed");
+        MAPPER.writeValue(rounds.resolve("manifest.json").toFile(), manifest);
+        CliTest.assertOneLine(compare(PARTITION, rounds, "failed-round"), id, "is ok but a round of it is failed");
+    }
+
+    /**
      * The same run as if rerun on another GPU of the machine (its topology's GPU UUID changed) with one step 6% longer:
      * worse on one host, but between hosts partition steps moved up to 5.4% (H100, 2026-12-07), so there the floors are
      * wider (9%, 6%): not judged at ±5%, the stdout saying which figures and why; a step 1.5 times longer is still worse.

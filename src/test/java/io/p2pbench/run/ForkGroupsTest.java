@@ -166,6 +166,44 @@ class ForkGroupsTest {
         }
     }
 
+    /**
+     * The partition study's decode steps (eager and graph, not request latencies) are measured in three rounds of a
+     * run of two rounds or more, each round the preset's whole iteration time; prefill steps and request latencies
+     * once. Rounds 2 and 3 of a partition-only run measure the decode steps alone, in JVMs of their own.
+     */
+    @Test
+    void partitionDecodeStepsTakeThreeRoundsOfTheWholeTimeAndTheRestOne() {
+        List<Combination> study = RunPlanner.plan(SyntheticTopologies.singleH200(), new RunPlanner.Request(Preset.QUICK,
+                null, null, Set.of(RunPlanner.PARTITION), io.p2pbench.collective.Group.parse("0,0"), null, null));
+        List<Combination> runnable = study.stream().filter(c -> !c.plannedSkip()).toList();
+        List<String> decode = runnable.stream().filter(c -> c.id().contains("-DECODE-")).map(Combination::id).toList();
+        assertEquals(14, decode.size(), "7 plans and transports, eager and graph: " + decode);
+        assertTrue(runnable.stream().anyMatch(c -> c.id().startsWith("part-request-")), "request latencies planned");
+        for (Combination c : runnable) {
+            boolean step = c.id().startsWith("part-step-") && c.id().contains("-DECODE-");
+            assertEquals(step ? ForkGroups.PARTITION_DECODE_ROUNDS : 1, ForkGroups.roundsOf(c, 4), c.id());
+            assertEquals(step ? 3 : 1, ForkGroups.roundsOf(c, 2), c.id());
+            assertEquals(1, ForkGroups.roundsOf(c, 1), "one round is one round: " + c.id());
+            assertEquals(1, ForkGroups.timeShares(c, 4), "each round the whole time: " + c.id());
+            assertEquals(Preset.QUICK.bandwidth(), new Round(0, 4).timing(Preset.QUICK.bandwidth(), c), c.id());
+            assertEquals(step ? ".r2" : "", new Round(1, 4).suffix(c), c.id());
+        }
+        for (int r = 0; r < Round.steps(4); r++) {
+            Round round = new Round(r, 4);
+            List<String> measured = ForkGroups.of(study, ForkGroups.Mode.SHARED, c -> null, round::measures).stream()
+                    .flatMap(List::stream).map(i -> study.get(i).id()).sorted().toList();
+            List<String> expected = r == 0 ? runnable.stream().map(Combination::id).sorted().toList()
+                    : r < 3 ? decode.stream().sorted().toList() : List.of();
+            assertEquals(expected, measured, "round " + (r + 1));
+        }
+        // a transfer keeps its share of the time: a quarter of it in each of four rounds
+        Combination copy = RunPlanner.plan(SyntheticTopologies.singleH200(), new RunPlanner.Request(Preset.QUICK,
+                null, null, null)).stream().filter(c -> c.id().equals("peer-bw-CE_P2P_READ-0-0-64MiB")).findFirst()
+                .orElseThrow();
+        assertEquals(4, ForkGroups.timeShares(copy, 4));
+        assertEquals(75, new Round(0, 4).timing(Preset.QUICK.bandwidth(), copy).measurementMillis());
+    }
+
     @Test
     void aRoundOfTheQuickPresetOnOneGpuTakesOneSharedJvmPerNumaNode() {
         List<Combination> quick = RunPlanner.plan(SyntheticTopologies.singleH200(), new RunPlanner.Request(Preset.QUICK,

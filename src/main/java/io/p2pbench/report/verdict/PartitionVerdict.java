@@ -72,7 +72,8 @@ public final class PartitionVerdict {
      * @param machine the machine's fingerprint ({@link ResultData#machine()}): figures of two machines are
      *     never merged nor compared
      * @param tokensPerSecond per run (step benchmark)
-     * @param stepUs per run, the step's device time in microseconds (step benchmark; median over the iteration)
+     * @param stepUs per run, the step's device time in microseconds (step benchmark; median over the iteration, of a
+     *     decode step measured in rounds the median of its rounds' medians)
      * @param p99RequestUs per run (request benchmark; empty when it did not run)
      * @param commShare exposed communication / step time, median over runs (0 for SINGLE)
      * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
@@ -316,8 +317,10 @@ public final class PartitionVerdict {
      * The partition figures of the runs: step benchmarks give tokens/s, exposed communication share
      * and bus bandwidth (JMH secondary metrics, median over the iteration); request benchmarks give p99
      * of JMH's SampleTime histogram (Commons Math R-7, numpy's default). Runs of the same
-     * configuration on the same machine (fingerprint) are merged, one value per run; runs of two
-     * machines never are. Skipped plans keep their reason.
+     * configuration on the same machine (fingerprint) are merged, one value per run (a decode step
+     * measured in rounds, {@code ForkGroups.PARTITION_DECODE_ROUNDS}: the median of its rounds, so that one
+     * round in a window where the host was slow does not move it); runs of two machines never are.
+     * Skipped plans keep their reason.
      */
     public static List<Figure> figures(List<ResultData> runs) throws BadInputException {
         Map<String, Builder> byKey = new LinkedHashMap<>();
@@ -341,28 +344,25 @@ public final class PartitionVerdict {
                 if (!e.ok() || e.jmhFile() == null) {
                     continue;
                 }
-                JmhJson jmh = JmhJson.read(e.jmhFile());
                 if (request) {
+                    JmhJson jmh = JmhJson.read(e.jmhFile());
                     b.p99.add(new Percentile(99).withEstimationType(Percentile.EstimationType.R_7)
                             .evaluate(jmh.histogramMicros()));
                 } else {
-                    double step = median(jmh.secondary(SecondaryMetric.STEP_US));
-                    double tokens = median(jmh.secondary(SecondaryMetric.TOKENS_PER_SECOND));
-                    double comm = median(jmh.secondary(SecondaryMetric.COMM_US));
-                    double compute = median(jmh.secondary(SecondaryMetric.COMPUTE_US));
-                    double wait = median(jmh.secondary(SecondaryMetric.WAIT_US));
-                    double bus = median(jmh.secondary(SecondaryMetric.BUS_GBPS));
-                    if (!(step > 0 && tokens > 0 && step < 1e12 && tokens < 1e12) || !(bus >= 0 && bus <= Measurement.MAX_GBPS)
-                            || DoubleStream.of(comm, compute, wait).anyMatch(t -> !(t >= 0 && t < 1e12))) {
-                        throw new BadInputException(d.source() + ": " + e.id() + " has a step time of " + step + " us, "
-                                + tokens + " tokens/s, compute, communication and wait of " + compute + ", " + comm + ", "
-                                + wait + " us, " + bus + " GB/s; expected step and tokens/s above 0, times 0 to 1e12 us, "
-                                + "0 to " + (long) Measurement.MAX_GBPS + " GB/s");
+                    // A decode step measured in rounds (ForkGroups.PARTITION_DECODE_ROUNDS): the run's figure is
+                    // the median of its rounds' figures, each the median over its iteration.
+                    List<double[]> rounds = new ArrayList<>();
+                    for (Path file : roundFiles(d, e)) {
+                        rounds.add(stepFigures(d, e, JmhJson.read(file)));
                     }
-                    b.tokens.add(tokens);
+                    double step = medianOf(rounds, 0);
+                    double comm = medianOf(rounds, 2);
+                    double compute = medianOf(rounds, 3);
+                    double wait = medianOf(rounds, 4);
+                    b.tokens.add(medianOf(rounds, 1));
                     b.step.add(step);
                     b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
-                    b.bus.add(bus);
+                    b.bus.add(medianOf(rounds, 5));
                     b.skip = null;
                 }
             }
@@ -372,6 +372,47 @@ public final class PartitionVerdict {
             out.add(b.build());
         }
         return out;
+    }
+
+    /** The JMH files of an ok step entry: each round's, or its one file when it was measured once. */
+    private static List<Path> roundFiles(ResultData d, RunEntry e) throws BadInputException {
+        if (e.rounds().size() <= 1) {
+            return List.of(e.jmhFile());
+        }
+        List<Path> out = new ArrayList<>();
+        for (RunEntry.Round r : e.rounds()) {
+            if (r.outcome() != Outcome.OK || r.jmhFile() == null) {
+                throw new BadInputException(d.source() + ": " + e.id() + " is ok but a round of it is "
+                        + (r.outcome() == null ? "without a status" : r.outcome().text()) + " or names no JMH file");
+            }
+            out.add(r.jmhFile());
+        }
+        return out;
+    }
+
+    /**
+     * One round's step figures, each the median over its iteration: step time, tokens/s, communication, compute and
+     * wait time (µs), bus bandwidth (GB/s); checked.
+     */
+    private static double[] stepFigures(ResultData d, RunEntry e, JmhJson jmh) throws BadInputException {
+        double step = median(jmh.secondary(SecondaryMetric.STEP_US));
+        double tokens = median(jmh.secondary(SecondaryMetric.TOKENS_PER_SECOND));
+        double comm = median(jmh.secondary(SecondaryMetric.COMM_US));
+        double compute = median(jmh.secondary(SecondaryMetric.COMPUTE_US));
+        double wait = median(jmh.secondary(SecondaryMetric.WAIT_US));
+        double bus = median(jmh.secondary(SecondaryMetric.BUS_GBPS));
+        if (!(step > 0 && tokens > 0 && step < 1e12 && tokens < 1e12) || !(bus >= 0 && bus <= Measurement.MAX_GBPS)
+                || DoubleStream.of(comm, compute, wait).anyMatch(t -> !(t >= 0 && t < 1e12))) {
+            throw new BadInputException(d.source() + ": " + e.id() + " has a step time of " + step + " us, "
+                    + tokens + " tokens/s, compute, communication and wait of " + compute + ", " + comm + ", "
+                    + wait + " us, " + bus + " GB/s; expected step and tokens/s above 0, times 0 to 1e12 us, "
+                    + "0 to " + (long) Measurement.MAX_GBPS + " GB/s");
+        }
+        return new double[] {step, tokens, comm, compute, wait, bus};
+    }
+
+    private static double medianOf(List<double[]> rounds, int k) {
+        return median(rounds.stream().mapToDouble(r -> r[k]).toArray());
     }
 
     private static double median(double[] v) {
