@@ -97,11 +97,52 @@ public final class ForkGroups {
     }
 
     /**
-     * The same for the combinations {@code measured} selects (those of one round: a round that measures only the
-     * rows of {@link #drawsContextLevel} packs them into as few JVMs as their forks allow).
+     * The forks of one round: the combinations it measures ({@link Round#measures}; a round that measures only the
+     * rows of {@link #drawsContextLevel} packs them into as few JVMs as their forks allow). After the first round the
+     * partition study's decode steps of one NUMA node share one JVM ({@link #laterRoundKey}).
      */
     static List<List<Integer>> of(List<Combination> plan, Mode mode, Function<Combination, Integer> numaNode,
+                                  Round round) {
+        return of(plan, mode, numaNode, round::measures, c -> round.index() > 0 && partitionDecodeStep(c)
+                ? laterRoundKey(numaNode.apply(c)) : key(c, numaNode.apply(c), mode));
+    }
+
+    /**
+     * The fork identity of a partition decode step after the first round: one JVM for all of them on a NUMA node,
+     * each still its own trial in a CUDA context reset before it ({@link ForkGroupMain.Contexts#resetsBefore}). In a
+     * JVM of one curve, the first decode step of a later round was the JVM's first benchmark after a warm-up of 100
+     * ms, and on one H100 host (2026-12-07) 6 of 12 such rounds of the TP eager steps were 5-15% slower than the first
+     * round, which came third in its JVM (never slower in 6); in one JVM only the first opens it, and it warms up for
+     * {@link #OPENING_WARMUP_MILLIS}. It also spares a JVM start per curve and round.
+     */
+    static String laterRoundKey(Integer numaNode) {
+        return "partition-decode|" + Objects.toString(numaNode);
+    }
+
+    /**
+     * Warm-up of the partition decode step that opens a JVM of a later round: at least this many milliseconds in all,
+     * about what the JVM of the first round had run of the same code before its decode steps.
+     */
+    public static final int OPENING_WARMUP_MILLIS = 1000;
+
+    /**
+     * The warm-up of a combination that opens a JVM of a later round of partition decode steps: the preset's where
+     * it lasts {@link #OPENING_WARMUP_MILLIS} in all, else as many iterations made long enough for that.
+     */
+    public static Preset.Timing opening(Preset.Timing t) {
+        int n = Math.max(1, t.warmupIterations());
+        return (long) n * t.warmupMillis() >= OPENING_WARMUP_MILLIS ? t
+                : new Preset.Timing(n, (OPENING_WARMUP_MILLIS + n - 1) / n, t.measurementMillis());
+    }
+
+    /** The forks of the combinations {@code measured} selects, by {@link #key(Combination, Integer, Mode)}. */
+    static List<List<Integer>> of(List<Combination> plan, Mode mode, Function<Combination, Integer> numaNode,
                                   Predicate<Combination> measured) {
+        return of(plan, mode, numaNode, measured, c -> key(c, numaNode.apply(c), mode));
+    }
+
+    private static List<List<Integer>> of(List<Combination> plan, Mode mode, Function<Combination, Integer> numaNode,
+                                          Predicate<Combination> measured, Function<Combination, String> keyOf) {
         Map<String, List<Integer>> byKey = new LinkedHashMap<>();
         List<List<Integer>> out = new ArrayList<>();
         for (int i = 0; i < plan.size(); i++) {
@@ -112,7 +153,7 @@ public final class ForkGroups {
             if (mode == Mode.PER_BENCHMARK) {
                 out.add(List.of(i));
             } else {
-                byKey.computeIfAbsent(key(c, numaNode.apply(c), mode), k -> new ArrayList<>()).add(i);
+                byKey.computeIfAbsent(keyOf.apply(c), k -> new ArrayList<>()).add(i);
             }
         }
         for (Map.Entry<String, List<Integer>> e : byKey.entrySet()) {
@@ -167,9 +208,10 @@ public final class ForkGroups {
      * the run, each in a JVM of its own, each measuring the preset's whole iteration time. An eager decode step
      * launches its kernels from the host one by one, so a host slow for a few seconds stretches it: on one H100 host
      * (2026-12-07) one run drew the TP host-staged eager decode step 23% slower than its rerun and 17 runs of seven
-     * hosts, and measured once, nothing in the run told that window from a change. The run's figure is the median of
-     * its rounds, so one round in such a window does not move it (docs/notes/partition-rounds.md). Prefill steps
-     * (compute-bound, within 3.1% between runs) and request latencies stay at one round.
+     * hosts, and measured once, nothing in the run told that window from a change. The run's figure is its fastest
+     * round ({@code PartitionVerdict.figures}), so a round in such a window does not move it (docs/compare.md,
+     * "Partition and serving results"). Prefill steps (compute-bound, within 3.1% between runs) and request latencies
+     * stay at one round.
      */
     public static final int PARTITION_DECODE_ROUNDS = 3;
 

@@ -33,7 +33,7 @@ final class PlanText {
         int jvms = 0;
         for (int r = 0; r < Round.steps(rounds); r++) {
             Round round = new Round(r, rounds);
-            jvms += ForkGroups.of(plan, mode, c -> null, round::measures).size();
+            jvms += ForkGroups.of(plan, mode, c -> null, round).size();
         }
         sb.append(String.format(Locale.ROOT, "Plan for %s (%d GPU%s), preset %s: %d benchmarks to run, %d skipped, "
                         + "predicted %s%n", t.fingerprint(), t.gpuCount(), t.gpuCount() == 1 ? "" : "s", preset.name(),

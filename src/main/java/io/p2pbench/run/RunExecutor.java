@@ -117,7 +117,7 @@ public final class RunExecutor {
             rounds:
             for (int r = 0; r < Round.steps(rounds); r++) {
                 Round round = new Round(r, rounds);
-                for (List<Integer> fork : ForkGroups.of(plan, mode, numaNode, round::measures)) {
+                for (List<Integer> fork : ForkGroups.of(plan, mode, numaNode, round)) {
                     // A later round measures what is still ok: a combination that failed or was skipped is done.
                     List<Integer> todo = fork.stream().filter(i -> round.measures(plan.get(i))
                             && (round.index() == 0 || state.ok(i))).toList();

@@ -117,7 +117,7 @@ class CliTest {
         Result study = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "quick", "--paths", "PARTITION",
                 "--group", "0,0");
         assertEquals(0, study.code(), study.err());
-        assertTrue(study.out().contains("in 4 rounds, 28 JVMs (transfers and collectives share one per round); 14 "
+        assertTrue(study.out().contains("in 4 rounds, 16 JVMs (transfers and collectives share one per round); 14 "
                 + "partition decode steps in 3 rounds, 21 partition or serving benchmarks in one; measurement iterations "
                 + "20s of it"), study.out());
     }

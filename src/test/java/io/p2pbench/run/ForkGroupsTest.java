@@ -190,12 +190,22 @@ class ForkGroupsTest {
         }
         for (int r = 0; r < Round.steps(4); r++) {
             Round round = new Round(r, 4);
-            List<String> measured = ForkGroups.of(study, ForkGroups.Mode.SHARED, c -> null, round::measures).stream()
-                    .flatMap(List::stream).map(i -> study.get(i).id()).sorted().toList();
+            List<List<Integer>> forks = ForkGroups.of(study, ForkGroups.Mode.SHARED, c -> null, round);
+            List<String> measured = forks.stream().flatMap(List::stream).map(i -> study.get(i).id()).sorted().toList();
             List<String> expected = r == 0 ? runnable.stream().map(Combination::id).sorted().toList()
                     : r < 3 ? decode.stream().sorted().toList() : List.of();
             assertEquals(expected, measured, "round " + (r + 1));
+            // the first round: one JVM per curve (prefill and decode steps of a plan and transport together); rounds
+            // 2 and 3: one JVM for the 14 decode steps, in plan order
+            assertEquals(r == 0 ? 14 : r < 3 ? 1 : 0, forks.size(), "JVMs of round " + (r + 1));
+            if (r == 1) {
+                assertEquals(decode, forks.get(0).stream().map(i -> study.get(i).id()).toList());
+            }
         }
+        Preset.Timing opening = ForkGroups.opening(Preset.QUICK.bandwidth());
+        assertEquals(new Preset.Timing(1, ForkGroups.OPENING_WARMUP_MILLIS, 300), opening);
+        assertEquals(new Preset.Timing(3, 500, 3000), ForkGroups.opening(Preset.FULL.bandwidth()), "1.5 s already");
+        assertEquals(new Preset.Timing(2, 500, 1000), ForkGroups.opening(Preset.STANDARD.bandwidth()));
         // a transfer keeps its share of the time: a quarter of it in each of four rounds
         Combination copy = RunPlanner.plan(SyntheticTopologies.singleH200(), new RunPlanner.Request(Preset.QUICK,
                 null, null, null)).stream().filter(c -> c.id().equals("peer-bw-CE_P2P_READ-0-0-64MiB")).findFirst()

@@ -73,7 +73,7 @@ public final class PartitionVerdict {
      *     never merged nor compared
      * @param tokensPerSecond per run (step benchmark)
      * @param stepUs per run, the step's device time in microseconds (step benchmark; median over the iteration, of a
-     *     decode step measured in rounds the median of its rounds' medians)
+     *     decode step measured in rounds its fastest round's)
      * @param p99RequestUs per run (request benchmark; empty when it did not run)
      * @param commShare exposed communication / step time, median over runs (0 for SINGLE)
      * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
@@ -317,10 +317,16 @@ public final class PartitionVerdict {
      * The partition figures of the runs: step benchmarks give tokens/s, exposed communication share
      * and bus bandwidth (JMH secondary metrics, median over the iteration); request benchmarks give p99
      * of JMH's SampleTime histogram (Commons Math R-7, numpy's default). Runs of the same
-     * configuration on the same machine (fingerprint) are merged, one value per run (a decode step
-     * measured in rounds, {@code ForkGroups.PARTITION_DECODE_ROUNDS}: the median of its rounds, so that one
-     * round in a window where the host was slow does not move it); runs of two machines never are.
-     * Skipped plans keep their reason.
+     * configuration on the same machine (fingerprint) are merged, one value per run; runs of two machines
+     * never are. Skipped plans keep their reason.
+     *
+     * <p>A decode step measured in rounds ({@code ForkGroups.PARTITION_DECODE_ROUNDS}) gives its run the figures of
+     * its <em>fastest</em> round (shortest step time; tokens/s, communication share and bus bandwidth of that same
+     * round). An eager decode step launches its kernels from the host one by one, and what slows the host only ever
+     * lengthens it: on one H100 host (2026-12-07) a run drew it 23% slower than 17 runs of seven hosts, and on another
+     * 6 of 12 rounds measured first in a fresh JVM were 5-15% slower than the round measured later in one, while the
+     * three runs' fastest rounds lay within 1.2% of each other and their medians 6.4% (docs/compare.md, "Partition and
+     * serving results"). A change of the build slows every round, and so the fastest.
      */
     public static List<Figure> figures(List<ResultData> runs) throws BadInputException {
         Map<String, Builder> byKey = new LinkedHashMap<>();
@@ -349,20 +355,22 @@ public final class PartitionVerdict {
                     b.p99.add(new Percentile(99).withEstimationType(Percentile.EstimationType.R_7)
                             .evaluate(jmh.histogramMicros()));
                 } else {
-                    // A decode step measured in rounds (ForkGroups.PARTITION_DECODE_ROUNDS): the run's figure is
-                    // the median of its rounds' figures, each the median over its iteration.
-                    List<double[]> rounds = new ArrayList<>();
+                    // A decode step measured in rounds (ForkGroups.PARTITION_DECODE_ROUNDS): the run's figures are
+                    // its fastest round's, each the median over that round's iteration.
+                    double[] fastest = null;
                     for (Path file : roundFiles(d, e)) {
-                        rounds.add(stepFigures(d, e, JmhJson.read(file)));
+                        double[] round = stepFigures(d, e, JmhJson.read(file));
+                        if (fastest == null || round[0] < fastest[0]) {
+                            fastest = round;
+                        }
                     }
-                    double step = medianOf(rounds, 0);
-                    double comm = medianOf(rounds, 2);
-                    double compute = medianOf(rounds, 3);
-                    double wait = medianOf(rounds, 4);
-                    b.tokens.add(medianOf(rounds, 1));
-                    b.step.add(step);
+                    double comm = fastest[2];
+                    double compute = fastest[3];
+                    double wait = fastest[4];
+                    b.step.add(fastest[0]);
+                    b.tokens.add(fastest[1]);
                     b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
-                    b.bus.add(medianOf(rounds, 5));
+                    b.bus.add(fastest[5]);
                     b.skip = null;
                 }
             }
@@ -409,10 +417,6 @@ public final class PartitionVerdict {
                     + "0 to " + (long) Measurement.MAX_GBPS + " GB/s");
         }
         return new double[] {step, tokens, comm, compute, wait, bus};
-    }
-
-    private static double medianOf(List<double[]> rounds, int k) {
-        return median(rounds.stream().mapToDouble(r -> r[k]).toArray());
     }
 
     private static double median(double[] v) {
