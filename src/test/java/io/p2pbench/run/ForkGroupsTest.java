@@ -151,6 +151,8 @@ class ForkGroupsTest {
         for (int r = 0; r < Round.steps(4); r++) {
             Round round = new Round(r, 4);
             List<List<Integer>> forks = ForkGroups.of(quick, ForkGroups.Mode.SHARED, c -> null, round::measures);
+            assertEquals(forks, ForkGroups.of(quick, ForkGroups.Mode.SHARED, c -> null, round),
+                    "a round's forks of transfers and collectives as before partition decode steps took rounds");
             long measured = forks.stream().mapToLong(List::size).sum();
             if (r < 4) {
                 assertEquals(quick.stream().filter(c -> !c.plannedSkip()).count(), measured, "round " + (r + 1));
