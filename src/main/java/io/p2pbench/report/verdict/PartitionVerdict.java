@@ -40,8 +40,9 @@ import org.apache.commons.math3.stat.descriptive.rank.Percentile;
  * by more than the noise floor, or if SINGLE does not fit one GPU; otherwise it is rejected.
  *
  * <p>Noise model: a run is the unit of evidence (as in {@code docs/compare.md}). The partition
- * figures have no learned floor in {@link NoiseFloors} yet (no partition reruns), so the floors are
- * per figure and documented: {@link #TOKENS_FLOOR} for tokens/s and {@link #P99_FLOOR} for p99,
+ * figures have no learned floor in {@link NoiseFloors} (the partition reruns on H100 hosts set {@code compare}'s
+ * floors, {@code PartitionComparison}: 4% between runs of one host), so the floors here are
+ * per figure, stated and wider: {@link #TOKENS_FLOOR} for tokens/s and {@link #P99_FLOOR} for p99,
  * raised to the spread seen between runs of either side when there are at least two runs. With one
  * run per side the floor is assumed, not measured, and the verdict says so ("n too small").
  *
