@@ -58,7 +58,8 @@ public final class ForkGroups {
         /**
          * One JVM per round for every transfer, collective and exchange of one NUMA node, up to {@link
          * #MAX_PER_SHARED_FORK} of them (the default); partition and serving combinations one JVM per curve, as
-         * {@link #GROUPED}. Each round of a run ({@link Round}) starts its JVMs afresh.
+         * {@link #GROUPED} (the partition decode steps' rounds after the first: one JVM, {@link #laterRoundKey}). Each
+         * round of a run ({@link Round}) starts its JVMs afresh.
          */
         SHARED,
         /** One JVM per curve ({@code --fork-groups}). */
@@ -69,10 +70,12 @@ public final class ForkGroups {
         /** The manifest's words for it. */
         public String describe() {
             return this == SHARED ? "shared: one JVM per round for every transfer, collective and exchange (up to "
-                    + MAX_PER_SHARED_FORK + " combinations), partition and serving one JVM per curve; each combination its own "
-                    + "trial on the first one's CUDA streams and NCCL communicators"
+                    + MAX_PER_SHARED_FORK + " combinations), partition and serving one JVM per curve (the partition "
+                    + "decode steps' later rounds one JVM); each combination its own trial on the first one's CUDA "
+                    + "streams and NCCL communicators"
                     : this == GROUPED ? "grouped: one JVM per curve (up to " + MAX_PER_FORK + " combinations of one "
-                    + "benchmark differing in size, pair, dtype, phase or graph), each with its own trial"
+                    + "benchmark differing in size, pair, dtype, phase or graph; the partition decode steps' later rounds "
+                    + "one JVM), each with its own trial"
                     + switch (ForkGroupMain.Contexts.current()) {
                         case REUSE_STREAMS -> " on the first one's CUDA streams and NCCL communicators (contexts reset "
                                 + "before partition combinations)";
