@@ -129,8 +129,8 @@ public final class GatedFiguresReport {
     static Optional<String> confirm(GatedFigures.Result r) {
         boolean oneRun = r.groups().stream().anyMatch(g -> g.verdict() == Verdict.WORSE
                 && g.headline().candidateRuns().size() == 1);
-        return oneRun ? Optional.of("  confirm: partition and serving figures are one value a run (a partition decode step "
-                + "measured in rounds: its fastest round), and one disturbed run reads as a change (a held-out H100 "
+        return oneRun ? Optional.of("  confirm: partition and serving figures are one value a run (a partition "
+                + "decode step measured in rounds: its fastest round), and one disturbed run reads as a change (a held-out H100 "
                 + "host drew one configuration 23% slower in one run of two, "
                 + "docs/compare.md); rerun the candidate and compare BASELINE CANDIDATE,RERUN: the spread between the "
                 + "candidate's runs widens their floors") : Optional.empty();

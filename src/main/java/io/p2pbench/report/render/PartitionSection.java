@@ -32,7 +32,8 @@ public final class PartitionSection {
         StringBuilder sb = new StringBuilder("## Does splitting pay?\n\n");
         sb.append(String.format(Locale.ROOT, "Each plan against SINGLE (same machine, model, phase, batch, eager/graph). "
                 + "Keep only if tokens/s or p99 request latency improves by more than the noise floor, or if SINGLE does "
-                + "not fit. Floors: tokens/s %.0f%%, p99 %.0f%% (stated; compare's floors between reruns of one host, measured on H100 hosts, are 4%%: docs/compare.md), raised "
+                + "not fit. Floors: tokens/s %.0f%%, p99 %.0f%% (stated; compare's floors between reruns of one host, "
+                + "measured on H100 hosts, are 4%%: docs/compare.md), raised "
                 + "to the spread between runs of either side; with one run per side they are assumed (n too small). "
                 + "A step's figures are the median over its iteration; a decode step measured in rounds (three a run "
                 + "since 2026-12-07) gives each run its fastest round's (docs/compare.md). "
