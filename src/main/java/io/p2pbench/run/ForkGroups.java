@@ -138,6 +138,16 @@ public final class ForkGroups {
                 : new Preset.Timing(n, (OPENING_WARMUP_MILLIS + n - 1) / n, t.measurementMillis());
     }
 
+    /**
+     * The timing of the combination at position {@code k} (0-based) of a JVM of {@code round}: the first warms the
+     * JVM up with {@code full}'s warm-up, or {@link #opening} where it opens a later round of partition decode steps;
+     * later ones find the JIT and the GPU warm ({@link #warm}). A JVM of one combination ({@link Mode#PER_BENCHMARK})
+     * is the first of its JVM in every round, so its rounds are measured alike and keep {@code full}.
+     */
+    static Preset.Timing inJvm(Preset.Timing full, int k, Round round, Combination c) {
+        return k > 0 ? warm(full) : round.index() > 0 && partitionDecodeStep(c) ? opening(full) : full;
+    }
+
     /** The forks of the combinations {@code measured} selects, by {@link #key(Combination, Integer, Mode)}. */
     static List<List<Integer>> of(List<Combination> plan, Mode mode, Function<Combination, Integer> numaNode,
                                   Predicate<Combination> measured) {

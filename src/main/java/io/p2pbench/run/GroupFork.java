@@ -61,8 +61,7 @@ final class GroupFork {
                 Preset.Timing full = round.timing(run.preset().timing(Metric.of(c.metric())), c);
                 // The first combination of a JVM warms it up (longer where it opens a later round of partition
                 // decode steps); later ones find the JIT and the GPU warm.
-                Preset.Timing timing = k > 0 ? ForkGroups.warm(full)
-                        : round.index() > 0 && ForkGroups.partitionDecodeStep(c) ? ForkGroups.opening(full) : full;
+                Preset.Timing timing = ForkGroups.inJvm(full, k, round, c);
                 slots.put(i, new Slot(f, run.forkLimitSeconds().applyAsDouble(c), new StringBuilder()));
                 tasks.add(new ForkGroupMain.Task(i, c, run.stagingChunkBytes(),
                         timing.warmupIterations(), timing.warmupMillis(), timing.measurementMillis(), f.tmpJson().toString(),

@@ -39,7 +39,7 @@ final class PlanText {
                         + "predicted %s%n", t.fingerprint(), t.gpuCount(), t.gpuCount() == 1 ? "" : "s", preset.name(),
                 runs, plan.size() - runs, formatDuration(predicted[0])));
         if (runs > 0) {
-            long level = plan.stream().filter(c -> !c.plannedSkip()
+            long level = plan.stream().filter(c -> !c.plannedSkip() && ForkGroups.sharesJvm(c)
                     && ForkGroups.roundsOf(c, rounds) > rounds).count();
             // Partition and serving benchmarks keep rounds of their own: the study's decode steps 3, the rest 1.
             long decode = plan.stream().filter(c -> !c.plannedSkip() && !ForkGroups.sharesJvm(c)

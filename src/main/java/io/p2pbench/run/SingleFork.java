@@ -37,6 +37,7 @@ final class SingleFork {
     /** Runs combination {@code index} of the plan in {@code round}; its entry for that round. */
     RunManifest.Entry run(int index, Combination c, Round round) throws IOException {
         ForkOutcome.ForkFiles f = run.outcome().prepare(index, c, round);
+        // Every round of it opens its own JVM alike, so no opening warm-up (ForkGroups.inJvm).
         Preset.Timing timing = round.timing(run.preset().timing(Metric.of(c.metric())), c);
         List<String> jvmArgs = new ArrayList<>(run.extraJvmArgs());
         jvmArgs.addAll(round.jvmArgs());

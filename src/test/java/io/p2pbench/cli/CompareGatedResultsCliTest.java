@@ -128,59 +128,91 @@ class CompareGatedResultsCliTest {
 
     /**
      * A decode step measured in three rounds (a run of two rounds or more since the partition study's decode steps take
-     * {@code ForkGroups.PARTITION_DECODE_ROUNDS}): the run's figures are its fastest round's. Two rounds 25% slower, as
-     * a host slow for a few seconds drew an eager decode step on an H100 host (2026-12-07), and as rounds opening a
-     * fresh JVM drew them 5-15% slower on another, is not a change: exit 0, where reading the entry's first round alone
-     * (before) called it worse, and so would the median of the rounds. All three rounds slower is worse. A round that
-     * is not ok in an ok entry is bad input, one line.
+     * {@code ForkGroups.PARTITION_DECODE_ROUNDS}): the run's figures are its fastest round's. Against a baseline in
+     * rounds, two rounds 25% slower, as a host slow for a few seconds drew an eager decode step on an H100 host
+     * (2026-12-07), and as rounds opening a fresh JVM drew them 5-15% slower on another, is not a change: exit 0, where
+     * reading the entry's first round alone (before) called it worse, and so would the median of the rounds. All three
+     * rounds slower is worse. The figures are one round's: a fastest step whose tokens/s read half is worse in
+     * tokens/s. Against a baseline measured once, the step is not judged (the sides' rounds differ). A round that is
+     * not ok in an ok entry is bad input, one line.
      */
     @Test
     void aDecodeStepInRoundsIsItsFastestRoundSoSlowRoundsAreNoChange() throws IOException {
-        Path rounds = work.resolve("rounds");
-        copy(PARTITION, rounds);
         String id = "part-step-DENSE_8B-TP-P2P-DECODE-eager-g0.0";
         String stem = "jmh/008-" + id;
-        Path first = rounds.resolve(stem + ".r1.json.gz");
-        Files.move(rounds.resolve(stem + ".json.gz"), first);
-        Files.copy(first, rounds.resolve(stem + ".r2.json.gz"));
-        Files.copy(first, rounds.resolve(stem + ".r3.json.gz"));
+        Path base = inRounds(work.resolve("base3"), id, stem);
+        Path rounds = inRounds(work.resolve("rounds"), id, stem);
         Consumer<JsonNode> slower = a -> {
             ObjectNode m = (ObjectNode) a.get(0).get("secondaryMetrics");
             scale(m.get("stepUs"), 1.25);
             scale(m.get("tokensPerSecond"), 1 / 1.25);
         };
-        editGzip(first, slower);
+        editGzip(rounds.resolve(stem + ".r1.json.gz"), slower);
         editGzip(rounds.resolve(stem + ".r2.json.gz"), slower);
-        ObjectNode manifest = (ObjectNode) MAPPER.readTree(rounds.resolve("manifest.json").toFile());
-        ObjectNode entry = null;
-        for (JsonNode e : manifest.get("entries")) {
-            if (e.at("/combination/id").asText().equals(id)) {
-                entry = (ObjectNode) e;
-            }
-        }
-        entry.put("jmhFile", stem + ".r1.json.gz");
-        ArrayNode list = entry.putArray("rounds");
-        for (int r = 1; r <= 3; r++) {
-            list.addObject().put("status", "ok").put("jmhFile", stem + ".r" + r + ".json.gz").put("seconds", 1.1);
-        }
-        MAPPER.writeValue(rounds.resolve("manifest.json").toFile(), manifest);
 
-        CliTest.Result one = compare(PARTITION, rounds, "two-slow-rounds");
-        assertEquals(0, one.code(), one.out() + one.err());
-        assertTrue(one.out().startsWith("SAME: ") && !one.out().contains("  confirm:"), one.out());
+        CliTest.Result two = compare(base, rounds, "two-slow-rounds");
+        assertEquals(0, two.code(), two.out() + two.err());
+        assertTrue(two.out().startsWith("SAME: ") && two.out().contains("35 same of 35")
+                && !two.out().contains("  confirm:"), two.out());
         String md = Files.readString(work.resolve("two-slow-rounds/compare.md"));
         assertTrue(md.contains("| partition | DENSE_8B TP P2P over 0,0, DECODE batch 8 eager (single GPU: not an "
                 + "interconnect measurement) | step time (µs) |"), md);
 
         editGzip(rounds.resolve(stem + ".r3.json.gz"), slower);
-        CliTest.Result all = compare(PARTITION, rounds, "every-round-slow");
+        CliTest.Result all = compare(base, rounds, "every-round-slow");
         assertEquals(1, all.code(), all.out() + all.err());
         assertTrue(all.out().lines().anyMatch(l -> l.startsWith("  worse  partition DENSE_8B TP P2P over 0,0, DECODE "
                 + "batch 8 eager") && l.contains("step time (µs)") && l.contains("(+25.0%;")), all.out());
 
-        ((ObjectNode) list.get(1)).put("status", "failed");
+        // round 3 the fastest by step time, its tokens/s half: the run's tokens/s is that round's, not the best one
+        editGzip(rounds.resolve(stem + ".r3.json.gz"), a -> {
+            ObjectNode m = (ObjectNode) a.get(0).get("secondaryMetrics");
+            scale(m.get("stepUs"), 0.99 / 1.25);
+            scale(m.get("tokensPerSecond"), 0.5 * 1.25);
+        });
+        CliTest.Result oneRound = compare(base, rounds, "one-round-figures");
+        assertEquals(1, oneRound.code(), oneRound.out() + oneRound.err());
+        assertTrue(oneRound.out().lines().anyMatch(l -> l.startsWith("  worse  partition DENSE_8B TP P2P over 0,0, "
+                + "DECODE batch 8 eager") && l.contains("tokens/s") && l.contains("(-50.0%;")), oneRound.out());
+
+        // a baseline of one round against runs in rounds: that step not judged, said why; the rest judged
+        CliTest.Result mixed = compare(PARTITION, base, "rounds-differ");
+        assertEquals(0, mixed.code(), mixed.out() + mixed.err());
+        assertTrue(mixed.out().contains("34 same, 1 cannot be judged here (a knee within its bracket, a partition step "
+                + "the sides measured in different rounds"), mixed.out());
+        String why = Files.readString(work.resolve("rounds-differ/compare.md"));
+        assertTrue(why.contains("the sides' runs measured this step in different rounds (one side once, the other the "
+                + "fastest of several"), why);
+
+        ObjectNode manifest = (ObjectNode) MAPPER.readTree(rounds.resolve("manifest.json").toFile());
+        for (JsonNode e : manifest.get("entries")) {
+            if (e.at("/combination/id").asText().equals(id)) {
+                ((ObjectNode) e.get("rounds").get(1)).put("status", "failed");
+            }
+        }
         MAPPER.writeValue(rounds.resolve("manifest.json").toFile(), manifest);
-        CliTest.assertOneLine(compare(PARTITION, rounds, "failed-round"), id, "is ok but a round of it is failed");
+        CliTest.assertOneLine(compare(base, rounds, "failed-round"), id, "is ok but a round of it is failed");
+    }
+
+    /** A copy of {@link #PARTITION} in {@code dir} whose entry {@code id} was measured in three like rounds. */
+    private static Path inRounds(Path dir, String id, String stem) throws IOException {
+        copy(PARTITION, dir);
+        Path first = dir.resolve(stem + ".r1.json.gz");
+        Files.move(dir.resolve(stem + ".json.gz"), first);
+        Files.copy(first, dir.resolve(stem + ".r2.json.gz"));
+        Files.copy(first, dir.resolve(stem + ".r3.json.gz"));
+        ObjectNode manifest = (ObjectNode) MAPPER.readTree(dir.resolve("manifest.json").toFile());
+        for (JsonNode e : manifest.get("entries")) {
+            if (e.at("/combination/id").asText().equals(id)) {
+                ((ObjectNode) e).put("jmhFile", stem + ".r1.json.gz");
+                ArrayNode list = ((ObjectNode) e).putArray("rounds");
+                for (int r = 1; r <= 3; r++) {
+                    list.addObject().put("status", "ok").put("jmhFile", stem + ".r" + r + ".json.gz").put("seconds", 1.1);
+                }
+            }
+        }
+        MAPPER.writeValue(dir.resolve("manifest.json").toFile(), manifest);
+        return dir;
     }
 
     /**

@@ -187,6 +187,8 @@ class ForkGroupsTest {
             assertEquals(step ? 3 : 1, ForkGroups.roundsOf(c, 2), c.id());
             assertEquals(1, ForkGroups.roundsOf(c, 1), "one round is one round: " + c.id());
             assertEquals(1, ForkGroups.timeShares(c, 4), "each round the whole time: " + c.id());
+            assertEquals(1, ForkGroups.timeShares(c, 2), c.id());
+            assertEquals(1, ForkGroups.timeShares(c, 1), c.id());
             assertEquals(Preset.QUICK.bandwidth(), new Round(0, 4).timing(Preset.QUICK.bandwidth(), c), c.id());
             assertEquals(step ? ".r2" : "", new Round(1, 4).suffix(c), c.id());
         }
@@ -204,6 +206,29 @@ class ForkGroupsTest {
                 assertEquals(decode, forks.get(0).stream().map(i -> study.get(i).id()).toList());
             }
         }
+        // the timing each position of a JVM gets: a later round's first decode step the opening warm-up, the rest
+        // of that JVM the short one, a first round's first combination the preset's
+        Combination eager = study.stream().filter(c -> c.id().equals("part-step-DENSE_8B-TP-P2P-DECODE-eager-g0.0"))
+                .findFirst().orElseThrow();
+        Combination prefill = study.stream().filter(c -> c.id().equals("part-step-DENSE_8B-TP-P2P-PREFILL-eager-g0.0"))
+                .findFirst().orElseThrow();
+        Preset.Timing quick = Preset.QUICK.bandwidth();
+        assertEquals(ForkGroups.opening(quick), ForkGroups.inJvm(quick, 0, new Round(1, 4), eager));
+        assertEquals(ForkGroups.opening(quick), ForkGroups.inJvm(quick, 0, new Round(2, 2), eager));
+        assertEquals(quick, ForkGroups.inJvm(quick, 0, new Round(0, 4), eager));
+        assertEquals(quick, ForkGroups.inJvm(quick, 0, new Round(0, 4), prefill));
+        assertEquals(ForkGroups.warm(quick), ForkGroups.inJvm(quick, 3, new Round(1, 4), eager));
+        assertEquals(ForkGroups.warm(quick), ForkGroups.inJvm(quick, 2, new Round(0, 4), eager));
+        // the later rounds' JVM in the other modes: grouped by curve, the same one JVM; one JVM per benchmark
+        for (int r = 1; r < 3; r++) {
+            Round round = new Round(r, 2);
+            assertEquals(List.of(decode.size()), ForkGroups.of(study, ForkGroups.Mode.GROUPED, c -> null, round)
+                    .stream().map(List::size).toList(), "--fork-groups --rounds 2, round " + (r + 1));
+            assertEquals(decode.size(), ForkGroups.of(study, ForkGroups.Mode.PER_BENCHMARK, c -> null, round).size());
+        }
+        // two NUMA nodes: one later-round JVM each
+        java.util.function.Function<Combination, Integer> numa = c -> c.id().contains("-TP-") ? 1 : 0;
+        assertEquals(2, ForkGroups.of(study, ForkGroups.Mode.SHARED, numa, new Round(1, 4)).size());
         Preset.Timing opening = ForkGroups.opening(Preset.QUICK.bandwidth());
         assertEquals(new Preset.Timing(1, ForkGroups.OPENING_WARMUP_MILLIS, 300), opening);
         assertEquals(new Preset.Timing(3, 500, 3000), ForkGroups.opening(Preset.FULL.bandwidth()), "1.5 s already");

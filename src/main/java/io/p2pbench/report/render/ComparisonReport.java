@@ -412,8 +412,9 @@ public final class ComparisonReport {
             why.add((noRatio == n ? "" : noRatio + ": ") + "no ratio");
         }
         if (other > 0) {
-            why.add((other == n ? "" : other + ": ") + "a knee within its bracket, no ratio or two machines "
-                    + "(partition and serving; each says why in compare.md)");
+            why.add((other == n ? "" : other + ": ") + "a knee within its bracket, a partition step the sides "
+                    + "measured in different rounds, no ratio or two machines (partition and serving; each says why in "
+                    + "compare.md)");
         }
         return ", " + n + " cannot be judged here (" + String.join("; ", why) + ")";
     }

@@ -56,6 +56,16 @@ final class PartitionComparison {
             + "differ): not judged, hosts of one kind differ there by more than runs of one host (TP host-staged "
             + "prefill up to 18.2% apart between four H100 hosts, docs/compare.md); compare runs of one host";
 
+    /**
+     * Why a step is not judged where one side's runs took it from one round and the other's as the fastest of several
+     * (a decode step since 2026-12-07, runs of {@code --rounds} 2 or more): the fastest of three is never slower than one
+     * round and was up to 11% faster on an H100 host (GPU-7184e42e, TP P2P eager: 10793 us in round 1, 9692 in round
+     * 2), so such a pair would lean to "better" one way and to false alarms the other.
+     */
+    static final String ROUNDS_DIFFER = "the sides' runs measured this step in different rounds (one side once, the "
+            + "other the fastest of several: runs before 2026-12-07 or with --rounds 1); rerun the baseline with this "
+            + "build and its settings";
+
     private PartitionComparison() {}
 
     /**
@@ -79,13 +89,17 @@ final class PartitionComparison {
                     + (fc.singleGpu() ? " (" + PartitionVerdict.SINGLE_GPU + ")" : "");
             UnaryOperator<GatedFigures.Row> hosts = otherMachines == null && !oneHost && staged(fc)
                     ? r -> GatedFigures.otherHosts(r, STAGED_ACROSS_HOSTS) : UnaryOperator.identity();
+            // Steps taken from one round on one side and as the fastest of several on the other are not alike.
+            UnaryOperator<GatedFigures.Row> steps = otherMachines == null
+                    && !fb.stepRoundCounts().equals(fc.stepRoundCounts())
+                    ? r -> GatedFigures.with(r, Verdict.UNJUDGED, ROUNDS_DIFFER) : hosts;
             List<GatedFigures.Row> step = new ArrayList<>();
             if (!fb.stepUs().isEmpty() && !fc.stepUs().isEmpty()) {
-                step.add(hosts.apply(GatedFigures.row("step time (µs)", false, fb.stepUs(), fc.stepUs(),
+                step.add(steps.apply(GatedFigures.row("step time (µs)", false, fb.stepUs(), fc.stepUs(),
                         stepFloor, stepSource, thresholdPct, otherMachines)));
             }
             if (!fb.tokensPerSecond().isEmpty() && !fc.tokensPerSecond().isEmpty()) {
-                step.add(hosts.apply(GatedFigures.row("tokens/s", true, fb.tokensPerSecond(), fc.tokensPerSecond(),
+                step.add(steps.apply(GatedFigures.row("tokens/s", true, fb.tokensPerSecond(), fc.tokensPerSecond(),
                         stepFloor, stepSource, thresholdPct, otherMachines)));
             }
             if (!step.isEmpty()) {

@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.DoubleStream;
 import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 
@@ -80,17 +81,36 @@ public final class PartitionVerdict {
      * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
      * @param skipReason why it did not run (does not divide, does not fit), or null
      * @param skipCause the cause of that, as a type (what the verdict reads), or null
+     * @param stepRounds per run, how many rounds its step figures were read from (the fastest of them taken: a decode
+     *     step measured in rounds); empty where every run's come from one round
      */
     public record Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
                          String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> stepUs,
                          List<Double> p99RequestUs, double commShare, double busGBps, String skipReason,
-                         SkipCause skipCause) {
+                         SkipCause skipCause, List<Integer> stepRounds) {
+        /** A figure whose step figures each come from one round. */
+        public Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
+                      String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> stepUs,
+                      List<Double> p99RequestUs, double commShare, double busGBps, String skipReason,
+                      SkipCause skipCause) {
+            this(machine, model, phase, batch, graph, plan, transport, group, singleGpu, tokensPerSecond, stepUs,
+                    p99RequestUs, commShare, busGBps, skipReason, skipCause, List.of());
+        }
+
         /** A figure whose skip, if any, has no more precise cause than {@link SkipCause#OTHER}. */
         public Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
                       String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> stepUs,
                       List<Double> p99RequestUs, double commShare, double busGBps, String skipReason) {
             this(machine, model, phase, batch, graph, plan, transport, group, singleGpu, tokensPerSecond, stepUs,
                     p99RequestUs, commShare, busGBps, skipReason, skipReason == null ? null : SkipCause.OTHER);
+        }
+
+        /**
+         * How many rounds each run's step figures were read from, as a set ({1} where every run's come from one round,
+         * as before decode steps were measured in rounds).
+         */
+        public Set<Integer> stepRoundCounts() {
+            return stepRounds.stream().allMatch(n -> n == 1) ? Set.of(1) : Set.copyOf(stepRounds);
         }
 
         /** The model, phase, batch and eager or graph, e.g. {@code DENSE_8B DECODE batch 8 graph}. */
@@ -359,7 +379,8 @@ public final class PartitionVerdict {
                     // A decode step measured in rounds (ForkGroups.PARTITION_DECODE_ROUNDS): the run's figures are
                     // its fastest round's, each the median over that round's iteration.
                     double[] fastest = null;
-                    for (Path file : roundFiles(d, e)) {
+                    List<Path> files = roundFiles(d, e);
+                    for (Path file : files) {
                         double[] round = stepFigures(d, e, JmhJson.read(file));
                         if (fastest == null || round[0] < fastest[0]) {
                             fastest = round;
@@ -372,6 +393,7 @@ public final class PartitionVerdict {
                     b.tokens.add(fastest[1]);
                     b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
                     b.bus.add(fastest[5]);
+                    b.rounds.add(files.size());
                     b.skip = null;
                 }
             }
@@ -439,6 +461,7 @@ public final class PartitionVerdict {
         final List<Double> p99 = new ArrayList<>();
         final List<Double> commShare = new ArrayList<>();
         final List<Double> bus = new ArrayList<>();
+        final List<Integer> rounds = new ArrayList<>();
         String skip;
         SkipCause skipCause;
 
@@ -458,7 +481,8 @@ public final class PartitionVerdict {
         Figure build() {
             return new Figure(machine, model, phase, batch, graph, plan, transport, group, singleGpu, List.copyOf(tokens),
                     List.copyOf(step), List.copyOf(p99), commShare.isEmpty() ? 0 : median(commShare), bus.isEmpty() ? 0 : median(bus),
-                    tokens.isEmpty() && p99.isEmpty() ? skip : null, tokens.isEmpty() && p99.isEmpty() ? skipCause : null);
+                    tokens.isEmpty() && p99.isEmpty() ? skip : null, tokens.isEmpty() && p99.isEmpty() ? skipCause : null,
+                    List.copyOf(rounds));
         }
     }
 }

@@ -50,6 +50,33 @@ class PartitionComparisonTest {
         assertEquals(Verdict.SAME, same.get(0).verdict(), same.get(0).headline().why());
     }
 
+    /** The figure as read from runs whose step figures were each the fastest of {@code rounds} rounds. */
+    private static PartitionVerdict.Figure inRounds(PartitionVerdict.Figure f, Integer... rounds) {
+        return new PartitionVerdict.Figure(f.machine(), f.model(), f.phase(), f.batch(), f.graph(), f.plan(),
+                f.transport(), f.group(), f.singleGpu(), f.tokensPerSecond(), f.stepUs(), f.p99RequestUs(),
+                f.commShare(), f.busGBps(), f.skipReason(), f.skipCause(), List.of(rounds));
+    }
+
+    /**
+     * Steps taken from one round on one side and as the fastest of three on the other are not judged (the fastest of
+     * three is never slower than one round), the p99 still is; with the same rounds on both sides a step 6% longer is
+     * worse, and runs read as one round each count as the runs before rounds.
+     */
+    @Test
+    void stepsOfDifferentRoundsAreNotJudgedAndLikeRoundsAre() {
+        PartitionVerdict.Figure base = fig("P2P", List.of(5000.0), List.of(450e3));
+        PartitionVerdict.Figure slow = fig("P2P", List.of(5300.0), List.of(500e3));
+        List<GatedFigures.Group> mixed = compare(List.of(base), List.of(inRounds(slow, 3)), new int[2]);
+        assertEquals(Verdict.UNJUDGED, mixed.get(0).verdict());
+        assertTrue(mixed.get(0).rows().stream().allMatch(r -> r.why().equals(PartitionComparison.ROUNDS_DIFFER)));
+        assertEquals(Verdict.WORSE, mixed.get(1).verdict(), "the p99 is one round on both sides");
+        assertEquals(Verdict.UNJUDGED, compare(List.of(inRounds(base, 3, 1)), List.of(inRounds(slow, 3)),
+                new int[2]).get(0).verdict(), "a side mixing runs of one and three rounds");
+        assertEquals(Verdict.WORSE, compare(List.of(inRounds(base, 3)), List.of(inRounds(slow, 3)), new int[2])
+                .get(0).verdict());
+        assertEquals(Verdict.WORSE, compare(List.of(inRounds(base, 1)), List.of(slow), new int[2]).get(0).verdict());
+    }
+
     @Test
     void aChangeInsideTheFloorCannotBeJudgedAndUnmatchedConfigurationsAreCounted() {
         int[] only = new int[2];
