@@ -71,11 +71,11 @@ public final class ForkGroups {
         public String describe() {
             return this == SHARED ? "shared: one JVM per round for every transfer, collective and exchange (up to "
                     + MAX_PER_SHARED_FORK + " combinations), partition and serving one JVM per curve (the partition "
-                    + "decode steps' later rounds one JVM); each combination its own trial on the first one's CUDA "
-                    + "streams and NCCL communicators"
+                    + "decode steps' and requests' later rounds one JVM); each combination its own trial on the first "
+                    + "one's CUDA streams and NCCL communicators"
                     : this == GROUPED ? "grouped: one JVM per curve (up to " + MAX_PER_FORK + " combinations of one "
-                    + "benchmark differing in size, pair, dtype, phase or graph; the partition decode steps' later rounds "
-                    + "one JVM), each with its own trial"
+                    + "benchmark differing in size, pair, dtype, phase or graph; the partition decode steps' and "
+                    + "requests' later rounds one JVM), each with its own trial"
                     + switch (ForkGroupMain.Contexts.current()) {
                         case REUSE_STREAMS -> " on the first one's CUDA streams and NCCL communicators (contexts reset "
                                 + "before partition combinations)";
@@ -102,17 +102,17 @@ public final class ForkGroups {
     /**
      * The forks of one round: the combinations it measures ({@link Round#measures}; a round that measures only the
      * rows of {@link #drawsContextLevel} packs them into as few JVMs as their forks allow). After the first round the
-     * partition study's decode steps of one NUMA node share one JVM ({@link #laterRoundKey}).
+     * partition study's decode steps and requests of one NUMA node share one JVM ({@link #laterRoundKey}).
      */
     static List<List<Integer>> of(List<Combination> plan, Mode mode, Function<Combination, Integer> numaNode,
                                   Round round) {
-        return of(plan, mode, numaNode, round::measures, c -> round.index() > 0 && partitionDecodeStep(c)
+        return of(plan, mode, numaNode, round::measures, c -> round.index() > 0 && partitionDecode(c)
                 ? laterRoundKey(numaNode.apply(c)) : key(c, numaNode.apply(c), mode));
     }
 
     /**
-     * The fork identity of a partition decode step after the first round: one JVM for all of them on a NUMA node,
-     * each still its own trial in a CUDA context reset before it ({@link ForkGroupMain.Contexts#resetsBefore}). In a
+     * The fork identity of a partition decode step or request after the first round: one JVM for all of them on a NUMA
+     * node, each still its own trial in a CUDA context reset before it ({@link ForkGroupMain.Contexts#resetsBefore}). In a
      * JVM of one curve, the first decode step of a later round was the JVM's first benchmark after a warm-up of 100
      * ms, and on one H100 host (2026-12-07) 6 of 12 such rounds of the TP eager steps were 5-15% slower than the first
      * round, which came third in its JVM (never slower in 6); in one JVM only the first opens it, and it warms up for
@@ -123,8 +123,8 @@ public final class ForkGroups {
     }
 
     /**
-     * Warm-up of the partition decode step that opens a JVM of a later round: at least this many milliseconds in all,
-     * about what the JVM of the first round had run of the same code before its decode steps.
+     * Warm-up of the partition decode step or request that opens a JVM of a later round: at least this many
+     * milliseconds in all, about what the JVM of the first round had run of the same code before its decode steps.
      */
     public static final int OPENING_WARMUP_MILLIS = 1000;
 
@@ -145,7 +145,7 @@ public final class ForkGroups {
      * is the first of its JVM in every round, so its rounds are measured alike and keep {@code full}.
      */
     static Preset.Timing inJvm(Preset.Timing full, int k, Round round, Combination c) {
-        return k > 0 ? warm(full) : round.index() > 0 && partitionDecodeStep(c) ? opening(full) : full;
+        return k > 0 ? warm(full) : round.index() > 0 && partitionDecode(c) ? opening(full) : full;
     }
 
     /** The forks of the combinations {@code measured} selects, by {@link #key(Combination, Integer, Mode)}. */
@@ -211,27 +211,31 @@ public final class ForkGroups {
      */
     public static int roundsOf(Combination c, int runRounds) {
         if (!sharesJvm(c)) {
-            return runRounds > 1 && partitionDecodeStep(c) ? PARTITION_DECODE_ROUNDS : 1;
+            return runRounds > 1 && partitionDecode(c) ? PARTITION_DECODE_ROUNDS : 1;
         }
         return runRounds > 1 ? roundFactor(c) * runRounds : runRounds;
     }
 
     /**
-     * Rounds of a decode step of the partition study (eager or graph) in a run of two rounds or more: rounds 1 to 3 of
-     * the run, each in a JVM of its own, each measuring the preset's whole iteration time. An eager decode step
-     * launches its kernels from the host one by one, so a host slow for a few seconds stretches it: on one H100 host
-     * (2026-12-07) one run drew the TP host-staged eager decode step 23% slower than its rerun and 17 runs of seven
-     * hosts, and measured once, nothing in the run told that window from a change. The run's figure is its fastest
-     * round ({@code PartitionVerdict.figures}), so a round in such a window does not move it (docs/compare.md,
-     * "Partition and serving results"). Prefill steps (compute-bound, within 3.1% between runs) and request latencies
-     * stay at one round.
+     * Rounds of a decode step (eager or graph) and of a request latency of the partition study in a run of two rounds
+     * or more: rounds 1 to 3 of the run, each in a JVM of its own, each measuring the preset's whole iteration time. An
+     * eager decode step launches its kernels from the host one by one, so a host slow for a few seconds stretches it:
+     * on one H100 host (2026-12-07) one run drew the TP host-staged eager decode step 23% slower than its rerun and 17
+     * runs of seven hosts, and measured once, nothing in the run told that window from a change. The run's figure is
+     * its fastest round ({@code PartitionVerdict.figures}), so a round in such a window does not move it
+     * (docs/compare.md, "Partition and serving results"). A request (a prefill and 32 decode steps, 0.6-1.1 s) is one
+     * operation of JMH's sample mode: the quick preset's iteration of 0.5 s holds one, so a run of one round had one
+     * request, and the same run's TP P2P request was 4.8% above its rerun's. Prefill steps (compute-bound, within 3.1%
+     * between runs) stay at one round.
      */
     public static final int PARTITION_DECODE_ROUNDS = 3;
 
-    /** Whether {@code c} is a step of the partition study's decode phase (not a request latency). */
-    static boolean partitionDecodeStep(Combination c) {
-        return Metric.BANDWIDTH.label().equals(c.metric()) && WorkloadSpec.of(c).partitionStudyRun()
-                .map(p -> p.phase() == Phase.DECODE).orElse(false);
+    /**
+     * Whether {@code c} is measured in the partition study's rounds: a step of its decode phase or a request latency
+     * (a prefill, then decode steps; its spec's phase is the decode phase).
+     */
+    static boolean partitionDecode(Combination c) {
+        return WorkloadSpec.of(c).partitionStudyRun().map(p -> p.phase() == Phase.DECODE).orElse(false);
     }
 
     /**

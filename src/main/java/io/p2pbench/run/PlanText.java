@@ -4,6 +4,7 @@ import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Exchange;
 import io.p2pbench.spec.HostCopy;
 import io.p2pbench.spec.HostCopyBidirectional;
+import io.p2pbench.spec.Metric;
 import io.p2pbench.spec.NcclOp;
 import io.p2pbench.spec.PartitionRun;
 import io.p2pbench.spec.PeerCopy;
@@ -41,16 +42,24 @@ final class PlanText {
         if (runs > 0) {
             long level = plan.stream().filter(c -> !c.plannedSkip() && ForkGroups.sharesJvm(c)
                     && ForkGroups.roundsOf(c, rounds) > rounds).count();
-            // Partition and serving benchmarks keep rounds of their own: the study's decode steps 3, the rest 1.
+            // Partition and serving benchmarks keep rounds of their own: the study's decode steps and requests 3,
+            // the rest 1.
             long decode = plan.stream().filter(c -> !c.plannedSkip() && !ForkGroups.sharesJvm(c)
-                    && ForkGroups.roundsOf(c, rounds) > 1).count();
+                    && ForkGroups.roundsOf(c, rounds) > 1 && Metric.of(c.metric()) != Metric.LATENCY).count();
+            long requests = plan.stream().filter(c -> !c.plannedSkip() && !ForkGroups.sharesJvm(c)
+                    && ForkGroups.roundsOf(c, rounds) > 1 && Metric.of(c.metric()) == Metric.LATENCY).count();
             long once = plan.stream().filter(c -> !c.plannedSkip() && !ForkGroups.sharesJvm(c)
                     && ForkGroups.roundsOf(c, rounds) == 1).count();
-            String own = rounds == 1 || decode + once == 0 ? "" : String.format(Locale.ROOT,
-                    "; %s%s%s", decode == 0 ? "" : String.format(Locale.ROOT, "%d partition decode step%s in %d rounds",
-                            decode, decode == 1 ? "" : "s", ForkGroups.PARTITION_DECODE_ROUNDS),
-                    decode > 0 && once > 0 ? ", " : "", once == 0 ? "" : String.format(Locale.ROOT,
-                            "%d partition or serving benchmark%s in one", once, once == 1 ? "" : "s"));
+            String inRounds = decode + requests == 0 ? "" : String.format(Locale.ROOT, "%s%s%s in %d rounds",
+                    decode == 0 ? "" : String.format(Locale.ROOT, "%d partition decode step%s", decode,
+                            decode == 1 ? "" : "s"), decode > 0 && requests > 0 ? " and " : "",
+                    requests == 0 ? "" : String.format(Locale.ROOT, "%d%s request%s", requests,
+                            decode == 0 ? " partition" : "", requests == 1 ? "" : "s"),
+                    ForkGroups.PARTITION_DECODE_ROUNDS);
+            String own = rounds == 1 || decode + requests + once == 0 ? "" : String.format(Locale.ROOT,
+                    "; %s%s%s", inRounds, !inRounds.isEmpty() && once > 0 ? ", " : "", once == 0 ? ""
+                            : String.format(Locale.ROOT, "%d partition or serving benchmark%s in one", once,
+                            once == 1 ? "" : "s"));
             sb.append(String.format(Locale.ROOT, "  in %d round%s%s, %d JVM%s (%s)%s; measurement iterations %s of "
                             + "it, overhead %.0f%%%n", rounds, rounds == 1 ? "" : "s", level == 0 ? ""
                             : String.format(Locale.ROOT, " (%d of them in more rounds, up to %d)", level,

@@ -118,14 +118,14 @@ class CliTest {
                 "--group", "0,0");
         assertEquals(0, study.code(), study.err());
         assertTrue(study.out().contains("in 4 rounds, 16 JVMs (transfers and collectives share one per round); 14 "
-                + "partition decode steps in 3 rounds, 21 partition or serving benchmarks in one; measurement iterations "
-                + "20s of it"), study.out());
-        // with two rounds the decode steps' three are theirs, not transfers' extra rounds
+                + "partition decode steps and 7 requests in 3 rounds, 14 partition or serving benchmarks in one; "
+                + "measurement iterations 27s of it"), study.out());
+        // with two rounds the decode steps' and requests' three are theirs, not transfers' extra rounds
         Result two = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "quick", "--paths", "PARTITION",
                 "--group", "0,0", "--rounds", "2");
         assertEquals(0, two.code(), two.err());
         assertTrue(two.out().contains("in 2 rounds, 16 JVMs (transfers and collectives share one per round); 14 "
-                + "partition decode steps in 3 rounds"), two.out());
+                + "partition decode steps and 7 requests in 3 rounds"), two.out());
         Result one = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "quick", "--paths", "PARTITION",
                 "--group", "0,0", "--rounds", "1");
         assertEquals(0, one.code(), one.err());

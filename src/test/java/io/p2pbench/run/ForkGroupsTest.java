@@ -169,20 +169,22 @@ class ForkGroupsTest {
     }
 
     /**
-     * The partition study's decode steps (eager and graph, not request latencies) are measured in three rounds of a
-     * run of two rounds or more, each round the preset's whole iteration time; prefill steps and request latencies
-     * once. Rounds 2 and 3 of a partition-only run measure the decode steps alone, in JVMs of their own.
+     * The partition study's decode steps (eager and graph) and request latencies are measured in three rounds of a
+     * run of two rounds or more, each round the preset's whole iteration time; prefill steps once. Rounds 2 and 3 of
+     * a partition-only run measure the decode steps and requests alone, in one JVM.
      */
     @Test
-    void partitionDecodeStepsTakeThreeRoundsOfTheWholeTimeAndTheRestOne() {
+    void partitionDecodeStepsAndRequestsTakeThreeRoundsOfTheWholeTimeAndTheRestOne() {
         List<Combination> study = RunPlanner.plan(SyntheticTopologies.singleH200(), new RunPlanner.Request(Preset.QUICK,
                 null, null, Set.of(RunPlanner.PARTITION), io.p2pbench.collective.Group.parse("0,0"), null, null));
         List<Combination> runnable = study.stream().filter(c -> !c.plannedSkip()).toList();
-        List<String> decode = runnable.stream().filter(c -> c.id().contains("-DECODE-")).map(Combination::id).toList();
-        assertEquals(14, decode.size(), "7 plans and transports, eager and graph: " + decode);
-        assertTrue(runnable.stream().anyMatch(c -> c.id().startsWith("part-request-")), "request latencies planned");
+        List<String> steps = runnable.stream().filter(c -> c.id().contains("-DECODE-")).map(Combination::id).toList();
+        assertEquals(14, steps.size(), "7 plans and transports, eager and graph: " + steps);
+        List<String> decode = runnable.stream().filter(c -> c.id().contains("-DECODE-")
+                || c.id().startsWith("part-request-")).map(Combination::id).toList();
+        assertEquals(21, decode.size(), "and 7 requests: " + decode);
         for (Combination c : runnable) {
-            boolean step = c.id().startsWith("part-step-") && c.id().contains("-DECODE-");
+            boolean step = c.id().startsWith("part-request-") || c.id().contains("-DECODE-");
             assertEquals(step ? ForkGroups.PARTITION_DECODE_ROUNDS : 1, ForkGroups.roundsOf(c, 4), c.id());
             assertEquals(step ? 3 : 1, ForkGroups.roundsOf(c, 2), c.id());
             assertEquals(1, ForkGroups.roundsOf(c, 1), "one round is one round: " + c.id());
@@ -190,6 +192,7 @@ class ForkGroupsTest {
             assertEquals(1, ForkGroups.timeShares(c, 2), c.id());
             assertEquals(1, ForkGroups.timeShares(c, 1), c.id());
             assertEquals(Preset.QUICK.bandwidth(), new Round(0, 4).timing(Preset.QUICK.bandwidth(), c), c.id());
+            assertEquals(Preset.QUICK.latency(), new Round(1, 4).timing(Preset.QUICK.latency(), c), c.id());
             assertEquals(step ? ".r2" : "", new Round(1, 4).suffix(c), c.id());
         }
         for (int r = 0; r < Round.steps(4); r++) {
@@ -199,8 +202,8 @@ class ForkGroupsTest {
             List<String> expected = r == 0 ? runnable.stream().map(Combination::id).sorted().toList()
                     : r < 3 ? decode.stream().sorted().toList() : List.of();
             assertEquals(expected, measured, "round " + (r + 1));
-            // the first round: one JVM per curve (prefill and decode steps of a plan and transport together); rounds
-            // 2 and 3: one JVM for the 14 decode steps, in plan order
+            // the first round: one JVM per curve (prefill and decode steps of a plan and transport together, its
+            // request apart); rounds 2 and 3: one JVM for the 14 decode steps and 7 requests, in plan order
             assertEquals(r == 0 ? 14 : r < 3 ? 1 : 0, forks.size(), "JVMs of round " + (r + 1));
             if (r == 1) {
                 assertEquals(decode, forks.get(0).stream().map(i -> study.get(i).id()).toList());

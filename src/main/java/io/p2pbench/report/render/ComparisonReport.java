@@ -412,7 +412,7 @@ public final class ComparisonReport {
             why.add((noRatio == n ? "" : noRatio + ": ") + "no ratio");
         }
         if (other > 0) {
-            why.add((other == n ? "" : other + ": ") + "a knee within its bracket, a partition step the sides "
+            why.add((other == n ? "" : other + ": ") + "a knee within its bracket, a partition figure the sides "
                     + "measured in different rounds, no ratio or two machines (partition and serving; each says why in "
                     + "compare.md)");
         }

@@ -1,6 +1,7 @@
 package io.p2pbench.report.render;
 
 import io.p2pbench.report.chart.Charts;
+import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.report.verdict.PartitionVerdict.Figure;
 import io.p2pbench.report.verdict.PartitionVerdict.MachineVerdicts;
@@ -31,14 +32,16 @@ public final class PartitionSection {
         }
         StringBuilder sb = new StringBuilder("## Does splitting pay?\n\n");
         sb.append(String.format(Locale.ROOT, "Each plan against SINGLE (same machine, model, phase, batch, eager/graph). "
-                + "Keep only if tokens/s or p99 request latency improves by more than the noise floor, or if SINGLE does "
-                + "not fit. Floors: tokens/s %.0f%%, p99 %.0f%% (stated; compare's floors between reruns of one host, "
+                + "Keep only if tokens/s or request latency improves by more than the noise floor, or if SINGLE does "
+                + "not fit. Floors: tokens/s %.0f%%, request %.0f%% (stated; compare's floors between reruns of one host, "
                 + "measured on H100 hosts, are 4%%: docs/compare.md), raised "
                 + "to the spread between runs of either side; with one run per side they are assumed (n too small). "
-                + "A step's figures are the median over its iteration; a decode step measured in rounds (three a run "
-                + "since 2026-12-07) gives each run its fastest round's (docs/compare.md). "
+                + "A step's figures are the median over its iteration; a request's the p50 (" + Statistics.PERCENTILE_ESTIMATOR
+                + ") of its requests, one a round at quick timing (tail latency: the serving study); a decode step or "
+                + "request measured in rounds (three a run since 2026-12-07) gives each run its fastest round's "
+                + "(docs/compare.md). "
                 + "Communication-bound: exposed communication >= %.0f%% of the step.%n%n", 100 * PartitionVerdict.TOKENS_FLOOR,
-                100 * PartitionVerdict.P99_FLOOR, 100 * PartitionVerdict.COMM_BOUND_SHARE));
+                100 * PartitionVerdict.REQUEST_FLOOR, 100 * PartitionVerdict.COMM_BOUND_SHARE));
         for (MachineVerdicts v : verdicts) {
             String description = v.machine().description();
             sb.append("### Does splitting pay on ").append(description).append("?\n\n");
@@ -46,7 +49,7 @@ public final class PartitionSection {
             List<Charts.ChartFile> mine = charts.stream()
                     .filter(c -> PartitionVerdict.isChartOf(c, v.fingerprint(), verdicts.size())).toList();
             if (!mine.isEmpty()) {
-                sb.append("Tokens/s and p99 request latency per plan on ").append(description)
+                sb.append("Tokens/s and request latency per plan on ").append(description)
                         .append(", P2P on vs off side by side (SVG in this folder):\n\n");
                 for (Charts.ChartFile c : mine) {
                     sb.append("![").append(c.title()).append("](").append(link.apply(c.svg())).append(")\n\n");
@@ -69,10 +72,10 @@ public final class PartitionSection {
             Figure f = r.plan();
             table.add(List.of(f.scenario(), f.plan().name(), f.transport(), f.group() + (f.singleGpu() ? " (" + singleGpu + ")" : ""),
                     f.tokensPerSecond().isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", PartitionVerdict.median(f.tokensPerSecond())),
-                    f.p99RequestUs().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f", PartitionVerdict.median(f.p99RequestUs()) / 1000),
+                    f.requestUs().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f", PartitionVerdict.median(f.requestUs()) / 1000),
                     Integer.toString(f.tokensPerSecond().size()), VerdictWords.word(r.verdict()), r.why()));
         }
-        sb.append(Markdown.table(List.of("scenario", "plan", "transport", "GPUs", "tokens/s", "p99 request ms", "runs",
+        sb.append(Markdown.table(List.of("scenario", "plan", "transport", "GPUs", "tokens/s", "request ms (p50)", "runs",
                 "verdict", "why"), table)).append('\n');
         return sb.toString();
     }

@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * What {@code compare} gates beside the copy and collective measurements: the figures of partition results
- * ({@link PartitionComparison}: step time, tokens/s, p99 request latency) and of serving sweeps
+ * ({@link PartitionComparison}: step time, tokens/s, request latency) and of serving sweeps
  * ({@link ServingComparison}: knee, served rate at saturation, output tokens/s at the knee, p99 TTFT and TPOT at
  * the rates both sides met), read by the report's own readers ({@link PartitionVerdict#figures},
  * {@link ServingResults#read}) and matched configuration by configuration.

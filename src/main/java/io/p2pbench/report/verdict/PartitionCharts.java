@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The charts of "Does splitting pay?" ({@link PartitionVerdict}): tokens/s and p99 request latency per plan,
+ * The charts of "Does splitting pay?" ({@link PartitionVerdict}): tokens/s and request latency per plan,
  * transports side by side, one chart per machine and scenario.
  */
 final class PartitionCharts {
@@ -38,7 +38,7 @@ final class PartitionCharts {
      * One chart of the section.
      *
      * @param machine the fingerprint of the machine it shows
-     * @param file file name, {@code partition-tokens-<scenario>.svg} or {@code partition-p99-<scenario>.svg}, after
+     * @param file file name, {@code partition-tokens-<scenario>.svg} or {@code partition-request-<scenario>.svg}, after
      *     {@link PartitionVerdict#prefix} of its machine when the report has more than one
      * @param title the chart's title, also the image's alt text
      * @param data what it shows
@@ -51,7 +51,7 @@ final class PartitionCharts {
     }
 
     /**
-     * Tokens/s and p99 request latency per plan, transports side by side (SINGLE, which exchanges
+     * Tokens/s and request latency per plan, transports side by side (SINGLE, which exchanges
      * nothing, as its own bar), one chart per machine and scenario that has figures; the subtitle names
      * the machine, and charts over a group that repeats a GPU say {@link #SINGLE_GPU} there too.
      *
@@ -102,14 +102,15 @@ final class PartitionCharts {
                             + "; higher is better" + notMeasured),
                     "tokens/s", labels, transports, values(fs, plans, transports, false),
                     zeros(transports.size(), plans.size()), "%.0f")));
-            if (fs.stream().anyMatch(f -> !f.p99RequestUs().isEmpty())) {
-                String p99Title = "p99 request latency per plan, P2P on vs off: " + e.getKey() + onMachine;
-                out.add(new Chart(name, prefix + "partition-p99-" + slug + ".svg", p99Title, new ChartData.Bars(p99Title,
-                        subtitle, List.of("A request: prefill of the prompt + the decode steps, host clock; p99 by "
-                                + Statistics.PERCENTILE_ESTIMATOR + ", "
-                                + runsText(fs.stream().mapToInt(f -> f.p99RequestUs().size()).max().orElse(0))
+            if (fs.stream().anyMatch(f -> !f.requestUs().isEmpty())) {
+                String requestTitle = "Request latency per plan, P2P on vs off: " + e.getKey() + onMachine;
+                out.add(new Chart(name, prefix + "partition-request-" + slug + ".svg", requestTitle,
+                        new ChartData.Bars(requestTitle, subtitle, List.of("A request: prefill of the prompt + the "
+                                + "decode steps, host clock; p50 by " + Statistics.PERCENTILE_ESTIMATOR
+                                + " (one request a round at quick timing; tail latency: the serving study), "
+                                + runsText(fs.stream().mapToInt(f -> f.requestUs().size()).max().orElse(0))
                                 + "; lower is better" + notMeasured),
-                        "p99 request latency (ms)", labels, transports, values(fs, plans, transports, true),
+                        "request latency (ms)", labels, transports, values(fs, plans, transports, true),
                         zeros(transports.size(), plans.size()), "%.1f")));
             }
         }
@@ -128,7 +129,7 @@ final class PartitionCharts {
         return out;
     }
 
-    private static final Pattern CHART = Pattern.compile("(.+-)?partition-(tokens|p99)-.+\\.svg");
+    private static final Pattern CHART = Pattern.compile("(.+-)?partition-(tokens|request)-.+\\.svg");
 
     /** Whether {@code c} is one of this section's charts. */
     static boolean isChart(Charts.ChartFile c) {
@@ -169,16 +170,16 @@ final class PartitionCharts {
     }
 
     /** {@code [series][plan]}, NaN where a plan has no figure for a series (a transport, or SINGLE's own). */
-    static double[][] values(List<Figure> fs, List<Plan> plans, List<String> series, boolean p99) {
+    static double[][] values(List<Figure> fs, List<Plan> plans, List<String> series, boolean request) {
         double[][] v = new double[series.size()][plans.size()];
         for (double[] row : v) {
             Arrays.fill(row, Double.NaN);
         }
         for (Figure f : fs) {
-            List<Double> x = p99 ? f.p99RequestUs() : f.tokensPerSecond();
+            List<Double> x = request ? f.requestUs() : f.tokensPerSecond();
             int i = series.indexOf(series(f));
             if (!x.isEmpty() && i >= 0) {
-                v[i][plans.indexOf(f.plan())] = p99 ? median(x) / 1000 : median(x);
+                v[i][plans.indexOf(f.plan())] = request ? median(x) / 1000 : median(x);
             }
         }
         return v;

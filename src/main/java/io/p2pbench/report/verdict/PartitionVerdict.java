@@ -37,13 +37,13 @@ import org.apache.commons.math3.stat.descriptive.rank.Percentile;
  * phase and batch each partition plan against {@code SINGLE} of the same machine (same model, phase,
  * batch and eager/graph), for every transport (P2P on, off, host-staged). Figures of two machines are
  * never merged or compared; each machine gets its own charts, named after it when a report has more
- * than one. A plan is kept only if its tokens/s or its p99 request latency improves on SINGLE's
+ * than one. A plan is kept only if its tokens/s or its request latency improves on SINGLE's
  * by more than the noise floor, or if SINGLE does not fit one GPU; otherwise it is rejected.
  *
  * <p>Noise model: a run is the unit of evidence (as in {@code docs/compare.md}). The partition
  * figures have no learned floor in {@link NoiseFloors} (the partition reruns on H100 hosts set {@code compare}'s
  * floors, {@code PartitionComparison}: 4% between runs of one host), so the floors here are
- * per figure, stated and wider: {@link #TOKENS_FLOOR} for tokens/s and {@link #P99_FLOOR} for p99,
+ * per figure, stated and wider: {@link #TOKENS_FLOOR} for tokens/s and {@link #REQUEST_FLOOR} for requests,
  * raised to the spread seen between runs of either side when there are at least two runs. With one
  * run per side the floor is assumed, not measured, and the verdict says so ("n too small").
  *
@@ -59,8 +59,13 @@ import org.apache.commons.math3.stat.descriptive.rank.Percentile;
 public final class PartitionVerdict {
     /** Floor of tokens/s changes, a fraction, until partition reruns measure one. */
     public static final double TOKENS_FLOOR = 0.10;
-    /** Floor of p99 request latency changes, a fraction (a tail percentile moves more than a median). */
+    /** Floor of p99 latency changes of a serving sweep, a fraction (a tail percentile moves more than a median). */
     public static final double P99_FLOOR = 0.20;
+    /**
+     * Floor of request latency changes, a fraction (as stated before reruns measured it: the partition study's request
+     * figure was named a p99 while one request made it, so it kept the p99's floor).
+     */
+    public static final double REQUEST_FLOOR = 0.20;
     /** Exposed communication share of the step from which a plan counts as communication-bound. */
     public static final double COMM_BOUND_SHARE = 0.30;
     /** The label of rows measured over a group that repeats a GPU. */
@@ -76,33 +81,37 @@ public final class PartitionVerdict {
      * @param tokensPerSecond per run (step benchmark)
      * @param stepUs per run, the step's device time in microseconds (step benchmark; median over the iteration, of a
      *     decode step measured in rounds its fastest round's)
-     * @param p99RequestUs per run (request benchmark; empty when it did not run)
+     * @param requestUs per run, the request latency (request benchmark; empty when it did not run): the p50 (R-7) of
+     *     its requests, of a request measured in rounds its fastest round's. A request takes 0.6-1.1 s and the quick
+     *     preset's iteration 0.5 s, so a round holds one request (standard timing one or two): too few for a tail
+     *     percentile, which the serving study measures over 200 requests
      * @param commShare exposed communication / step time, median over runs (0 for SINGLE)
      * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
      * @param skipReason why it did not run (does not divide, does not fit), or null
      * @param skipCause the cause of that, as a type (what the verdict reads), or null
      * @param stepRounds per run, how many rounds its step figures were read from (the fastest of them taken: a decode
      *     step measured in rounds); empty where every run's come from one round
+     * @param requestRounds the same for the request latency
      */
     public record Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
                          String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> stepUs,
-                         List<Double> p99RequestUs, double commShare, double busGBps, String skipReason,
-                         SkipCause skipCause, List<Integer> stepRounds) {
-        /** A figure whose step figures each come from one round. */
+                         List<Double> requestUs, double commShare, double busGBps, String skipReason,
+                         SkipCause skipCause, List<Integer> stepRounds, List<Integer> requestRounds) {
+        /** A figure whose step and request figures each come from one round. */
         public Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
                       String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> stepUs,
-                      List<Double> p99RequestUs, double commShare, double busGBps, String skipReason,
+                      List<Double> requestUs, double commShare, double busGBps, String skipReason,
                       SkipCause skipCause) {
             this(machine, model, phase, batch, graph, plan, transport, group, singleGpu, tokensPerSecond, stepUs,
-                    p99RequestUs, commShare, busGBps, skipReason, skipCause, List.of());
+                    requestUs, commShare, busGBps, skipReason, skipCause, List.of(), List.of());
         }
 
         /** A figure whose skip, if any, has no more precise cause than {@link SkipCause#OTHER}. */
         public Figure(String machine, String model, String phase, int batch, boolean graph, Plan plan, String transport,
                       String group, boolean singleGpu, List<Double> tokensPerSecond, List<Double> stepUs,
-                      List<Double> p99RequestUs, double commShare, double busGBps, String skipReason) {
+                      List<Double> requestUs, double commShare, double busGBps, String skipReason) {
             this(machine, model, phase, batch, graph, plan, transport, group, singleGpu, tokensPerSecond, stepUs,
-                    p99RequestUs, commShare, busGBps, skipReason, skipReason == null ? null : SkipCause.OTHER);
+                    requestUs, commShare, busGBps, skipReason, skipReason == null ? null : SkipCause.OTHER);
         }
 
         /**
@@ -110,7 +119,16 @@ public final class PartitionVerdict {
          * as before decode steps were measured in rounds).
          */
         public Set<Integer> stepRoundCounts() {
-            return stepRounds.stream().allMatch(n -> n == 1) ? Set.of(1) : Set.copyOf(stepRounds);
+            return counts(stepRounds);
+        }
+
+        /** The same for the request latency. */
+        public Set<Integer> requestRoundCounts() {
+            return counts(requestRounds);
+        }
+
+        private static Set<Integer> counts(List<Integer> rounds) {
+            return rounds.stream().allMatch(n -> n == 1) ? Set.of(1) : Set.copyOf(rounds);
         }
 
         /** The model, phase, batch and eager or graph, e.g. {@code DENSE_8B DECODE batch 8 graph}. */
@@ -226,12 +244,12 @@ public final class PartitionVerdict {
         double tokensFloor = floor(TOKENS_FLOOR, f.tokensPerSecond(), s.tokensPerSecond());
         boolean better = tokens > tokensFloor;
         why.add(String.format(Locale.ROOT, "tokens/s %+.1f%% (floor %.0f%%)", 100 * tokens, 100 * tokensFloor));
-        if (!f.p99RequestUs().isEmpty() && !s.p99RequestUs().isEmpty()) {
-            double gain = median(s.p99RequestUs()) / median(f.p99RequestUs()) - 1; // > 0: the plan's tail is shorter
-            double p99Floor = floor(P99_FLOOR, f.p99RequestUs(), s.p99RequestUs());
-            better |= gain > p99Floor;
-            why.add(String.format(Locale.ROOT, "p99 request %+.1f%% (floor %.0f%%)",
-                    100 * (median(f.p99RequestUs()) / median(s.p99RequestUs()) - 1), 100 * p99Floor));
+        if (!f.requestUs().isEmpty() && !s.requestUs().isEmpty()) {
+            double gain = median(s.requestUs()) / median(f.requestUs()) - 1; // > 0: the plan's request is shorter
+            double requestFloor = floor(REQUEST_FLOOR, f.requestUs(), s.requestUs());
+            better |= gain > requestFloor;
+            why.add(String.format(Locale.ROOT, "request %+.1f%% (floor %.0f%%)",
+                    100 * (median(f.requestUs()) / median(s.requestUs()) - 1), 100 * requestFloor));
         }
         int n = Math.min(runs(f), runs(s));
         if (n < 2) {
@@ -336,8 +354,9 @@ public final class PartitionVerdict {
 
     /**
      * The partition figures of the runs: step benchmarks give tokens/s, exposed communication share
-     * and bus bandwidth (JMH secondary metrics, median over the iteration); request benchmarks give p99
-     * of JMH's SampleTime histogram (Commons Math R-7, numpy's default). Runs of the same
+     * and bus bandwidth (JMH secondary metrics, median over the iteration); request benchmarks give the p50
+     * of JMH's SampleTime histogram (Commons Math R-7, numpy's default): one request a round at quick timing, so
+     * not a tail figure (until 2026-12-07 it was named p99, of the same one request). Runs of the same
      * configuration on the same machine (fingerprint) are merged, one value per run; runs of two machines
      * never are. Skipped plans keep their reason.
      *
@@ -347,7 +366,8 @@ public final class PartitionVerdict {
      * lengthens it: on one H100 host (2026-12-07) a run drew it 23% slower than 17 runs of seven hosts, and on another
      * 6 of 12 rounds measured first in a fresh JVM were 5-15% slower than the round measured later in one, while the
      * three runs' fastest rounds lay within 1.2% of each other and their medians 6.4% (docs/compare.md, "Partition and
-     * serving results"). A change of the build slows every round, and so the fastest.
+     * serving results"). A change of the build slows every round, and so the fastest. A request measured in rounds
+     * gives its run its fastest round's p50 alike.
      */
     public static List<Figure> figures(List<ResultData> runs) throws BadInputException {
         Map<String, Builder> byKey = new LinkedHashMap<>();
@@ -372,9 +392,14 @@ public final class PartitionVerdict {
                     continue;
                 }
                 if (request) {
-                    JmhJson jmh = JmhJson.read(e.jmhFile());
-                    b.p99.add(new Percentile(99).withEstimationType(Percentile.EstimationType.R_7)
-                            .evaluate(jmh.histogramMicros()));
+                    // A request measured in rounds: the run's figure is its fastest round's p50.
+                    double fastest = Double.POSITIVE_INFINITY;
+                    List<Path> files = roundFiles(d, e);
+                    for (Path file : files) {
+                        fastest = Math.min(fastest, requestMicros(d, e, JmhJson.read(file)));
+                    }
+                    b.request.add(fastest);
+                    b.requestRounds.add(files.size());
                 } else {
                     // A decode step measured in rounds (ForkGroups.PARTITION_DECODE_ROUNDS): the run's figures are
                     // its fastest round's, each the median over that round's iteration.
@@ -405,7 +430,22 @@ public final class PartitionVerdict {
         return out;
     }
 
-    /** The JMH files of an ok step entry: each round's, or its one file when it was measured once. */
+    /**
+     * One round's request latency: the p50 (R-7) of its requests' host-clock times, microseconds; checked. A round of
+     * the quick preset holds one request.
+     */
+    private static double requestMicros(ResultData d, RunEntry e, JmhJson jmh) throws BadInputException {
+        double[] h = jmh.histogramMicros();
+        double p50 = h.length == 0 ? Double.NaN
+                : new Percentile(50).withEstimationType(Percentile.EstimationType.R_7).evaluate(h);
+        if (!(p50 > 0 && p50 < 1e12)) {
+            throw new BadInputException(d.source() + ": " + e.id() + " has a request latency of " + p50 + " us over "
+                    + h.length + " requests; expected above 0 and below 1e12 us, over one request or more");
+        }
+        return p50;
+    }
+
+    /** The JMH files of an ok step or request entry: each round's, or its one file when it was measured once. */
     private static List<Path> roundFiles(ResultData d, RunEntry e) throws BadInputException {
         if (e.rounds().size() <= 1) {
             return List.of(e.jmhFile());
@@ -458,10 +498,11 @@ public final class PartitionVerdict {
         final boolean singleGpu;
         final List<Double> tokens = new ArrayList<>();
         final List<Double> step = new ArrayList<>();
-        final List<Double> p99 = new ArrayList<>();
+        final List<Double> request = new ArrayList<>();
         final List<Double> commShare = new ArrayList<>();
         final List<Double> bus = new ArrayList<>();
         final List<Integer> rounds = new ArrayList<>();
+        final List<Integer> requestRounds = new ArrayList<>();
         String skip;
         SkipCause skipCause;
 
@@ -480,9 +521,10 @@ public final class PartitionVerdict {
 
         Figure build() {
             return new Figure(machine, model, phase, batch, graph, plan, transport, group, singleGpu, List.copyOf(tokens),
-                    List.copyOf(step), List.copyOf(p99), commShare.isEmpty() ? 0 : median(commShare), bus.isEmpty() ? 0 : median(bus),
-                    tokens.isEmpty() && p99.isEmpty() ? skip : null, tokens.isEmpty() && p99.isEmpty() ? skipCause : null,
-                    List.copyOf(rounds));
+                    List.copyOf(step), List.copyOf(request), commShare.isEmpty() ? 0 : median(commShare),
+                    bus.isEmpty() ? 0 : median(bus), tokens.isEmpty() && request.isEmpty() ? skip : null,
+                    tokens.isEmpty() && request.isEmpty() ? skipCause : null, List.copyOf(rounds),
+                    List.copyOf(requestRounds));
         }
     }
 }

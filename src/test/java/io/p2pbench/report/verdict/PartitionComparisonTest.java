@@ -53,8 +53,8 @@ class PartitionComparisonTest {
     /** The figure as read from runs whose step figures were each the fastest of {@code rounds} rounds. */
     private static PartitionVerdict.Figure inRounds(PartitionVerdict.Figure f, Integer... rounds) {
         return new PartitionVerdict.Figure(f.machine(), f.model(), f.phase(), f.batch(), f.graph(), f.plan(),
-                f.transport(), f.group(), f.singleGpu(), f.tokensPerSecond(), f.stepUs(), f.p99RequestUs(),
-                f.commShare(), f.busGBps(), f.skipReason(), f.skipCause(), List.of(rounds));
+                f.transport(), f.group(), f.singleGpu(), f.tokensPerSecond(), f.stepUs(), f.requestUs(),
+                f.commShare(), f.busGBps(), f.skipReason(), f.skipCause(), List.of(rounds), f.requestRounds());
     }
 
     /**

@@ -126,7 +126,7 @@ class PartitionVerdictTest {
         assertEquals(300.0, PartitionCharts.values(fs, List.of(Plan.SINGLE, Plan.TP), series, true)[1][1]);
         List<PartitionCharts.Chart> charts = PartitionCharts.charts(fs, Map.of());
         assertEquals(List.of("partition-tokens-dense_8b-decode-batch-8-graph.svg",
-                "partition-p99-dense_8b-decode-batch-8-graph.svg"), charts.stream().map(PartitionCharts.Chart::file).toList());
+                "partition-request-dense_8b-decode-batch-8-graph.svg"), charts.stream().map(PartitionCharts.Chart::file).toList());
         for (PartitionCharts.Chart c : charts) {
             assertTrue(c.svg().startsWith("<svg"), c.file());
             for (String text : List.of("on h200x8", "TP over GPUs 0,1", ">P2P_OFF<", "not measured: EP")) {
@@ -235,7 +235,7 @@ class PartitionVerdictTest {
 
     private static Figure onMachine(String machine, Figure f) {
         return new Figure(machine, f.model(), f.phase(), f.batch(), f.graph(), f.plan(), f.transport(), f.group(),
-                f.singleGpu(), f.tokensPerSecond(), f.stepUs(), f.p99RequestUs(), f.commShare(), f.busGBps(), f.skipReason());
+                f.singleGpu(), f.tokensPerSecond(), f.stepUs(), f.requestUs(), f.commShare(), f.busGBps(), f.skipReason());
     }
 
     /**
