@@ -16,8 +16,8 @@ import java.util.List;
  * staged through host memory up to 16 MiB are measured in more rounds than the rest ({@link ForkGroups#roundFactor}:
  * twice, small device copies four times): after round {@code count}, the later rounds measure them alone, in JVMs of
  * their own. The partition study's decode steps and requests are measured in rounds 1 to
- * {@link ForkGroups#PARTITION_DECODE_ROUNDS}, each round the preset's whole iteration time ({@link ForkGroups#timeShares}); its other configurations and serving
- * sweeps once.
+ * {@link ForkGroups#PARTITION_DECODE_ROUNDS}, each round the preset's whole iteration time ({@link
+ * ForkGroups#timeShares}); its other configurations and serving sweeps once.
  *
  * @param index 0-based, below {@link #steps(int)}
  * @param count the rounds of the run (1: a run as before rounds, with unchanged file names)

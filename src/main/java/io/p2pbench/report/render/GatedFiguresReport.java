@@ -122,16 +122,16 @@ public final class GatedFiguresReport {
      * one value a run, so a run disturbed in one configuration reads as a change (on a held-out H100 host, 2026-12-07,
      * one run of two drew the TP host-staged eager decode step 23.0% slower, the 17 other runs of seven hosts within
      * 3.5%: docs/compare.md, "Partition and serving results"); a rerun given with the candidate widens the floors by
-     * the candidate's spread. Since the partition study's decode steps are measured in three rounds a run's figure of
-     * one is its fastest round, which a disturbed round does not move; prefill steps, request latencies and serving
+     * the candidate's spread. Since the partition study's decode steps and requests are measured in three rounds a
+     * run's figure of one is its fastest round, which a disturbed round does not move; prefill steps and serving
      * figures are still one value a run. Empty where nothing of one candidate run is worse.
      */
     static Optional<String> confirm(GatedFigures.Result r) {
         boolean oneRun = r.groups().stream().anyMatch(g -> g.verdict() == Verdict.WORSE
                 && g.headline().candidateRuns().size() == 1);
         return oneRun ? Optional.of("  confirm: partition and serving figures are one value a run (a partition "
-                + "decode step measured in rounds: its fastest round), and one disturbed run reads as a change (a held-out H100 "
-                + "host drew one configuration 23% slower in one run of two, "
+                + "decode step or request measured in rounds: its fastest round), and one disturbed run reads as a "
+                + "change (a held-out H100 host drew one configuration 23% slower in one run of two, "
                 + "docs/compare.md); rerun the candidate and compare BASELINE CANDIDATE,RERUN: the spread between the "
                 + "candidate's runs widens their floors") : Optional.empty();
     }

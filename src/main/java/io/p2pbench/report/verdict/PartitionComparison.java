@@ -64,9 +64,9 @@ final class PartitionComparison {
 
     /**
      * Why a step or request is not judged where one side's runs took it from one round and the other's as the fastest
-     * of several (a decode step or request since 2026-12-07, runs of {@code --rounds} 2 or more): the fastest of three is never slower than one
-     * round and was up to 11% faster on an H100 host (GPU-7184e42e, TP P2P eager: 10793 us in round 1, 9692 in round
-     * 2), so such a pair would lean to "better" one way and to false alarms the other.
+     * of several (a decode step or request since 2026-12-07, runs of {@code --rounds} 2 or more): the fastest of three
+     * is never slower than one round and was up to 11% faster on an H100 host (GPU-7184e42e, TP P2P eager: 10793 us in
+     * round 1, 9692 in round 2), so such a pair would lean to "better" one way and to false alarms the other.
      */
     static final String ROUNDS_DIFFER = "the sides' runs measured this figure in different rounds (one side once, the "
             + "other the fastest of several: runs before 2026-12-07 or with --rounds 1); rerun the baseline with this "
