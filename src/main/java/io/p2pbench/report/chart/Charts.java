@@ -83,10 +83,18 @@ public final class Charts {
                 && (m.key().is(Kind.PEER) || m.key().is(Kind.HOST))).entrySet()) {
             Measurement first = e.getValue().get(0);
             boolean host = first.key().is(Kind.HOST);
+            // A p99 of fewer than 100 samples is the largest sample: those sizes are left out, and the chart says so.
+            List<Measurement> reached = e.getValue().stream()
+                    .filter(m -> Statistics.latency(m.samples()).reaches(99)).toList();
+            List<String> notes = new ArrayList<>(List.of("p99 by " + Statistics.PERCENTILE_ESTIMATOR));
+            int left = e.getValue().size() - reached.size();
+            if (left > 0) {
+                notes.add(left + " of " + e.getValue().size() + " measured with fewer than " + Statistics.minSamples(99)
+                        + " samples left out (no p99: it would be the largest sample; statistics.md has their p50)");
+            }
             addIfSweep(out, "p99 latency vs size, " + (host ? "host-device copy, " + e.getKey() : pairTitle(first)),
-                    name, List.of("p99 by " + Statistics.PERCENTILE_ESTIMATOR),
-                    "time per transfer, host-observed (log scale)",
-                    lines(e.getValue(), m -> (host ? m.key().direction() + " " : "") + m.key().path()),
+                    name, notes, "time per transfer, host-observed (log scale)",
+                    lines(reached, m -> (host ? m.key().direction() + " " : "") + m.key().path()),
                     false, dir, prefix + "latency-p99-" + first.key().kind() + "-" + stem(e.getKey()));
         }
         ChartFile p2p = p2pOnOffStaged(machine, peerBandwidth, name, dir, prefix);

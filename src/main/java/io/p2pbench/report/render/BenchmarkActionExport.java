@@ -33,7 +33,7 @@ public final class BenchmarkActionExport {
     /** Bencher measure of bandwidth medians (created on first upload; decimal GB/s). */
     public static final String BENCHER_BANDWIDTH = "bandwidth-gbps";
     /** Bencher's built-in latency measure (nanoseconds): p50. */
-    static final String BENCHER_LATENCY = "latency";
+    public static final String BENCHER_LATENCY = "latency";
     /** Bencher measure of p99 latency, nanoseconds. */
     public static final String BENCHER_P99 = "latency-p99";
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
@@ -85,7 +85,9 @@ public final class BenchmarkActionExport {
             } else {
                 Statistics.Latency l = Statistics.latency(m.samples());
                 measures.put(BENCHER_LATENCY, Map.of("value", l.p50() * 1000));
-                measures.put(BENCHER_P99, Map.of("value", l.p99() * 1000));
+                if (l.reaches(99)) {
+                    measures.put(BENCHER_P99, Map.of("value", l.p99() * 1000));
+                }
             }
         }
         return out;
@@ -108,7 +110,7 @@ public final class BenchmarkActionExport {
         return out;
     }
 
-    /** Latency p50 and p99, one entry each. */
+    /** Latency p50 and p99, one entry each (p99 only where the samples reach it, {@link Statistics#minSamples}). */
     static List<Entry> smaller(List<Measurement> ms) {
         List<Entry> out = new ArrayList<>();
         for (Measurement m : ms) {
@@ -117,7 +119,9 @@ public final class BenchmarkActionExport {
                 String extra = l.n() + " samples, " + Statistics.PERCENTILE_ESTIMATOR
                         + (m.singleGpu() ? "; " + Measurement.SINGLE_GPU : "");
                 out.add(new Entry(name(m) + " p50", "us", l.p50(), null, extra));
-                out.add(new Entry(name(m) + " p99", "us", l.p99(), null, extra));
+                if (l.reaches(99)) {
+                    out.add(new Entry(name(m) + " p99", "us", l.p99(), null, extra));
+                }
             }
         }
         return out;

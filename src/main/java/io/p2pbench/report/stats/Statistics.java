@@ -62,7 +62,25 @@ public final class Statistics {
      * @param p999 99.9th percentile
      * @param mean arithmetic mean
      */
-    public record Latency(int n, double p50, double p90, double p99, double p999, double mean) {}
+    public record Latency(int n, double p50, double p90, double p99, double p999, double mean) {
+        /** Whether these samples reach percentile {@code q} (0-100): at least {@link #minSamples}{@code (q)} of them. */
+        public boolean reaches(double q) {
+            return n >= minSamples(q);
+        }
+    }
+
+    /**
+     * The fewest samples a percentile {@code q} (0 < q < 100) is reported from: 1 / (1 - q/100), so p90 from 10, p99
+     * from 100, p99.9 from 1000. With fewer, no sample lies beyond it and R-7 gives a value between the two largest
+     * samples: the largest sample, not a tail percentile (a 1 GiB pageable copy of the quick preset had 6-11 samples, a
+     * 64 MiB one 33-54).
+     */
+    public static int minSamples(double q) {
+        if (!(q > 0 && q < 100)) {
+            throw new IllegalArgumentException("percentile " + q + "; expected above 0 and below 100");
+        }
+        return (int) Math.ceil(1 / (1 - q / 100) - 1e-9);
+    }
 
     /** Median, mean, 95% t-interval of the mean and coefficient of variation of bandwidth samples. */
     public static Bandwidth bandwidth(double[] samples) {
