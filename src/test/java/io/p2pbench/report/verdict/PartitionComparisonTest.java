@@ -7,13 +7,13 @@ import io.p2pbench.partition.Plan;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The partition figures compare gates, on fixture figures: step time and tokens/s as one measurement, p99. */
+/** The partition figures compare gates, on fixture figures: step time and tokens/s as one measurement, the request latency another. */
 class PartitionComparisonTest {
-    private static PartitionVerdict.Figure fig(String transport, List<Double> stepUs, List<Double> p99) {
+    private static PartitionVerdict.Figure fig(String transport, List<Double> stepUs, List<Double> request) {
         // tokens/s of a decode step of batch 8
         List<Double> tokens = stepUs.stream().map(s -> 8 / (s / 1e6)).toList();
         return new PartitionVerdict.Figure("h200x1", "DENSE_8B", "DECODE", 8, true, Plan.TP, transport, "0,0", true,
-                tokens, stepUs, p99, 0.2, 100, null);
+                tokens, stepUs, request, 0.2, 100, null);
     }
 
     private static List<GatedFigures.Group> compare(List<PartitionVerdict.Figure> b, List<PartitionVerdict.Figure> c,
@@ -26,7 +26,7 @@ class PartitionComparisonTest {
         int[] only = new int[2];
         List<GatedFigures.Group> g = compare(List.of(fig("P2P", List.of(5000.0), List.of(450e3))),
                 List.of(fig("P2P", List.of(7500.0), List.of(455e3))), only);
-        assertEquals(2, g.size(), "the step (time and tokens/s) and the request p99");
+        assertEquals(2, g.size(), "the step (time and tokens/s) and the request latency");
         GatedFigures.Group step = g.get(0);
         assertEquals(Verdict.WORSE, step.verdict(), step.headline().why());
         assertEquals(List.of("step time (µs)", "tokens/s"), step.rows().stream().map(GatedFigures.Row::figure).toList());
@@ -34,7 +34,7 @@ class PartitionComparisonTest {
         assertTrue(step.headline().why().contains("noise floor 4.0% (A/A reruns, 7 runs on two H100 hosts"),
                 step.headline().why());
         // Judged since the floors were measured (stated 20% before: cannot judge at 5%).
-        assertEquals(Verdict.SAME, g.get(1).verdict(), "p99 +1.1%, inside the threshold and its 4% floor: "
+        assertEquals(Verdict.SAME, g.get(1).verdict(), "request +1.1%, inside the threshold and its 4% floor: "
                 + g.get(1).headline().why());
         assertEquals(0, only[0] + only[1]);
     }
@@ -59,7 +59,7 @@ class PartitionComparisonTest {
 
     /**
      * Steps taken from one round on one side and as the fastest of three on the other are not judged (the fastest of
-     * three is never slower than one round), the p99 still is; with the same rounds on both sides a step 6% longer is
+     * three is never slower than one round), the request still is (one round on both sides); with the same rounds on both sides a step 6% longer is
      * worse, and runs read as one round each count as the runs before rounds.
      */
     @Test
@@ -69,7 +69,7 @@ class PartitionComparisonTest {
         List<GatedFigures.Group> mixed = compare(List.of(base), List.of(inRounds(slow, 3)), new int[2]);
         assertEquals(Verdict.UNJUDGED, mixed.get(0).verdict());
         assertTrue(mixed.get(0).rows().stream().allMatch(r -> r.why().equals(PartitionComparison.ROUNDS_DIFFER)));
-        assertEquals(Verdict.WORSE, mixed.get(1).verdict(), "the p99 is one round on both sides");
+        assertEquals(Verdict.WORSE, mixed.get(1).verdict(), "the request is one round on both sides");
         assertEquals(Verdict.UNJUDGED, compare(List.of(inRounds(base, 3, 1)), List.of(inRounds(slow, 3)),
                 new int[2]).get(0).verdict(), "a side mixing runs of one and three rounds");
         assertEquals(Verdict.WORSE, compare(List.of(inRounds(base, 3)), List.of(inRounds(slow, 3)), new int[2])

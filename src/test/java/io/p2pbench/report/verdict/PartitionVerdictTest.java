@@ -23,9 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** The keep/reject logic of "Does splitting pay?" on fixture figures. */
 class PartitionVerdictTest {
-    private static Figure fig(String plan, String transport, boolean oneGpu, List<Double> tokens, List<Double> p99,
+    private static Figure fig(String plan, String transport, boolean oneGpu, List<Double> tokens, List<Double> request,
                               double comm, double bus, String skip) {
-        return new Figure("h200x8", "DENSE_8B", "DECODE", 8, true, Plan.valueOf(plan), transport, oneGpu ? "0,0" : "0,1", oneGpu, tokens, List.of(), p99,
+        return new Figure("h200x8", "DENSE_8B", "DECODE", 8, true, Plan.valueOf(plan), transport, oneGpu ? "0,0" : "0,1", oneGpu, tokens, List.of(), request,
                 comm, bus, skip);
     }
 
@@ -50,7 +50,7 @@ class PartitionVerdictTest {
         Row small = only(List.of(single, fig("TP", "P2P", false, List.of(1050.0, 1060.0), List.of(490e3, 495e3), 0.1,
                 300, null)));
         assertEquals(Verdict.REJECT, small.verdict(), small.why());
-        // p99 alone beyond its floor keeps the plan
+        // the request latency alone beyond its floor keeps the plan
         Row tail = only(List.of(single, fig("PP", "P2P_OFF", false, List.of(990.0, 1000.0), List.of(300e3, 310e3), 0.1,
                 10, null)));
         assertEquals(Verdict.KEEP, tail.verdict(), tail.why());
@@ -142,7 +142,7 @@ class PartitionVerdictTest {
                 fig("TP", "P2P", true, List.of(900.0), List.of(), 0.1, 100, null),
                 fig("TP", "P2P_OFF", true, List.of(800.0), List.of(), 0.1, 100, null));
         List<Charts.ChartFile> files = PartitionVerdict.writeCharts(fs, Map.of("h200x8", "h200x1"), dir);
-        assertEquals(1, files.size(), "no p99 figures: no p99 chart");
+        assertEquals(1, files.size(), "no request figures: no request chart");
         String svg = Files.readString(files.get(0).svg());
         assertEquals(dir.resolve("partition-tokens-dense_8b-decode-batch-8-graph.svg"), files.get(0).svg());
         assertTrue(svg.contains("on h200x1; " + PartitionVerdict.SINGLE_GPU), svg);
@@ -159,7 +159,7 @@ class PartitionVerdictTest {
         String section = md.substring(md.indexOf("## Does splitting pay?"));
         section = section.substring(0, section.indexOf("\n## ", 1));
         List<String> links = section.lines().filter(l -> l.startsWith("![")).toList();
-        assertEquals(5, links.size(), "tokens/s of 4 scenarios + p99 of the decode graph requests: " + links);
+        assertEquals(5, links.size(), "tokens/s of 4 scenarios + the decode graph requests: " + links);
         assertFalse(md.contains("`partition` in"), "partition figures are reported, so not listed as a kind the "
                 + "report does not know");
         try (var files = Files.list(out)) {
