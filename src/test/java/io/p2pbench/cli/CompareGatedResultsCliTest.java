@@ -236,6 +236,12 @@ class CompareGatedResultsCliTest {
         assertEquals(0, mixed.code(), mixed.out() + mixed.err());
         assertTrue(mixed.out().contains("34 same, 1 cannot be judged here (a knee within its bracket, a partition "
                 + "figure the sides measured in different rounds"), mixed.out());
+
+        // a round whose histogram holds no request: one line, exit 2
+        editGzip(rounds.resolve(stem + ".r2.json.gz"),
+                a -> ((ObjectNode) a.get(0).get("primaryMetric")).putArray("rawDataHistogram").addArray().addArray());
+        CliTest.assertOneLine(compare(base, rounds, "req-empty-round"), id + ".r2.json.gz has a SampleTime histogram "
+                + "with 0 samples");
     }
 
     /** A copy of {@link #PARTITION} in {@code dir} whose entry {@code id} was measured in three like rounds. */
