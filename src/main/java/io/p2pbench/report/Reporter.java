@@ -15,6 +15,7 @@ import io.p2pbench.report.render.MarkdownSafety;
 import io.p2pbench.report.render.ReportContent;
 import io.p2pbench.report.render.SummaryWriter;
 import io.p2pbench.report.stats.HockneyFit;
+import io.p2pbench.report.stats.Statistics;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.ResultFolder;
@@ -244,11 +245,11 @@ public final class Reporter {
         }
         lines.add("`" + BenchmarkActionExport.BIGGER + "`, `" + BenchmarkActionExport.SMALLER
                 + "`: github-action-benchmark, tools `customBiggerIsBetter` (bandwidth medians) and "
-                + "`customSmallerIsBetter` (latency p50 and p99).");
+                + "`customSmallerIsBetter` (latency p50, and p99 from " + Statistics.minSamples(99) + " samples).");
         lines.add("`" + BenchmarkActionExport.BENCHER + "`: Bencher Metric Format (`bencher run --adapter json --file "
                 + BenchmarkActionExport.BENCHER + "`), measures `" + BenchmarkActionExport.BENCHER_BANDWIDTH
                 + "` (GB/s median, bounds the t-interval), `latency` (p50, ns) and `" + BenchmarkActionExport.BENCHER_P99
-                + "` (ns).");
+                + "` (ns, from " + Statistics.minSamples(99) + " samples).");
         for (ResultData d : sources) {
             // Format 1 stores the merged array (jmh-results.json); format 2 keeps one gzipped file per benchmark.
             Optional<byte[]> jmh = ResultFolder.open(d.source()).jmhResultsJson();

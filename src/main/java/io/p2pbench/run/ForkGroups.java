@@ -58,7 +58,8 @@ public final class ForkGroups {
         /**
          * One JVM per round for every transfer, collective and exchange of one NUMA node, up to {@link
          * #MAX_PER_SHARED_FORK} of them (the default); partition and serving combinations one JVM per curve, as
-         * {@link #GROUPED} (the partition decode steps' rounds after the first: one JVM, {@link #laterRoundKey}). Each
+         * {@link #GROUPED} (the partition decode steps' and requests' rounds after the first: one JVM, {@link
+         * #laterRoundKey}). Each
          * round of a run ({@link Round}) starts its JVMs afresh.
          */
         SHARED,
@@ -197,7 +198,8 @@ public final class ForkGroups {
 
     /**
      * Whether a combination may share a JVM with combinations of other benchmarks, and is measured in the run's rounds
-     * (the partition study's decode steps are measured in rounds of their own, {@link #PARTITION_DECODE_ROUNDS}).
+     * (the partition study's decode steps and requests are measured in rounds of their own, {@link
+     * #PARTITION_DECODE_ROUNDS}).
      */
     public static boolean sharesJvm(Combination c) {
         return ForkGroupMain.Contexts.ownStreamsOnly(Kind.of(c.kind()));
@@ -206,8 +208,8 @@ public final class ForkGroups {
     /**
      * How many rounds a combination is measured in when the run has {@code runRounds}: a transfer, collective
      * or exchange in all of them times its {@link #roundFactor} (only when the run has two rounds or more); a decode
-     * step of the partition study in {@link #PARTITION_DECODE_ROUNDS} (only when the run has two rounds or more); the
-     * other partition configurations and serving sweeps once (a serving sweep searches its own length).
+     * step or request of the partition study in {@link #PARTITION_DECODE_ROUNDS} (only when the run has two rounds or
+     * more); its prefill steps and serving sweeps once (a serving sweep searches its own length).
      */
     public static int roundsOf(Combination c, int runRounds) {
         if (!sharesJvm(c)) {
@@ -224,9 +226,9 @@ public final class ForkGroups {
      * runs of seven hosts, and measured once, nothing in the run told that window from a change. The run's figure is
      * its fastest round ({@code PartitionVerdict.figures}), so a round in such a window does not move it
      * (docs/compare.md, "Partition and serving results"). A request (a prefill and 32 decode steps, 0.6-1.1 s) is one
-     * operation of JMH's sample mode: the quick preset's iteration of 0.5 s holds one, so a run of one round had one
-     * request, and the same run's TP P2P request was 4.8% above its rerun's. Prefill steps (compute-bound, within 3.1%
-     * between runs) stay at one round.
+     * operation of JMH's sample mode: the quick preset's iteration of 0.5 s holds one (two on the H200), so a run of
+     * one round had one request, and the same run's TP P2P request was 4.8% above its rerun's. Prefill steps
+     * (compute-bound, within 3.1% between runs) stay at one round.
      */
     public static final int PARTITION_DECODE_ROUNDS = 3;
 

@@ -3,7 +3,9 @@ package io.p2pbench.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BenchmarkRecords;
+import io.p2pbench.results.PercentileReach;
 import io.p2pbench.spec.Combination;
+import io.p2pbench.spec.Kind;
 import io.p2pbench.spec.Metric;
 import io.p2pbench.results.ResultFolder;
 import io.p2pbench.serving.ServingSamples;
@@ -33,9 +35,8 @@ final class Headlines {
             JsonNode b = ResultFolder.mapper().readTree(jmhJson.toFile()).path(0);
             if (Metric.of(c.metric()) == Metric.LATENCY) {
                 JsonNode pct = b.path("primaryMetric").path("scorePercentiles");
-                return String.format(Locale.ROOT, "p50 %.2f us, p99 %.2f us (host-observed, %s)",
-                        pct.path("50.0").asDouble(Double.NaN), pct.path("99.0").asDouble(Double.NaN),
-                        Sizes.format(c.sizeBytes()));
+                return latency(c, samples(b.path("primaryMetric").path("rawDataHistogram")),
+                        pct.path("50.0").asDouble(Double.NaN), pct.path("99.0").asDouble(Double.NaN));
             }
             Map<String, Double> scores = new TreeMap<>();
             b.path("secondaryMetrics").properties().forEach(f -> scores.put(f.getKey(),
@@ -44,6 +45,33 @@ final class Headlines {
         } catch (IOException e) {
             return "";
         }
+    }
+
+    /**
+     * A latency benchmark's figure from {@code n} samples: p50, and p99 where the samples reach it ({@link
+     * PercentileReach}); a partition request (0.4-1.1 s, one or two a round at quick timing) as a request time, p50.
+     */
+    static String latency(Combination c, long n, double p50, double p99) {
+        if (Kind.of(c.kind()) == Kind.PARTITION) {
+            return String.format(Locale.ROOT, "request %.1f ms (p50 of %d, host-observed)%s", p50 / 1000, n,
+                    c.singleGpu() ? " [single GPU]" : "");
+        }
+        return String.format(Locale.ROOT, "p50 %.2f us%s (host-observed, %s; %d samples)", p50,
+                PercentileReach.reaches(n, 99) ? String.format(Locale.ROOT, ", p99 %.2f us", p99) : "",
+                Sizes.format(c.sizeBytes()), n);
+    }
+
+    /** How many samples a JMH SampleTime histogram holds ({@code [[[value, count], ...], ...]} per fork). */
+    private static long samples(JsonNode histogram) {
+        long n = 0;
+        for (JsonNode fork : histogram) {
+            for (JsonNode iteration : fork) {
+                for (JsonNode bin : iteration) {
+                    n += Math.max(0, bin.path(1).asLong(0));
+                }
+            }
+        }
+        return n;
     }
 
     /** The progress line's figure of a bandwidth-style benchmark from its secondary scores; "" when it has none. */

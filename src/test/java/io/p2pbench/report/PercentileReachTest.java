@@ -36,9 +36,17 @@ class PercentileReachTest {
         assertThrows(IllegalArgumentException.class, () -> Statistics.minSamples(0));
         Statistics.Latency five = Statistics.latency(new double[] {10, 10, 10, 11, 15});
         assertTrue(five.reaches(50) && !five.reaches(90) && !five.reaches(99));
-        double[] hundred = new double[100];
-        java.util.Arrays.fill(hundred, 7);
-        assertTrue(Statistics.latency(hundred).reaches(99) && !Statistics.latency(hundred).reaches(99.9));
+        assertTrue(!samples(9).reaches(90) && samples(10).reaches(90));
+        assertTrue(!samples(99).reaches(99) && samples(100).reaches(99) && !samples(100).reaches(99.9));
+        assertTrue(!samples(999).reaches(99.9) && samples(1000).reaches(99.9));
+    }
+
+    private static Statistics.Latency samples(int n) {
+        double[] s = new double[n];
+        for (int i = 0; i < n; i++) {
+            s[i] = 7 + i;
+        }
+        return Statistics.latency(s);
     }
 
     @Test
@@ -46,7 +54,7 @@ class PercentileReachTest {
         Reporter.render(List.of(Fixtures.X8), out);
         String md = Files.readString(out.resolve(Reporter.STATISTICS));
         assertTrue(md.contains("a percentile where the samples reach it (p90 from 10, p99 from 100, p99.9 from 1000 "
-                + "samples), else — (it would be the largest sample)"), md);
+                + "samples), else — (fewer than 1/(1-q) samples: less than one expected above it)"), md);
         List<String> rows = md.lines().filter(l -> l.startsWith("| CE_P2P_READ | one-way | 4 KiB |")).toList();
         assertTrue(rows.stream().anyMatch(l -> l.matches("\\| CE_P2P_READ \\| one-way \\| 4 KiB \\| [0-9.]+ \\| — \\| "
                 + "— \\| — \\| [0-9.]+ \\| 5 \\|.*")), "5 samples: p50 only: " + rows);
@@ -69,5 +77,8 @@ class PercentileReachTest {
                 && !small.has(BenchmarkActionExport.BENCHER_P99), small.toString());
         String chart = Files.readString(out.resolve("latency-p99-peer-0-0.svg"));
         assertTrue(chart.contains("measured with fewer than 100 samples left out"), chart);
+        // the chart's CE_P2P_READ line (5 samples a size) is gone, the other paths' lines are drawn
+        assertFalse(chart.contains(">CE_P2P_READ<"), chart);
+        assertTrue(chart.contains(">CE_NO_P2P<") || chart.contains(">HOST_STAGED<"), chart);
     }
 }

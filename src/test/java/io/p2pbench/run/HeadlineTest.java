@@ -29,4 +29,21 @@ class HeadlineTest {
                 Map.of("deviceGBps", 5.0)));
         assertEquals("", Headlines.bandwidth(combination(false), Map.of("busGBps", 2.0)));
     }
+
+    /**
+     * A latency row's line gives its p99 only where the samples reach it (100 or more), with their count; a partition
+     * request (one a round at quick timing) is a request time, its p50, never a p99 (until 2026-12-07 the line said
+     * "p50 542113.79 us, p99 542113.79 us" of one request).
+     */
+    @Test
+    void aLatencyLineGivesAP99OnlyFromAHundredSamplesAndARequestItsTime() {
+        Combination copy = new Combination("x", "io.p2pbench.bench.X.latency", "host", "latency", Map.of(), "sweep",
+                "X", 1L << 30, false, null, 1.0);
+        assertEquals("p50 3.00 us (host-observed, 1 GiB; 99 samples)", Headlines.latency(copy, 99, 3, 9));
+        assertEquals("p50 3.00 us, p99 9.00 us (host-observed, 1 GiB; 100 samples)", Headlines.latency(copy, 100, 3, 9));
+        Combination request = new Combination("part-request-x", "io.p2pbench.bench.PartitionBenchmark.request",
+                "partition", "latency", Map.of(), "partition", "group", 65536, true, null, 1.0);
+        assertEquals("request 542.1 ms (p50 of 1, host-observed) [single GPU]",
+                Headlines.latency(request, 1, 542113.79, 542113.79));
+    }
 }

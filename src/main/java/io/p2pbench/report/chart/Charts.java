@@ -5,6 +5,7 @@ import io.p2pbench.report.read.Lane;
 import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.results.PercentileReach;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.topology.GpuPair;
@@ -90,7 +91,7 @@ public final class Charts {
             int left = e.getValue().size() - reached.size();
             if (left > 0) {
                 notes.add(left + " of " + e.getValue().size() + " measured with fewer than " + Statistics.minSamples(99)
-                        + " samples left out (no p99: it would be the largest sample; statistics.md has their p50)");
+                        + " samples left out (no p99: " + PercentileReach.WHY + "; statistics.md has their p50)");
             }
             addIfSweep(out, "p99 latency vs size, " + (host ? "host-device copy, " + e.getKey() : pairTitle(first)),
                     name, notes, "time per transfer, host-observed (log scale)",

@@ -10,6 +10,7 @@ import io.p2pbench.report.read.RunEntry;
 import io.p2pbench.report.stats.HockneyFit;
 import io.p2pbench.report.stats.LinkRates;
 import io.p2pbench.report.stats.Statistics;
+import io.p2pbench.results.PercentileReach;
 import io.p2pbench.report.text.Markdown;
 import io.p2pbench.report.verdict.PartitionVerdict;
 import io.p2pbench.spec.Kind;
@@ -371,7 +372,9 @@ public final class SummaryWriter {
                         + "the headline is the median over batches. Interval: " + Statistics.BANDWIDTH_INTERVAL
                         + ". CV: coefficient of variation, sample standard deviation / mean.",
                 "Latency: host-observed µs per transfer; percentiles p50, p90, p99, p99.9 by "
-                        + Statistics.PERCENTILE_ESTIMATOR + " (numpy's default estimator).",
+                        + Statistics.PERCENTILE_ESTIMATOR + " (numpy's default estimator), each where the samples "
+                        + "reach it (p99 from " + Statistics.minSamples(99) + ", p99.9 from "
+                        + Statistics.minSamples(99.9) + ").",
                 "Efficiency: median / the link's theoretical rate per direction (twice that for both-ways sums); "
                         + "every table names the rate it assumed.",
                 "Sizes are binary (KiB, MiB, GiB)."));
@@ -437,8 +440,8 @@ public final class SummaryWriter {
         }
         return "Latency, µs per transfer, percentiles by " + Statistics.PERCENTILE_ESTIMATOR + "; a percentile where "
                 + "the samples reach it (p90 from " + Statistics.minSamples(90) + ", p99 from " + Statistics.minSamples(99)
-                + ", p99.9 from " + Statistics.minSamples(99.9) + " samples), else " + NOT_REACHED + " (it would be the "
-                + "largest sample):\n\n"
+                + ", p99.9 from " + Statistics.minSamples(99.9) + " samples), else " + NOT_REACHED + " ("
+                + PercentileReach.WHY + "):\n\n"
                 + Markdown.table(List.of("path", "direction", "size", "p50", "p90", "p99", "p99.9", "mean", "samples", "run"),
                 rows) + "\n";
     }

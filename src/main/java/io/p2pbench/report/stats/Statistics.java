@@ -1,5 +1,6 @@
 package io.p2pbench.report.stats;
 
+import io.p2pbench.results.PercentileReach;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -63,23 +64,15 @@ public final class Statistics {
      * @param mean arithmetic mean
      */
     public record Latency(int n, double p50, double p90, double p99, double p999, double mean) {
-        /** Whether these samples reach percentile {@code q} (0-100): at least {@link #minSamples}{@code (q)} of them. */
+        /** Whether these samples reach percentile {@code q} (0-100): {@link PercentileReach#reaches}. */
         public boolean reaches(double q) {
-            return n >= minSamples(q);
+            return PercentileReach.reaches(n, q);
         }
     }
 
-    /**
-     * The fewest samples a percentile {@code q} (0 < q < 100) is reported from: 1 / (1 - q/100), so p90 from 10, p99
-     * from 100, p99.9 from 1000. With fewer, no sample lies beyond it and R-7 gives a value between the two largest
-     * samples: the largest sample, not a tail percentile (a 1 GiB pageable copy of the quick preset had 6-11 samples, a
-     * 64 MiB one 33-54).
-     */
+    /** The fewest samples a percentile {@code q} (0 < q < 100) is reported from: {@link PercentileReach#minSamples}. */
     public static int minSamples(double q) {
-        if (!(q > 0 && q < 100)) {
-            throw new IllegalArgumentException("percentile " + q + "; expected above 0 and below 100");
-        }
-        return (int) Math.ceil(1 / (1 - q / 100) - 1e-9);
+        return PercentileReach.minSamples(q);
     }
 
     /** Median, mean, 95% t-interval of the mean and coefficient of variation of bandwidth samples. */

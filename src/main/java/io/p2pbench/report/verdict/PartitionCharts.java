@@ -107,7 +107,7 @@ final class PartitionCharts {
                 out.add(new Chart(name, prefix + "partition-request-" + slug + ".svg", requestTitle,
                         new ChartData.Bars(requestTitle, subtitle, List.of("A request: prefill of the prompt + the "
                                 + "decode steps, host clock; p50 by " + Statistics.PERCENTILE_ESTIMATOR
-                                + " (one request a round at quick timing; tail latency: the serving study), "
+                                + " (one or two requests a round at quick timing; tail latency: the serving study), "
                                 + runsText(fs.stream().mapToInt(f -> f.requestUs().size()).max().orElse(0))
                                 + "; lower is better" + notMeasured),
                         "request latency (ms)", labels, transports, values(fs, plans, transports, true),

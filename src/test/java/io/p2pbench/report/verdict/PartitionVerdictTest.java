@@ -160,6 +160,11 @@ class PartitionVerdictTest {
         section = section.substring(0, section.indexOf("\n## ", 1));
         List<String> links = section.lines().filter(l -> l.startsWith("![")).toList();
         assertEquals(5, links.size(), "tokens/s of 4 scenarios + the decode graph requests: " + links);
+        // the request figure is named for what it is: a p50 of a run's one or two requests, no p99
+        assertTrue(section.contains("| tokens/s | request ms (p50) | runs |") && !section.contains("p99 request"),
+                section);
+        assertTrue(links.stream().anyMatch(l -> l.startsWith("![Request latency per plan, P2P on vs off: DENSE_8B "
+                + "DECODE batch 8 graph")), links.toString());
         assertFalse(md.contains("`partition` in"), "partition figures are reported, so not listed as a kind the "
                 + "report does not know");
         try (var files = Files.list(out)) {
