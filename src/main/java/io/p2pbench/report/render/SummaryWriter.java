@@ -370,7 +370,9 @@ public final class SummaryWriter {
     private static List<Block> method(ReportContent r) {
         List<String> items = new ArrayList<>(List.of("Bandwidth: decimal GB/s (10^9 bytes/s), device-timed per batch; "
                         + "the headline is the median over batches. Interval: " + Statistics.BANDWIDTH_INTERVAL
-                        + ". CV: coefficient of variation, sample standard deviation / mean.",
+                        + " (the batches of a run share its state, its CUDA contexts and the host's load: the spread "
+                        + "within the run, not between runs, which can be wider; compare judges changes by rounds and "
+                        + "runs, docs/compare.md). CV: coefficient of variation, sample standard deviation / mean.",
                 "Latency: host-observed µs per transfer; percentiles p50, p90, p99, p99.9 by "
                         + Statistics.PERCENTILE_ESTIMATOR + " (numpy's default estimator), each where the samples "
                         + "reach it (p99 from " + Statistics.minSamples(99) + ", p99.9 from "
