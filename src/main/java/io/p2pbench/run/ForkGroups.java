@@ -113,8 +113,8 @@ public final class ForkGroups {
 
     /**
      * The fork identity of a partition decode step or request after the first round: one JVM for all of them on a NUMA
-     * node, each still its own trial in a CUDA context reset before it ({@link ForkGroupMain.Contexts#resetsBefore}). In a
-     * JVM of one curve, the first decode step of a later round was the JVM's first benchmark after a warm-up of 100
+     * node, each still its own trial in a CUDA context reset before it ({@link
+     * ForkGroupMain.Contexts#resetsBefore}). In a JVM of one curve, the first decode step of a later round was the JVM's first benchmark after a warm-up of 100
      * ms, and on one H100 host (2026-12-07) 6 of 12 such rounds of the TP eager steps were 5-15% slower than the first
      * round, which came third in its JVM (never slower in 6); in one JVM only the first opens it, and it warms up for
      * {@link #OPENING_WARMUP_MILLIS}. It also spares a JVM start per curve and round.

@@ -126,6 +126,11 @@ class CliTest {
         assertEquals(0, two.code(), two.err());
         assertTrue(two.out().contains("in 2 rounds, 16 JVMs (transfers and collectives share one per round); 14 "
                 + "partition decode steps and 7 requests in 3 rounds"), two.out());
+        Result single = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "quick", "--paths", "PARTITION",
+                "--group", "0,0", "--plans", "SINGLE");
+        assertEquals(0, single.code(), single.err());
+        assertTrue(single.out().contains("; 2 partition decode steps and 1 request in 3 rounds, 2 partition or serving "
+                + "benchmarks in one;"), single.out());
         Result one = run("run", "--dry-run", "--topology", ONE_GPU, "--preset", "quick", "--paths", "PARTITION",
                 "--group", "0,0", "--rounds", "1");
         assertEquals(0, one.code(), one.err());

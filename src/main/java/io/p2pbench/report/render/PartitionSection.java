@@ -37,7 +37,8 @@ public final class PartitionSection {
                 + "measured on H100 hosts, are 4%%: docs/compare.md), raised "
                 + "to the spread between runs of either side; with one run per side they are assumed (n too small). "
                 + "A step's figures are the median over its iteration; a request's the p50 ("
-                + Statistics.PERCENTILE_ESTIMATOR + ") of its requests, one or two a round at quick timing (tail latency: the serving study); a decode step or "
+                + Statistics.PERCENTILE_ESTIMATOR + ") of its requests, one or two a round at quick timing (tail "
+                + "latency: the serving study); a decode step or "
                 + "request measured in rounds (three a run since 2026-12-07) gives each run its fastest round's "
                 + "(docs/compare.md). "
                 + "Communication-bound: exposed communication >= %.0f%% of the step.%n%n", 100 * PartitionVerdict.TOKENS_FLOOR,
@@ -72,7 +73,8 @@ public final class PartitionSection {
             Figure f = r.plan();
             table.add(List.of(f.scenario(), f.plan().name(), f.transport(), f.group() + (f.singleGpu() ? " (" + singleGpu + ")" : ""),
                     f.tokensPerSecond().isEmpty() ? "-" : String.format(Locale.ROOT, "%.0f", PartitionVerdict.median(f.tokensPerSecond())),
-                    f.requestUs().isEmpty() ? "-" : String.format(Locale.ROOT, "%.1f", PartitionVerdict.median(f.requestUs()) / 1000),
+                    f.requestUs().isEmpty() ? "-"
+                            : String.format(Locale.ROOT, "%.1f", PartitionVerdict.median(f.requestUs()) / 1000),
                     Integer.toString(f.tokensPerSecond().size()), VerdictWords.word(r.verdict()), r.why()));
         }
         sb.append(Markdown.table(List.of("scenario", "plan", "transport", "GPUs", "tokens/s", "request ms (p50)", "runs",

@@ -438,10 +438,12 @@ public final class SummaryWriter {
             Statistics.Latency l = Statistics.latency(m.samples());
             rows.add(List.of(m.key().path(), m.key().direction(), Sizes.format(m.key().sizeBytes()),
                     Markdown.number(l.p50()), reached(l, 90, l.p90()), reached(l, 99, l.p99()),
-                    reached(l, 99.9, l.p999()), Markdown.number(l.mean()), String.valueOf(l.n()), "`" + r.run(m) + "`"));
+                    reached(l, 99.9, l.p999()), Markdown.number(l.mean()), String.valueOf(l.n()),
+                    "`" + r.run(m) + "`"));
         }
         return "Latency, µs per transfer, percentiles by " + Statistics.PERCENTILE_ESTIMATOR + "; a percentile where "
-                + "the samples reach it (p90 from " + Statistics.minSamples(90) + ", p99 from " + Statistics.minSamples(99)
+                + "the samples reach it (p90 from " + Statistics.minSamples(90) + ", p99 from "
+                + Statistics.minSamples(99)
                 + ", p99.9 from " + Statistics.minSamples(99.9) + " samples), else " + NOT_REACHED + " ("
                 + PercentileReach.WHY + "):\n\n"
                 + Markdown.table(List.of("path", "direction", "size", "p50", "p90", "p99", "p99.9", "mean", "samples", "run"),
@@ -451,7 +453,7 @@ public final class SummaryWriter {
     /** What a latency table shows for a percentile its samples do not reach. */
     static final String NOT_REACHED = "—";
 
-    /** {@code value} as a table cell where {@code l}'s samples reach percentile {@code q}, else {@link #NOT_REACHED}. */
+    /** {@code value} as a cell where {@code l}'s samples reach percentile {@code q}, else {@link #NOT_REACHED}. */
     private static String reached(Statistics.Latency l, double q, double value) {
         return l.reaches(q) ? Markdown.number(value) : NOT_REACHED;
     }

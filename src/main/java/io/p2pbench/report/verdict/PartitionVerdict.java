@@ -82,9 +82,9 @@ public final class PartitionVerdict {
      * @param stepUs per run, the step's device time in microseconds (step benchmark; median over the iteration, of a
      *     decode step measured in rounds its fastest round's)
      * @param requestUs per run, the request latency (request benchmark; empty when it did not run): the p50 (R-7) of
-     *     its requests, of a request measured in rounds its fastest round's. A request takes 0.6-1.1 s and the quick
-     *     preset's iteration 0.5 s, so a round holds one request (two on the H200; standard timing one to three): too few for a tail
-     *     percentile, which the serving study measures over 200 requests
+     *     its requests, of a request measured in rounds its fastest round's. A request takes 0.6-1.1 s on the H100 and
+     *     the quick preset's iteration 0.5 s, so a round holds one request (two on the H200; standard timing one to
+     *     three): too few for a tail percentile, which the serving study measures over 200 requests
      * @param commShare exposed communication / step time, median over runs (0 for SINGLE)
      * @param busGBps exchanges' bus bandwidth over their exposed time, decimal GB/s (0 without exchanges)
      * @param skipReason why it did not run (does not divide, does not fit), or null
@@ -355,8 +355,8 @@ public final class PartitionVerdict {
     /**
      * The partition figures of the runs: step benchmarks give tokens/s, exposed communication share
      * and bus bandwidth (JMH secondary metrics, median over the iteration); request benchmarks give the p50
-     * of JMH's SampleTime histogram (Commons Math R-7, numpy's default): one or two requests a round at quick timing, so
-     * not a tail figure (until 2026-12-07 it was named p99, of the same one request). Runs of the same
+     * of JMH's SampleTime histogram (Commons Math R-7, numpy's default): one or two requests a round at quick timing,
+     * so not a tail figure (until 2026-12-07 it was named p99, of the same one or two requests). Runs of the same
      * configuration on the same machine (fingerprint) are merged, one value per run; runs of two machines
      * never are. Skipped plans keep their reason.
      *

@@ -7,7 +7,10 @@ import io.p2pbench.partition.Plan;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The partition figures compare gates, on fixture figures: step time and tokens/s as one measurement, the request latency another. */
+/**
+ * The partition figures compare gates, on fixture figures: step time and tokens/s as one measurement, the request
+ * latency another.
+ */
 class PartitionComparisonTest {
     private static PartitionVerdict.Figure fig(String transport, List<Double> stepUs, List<Double> request) {
         // tokens/s of a decode step of batch 8
@@ -59,8 +62,8 @@ class PartitionComparisonTest {
 
     /**
      * Steps taken from one round on one side and as the fastest of three on the other are not judged (the fastest of
-     * three is never slower than one round), the request still is (one round on both sides); with the same rounds on both sides a step 6% longer is
-     * worse, and runs read as one round each count as the runs before rounds.
+     * three is never slower than one round), the request still is (one round on both sides); with the same rounds on
+     * both sides a step 6% longer is worse, and runs read as one round each count as the runs before rounds.
      */
     @Test
     void stepsOfDifferentRoundsAreNotJudgedAndLikeRoundsAre() {
