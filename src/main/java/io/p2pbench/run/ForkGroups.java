@@ -59,8 +59,7 @@ public final class ForkGroups {
          * One JVM per round for every transfer, collective and exchange of one NUMA node, up to {@link
          * #MAX_PER_SHARED_FORK} of them (the default); partition and serving combinations one JVM per curve, as
          * {@link #GROUPED} (the partition decode steps' and requests' rounds after the first: one JVM, {@link
-         * #laterRoundKey}). Each
-         * round of a run ({@link Round}) starts its JVMs afresh.
+         * #laterRoundKey}). Each round of a run ({@link Round}) starts its JVMs afresh.
          */
         SHARED,
         /** One JVM per curve ({@code --fork-groups}). */
@@ -114,10 +113,11 @@ public final class ForkGroups {
     /**
      * The fork identity of a partition decode step or request after the first round: one JVM for all of them on a NUMA
      * node, each still its own trial in a CUDA context reset before it ({@link
-     * ForkGroupMain.Contexts#resetsBefore}). In a JVM of one curve, the first decode step of a later round was the JVM's first benchmark after a warm-up of 100
-     * ms, and on one H100 host (2026-12-07) 6 of 12 such rounds of the TP eager steps were 5-15% slower than the first
-     * round, which came third in its JVM (never slower in 6); in one JVM only the first opens it, and it warms up for
-     * {@link #OPENING_WARMUP_MILLIS}. It also spares a JVM start per curve and round.
+     * ForkGroupMain.Contexts#resetsBefore}). In a JVM of one curve, the first decode step of a later round was the
+     * JVM's first benchmark after a warm-up of 100 ms, and on one H100 host (2026-12-07) 6 of 12 such rounds of the
+     * TP eager steps were 5-15% slower than the first round, which came third in its JVM (never slower in 6); in one
+     * JVM only the first opens it, and it warms up for {@link #OPENING_WARMUP_MILLIS}. It also spares a JVM start per
+     * curve and round.
      */
     static String laterRoundKey(Integer numaNode) {
         return "partition-decode|" + Objects.toString(numaNode);
@@ -243,8 +243,8 @@ public final class ForkGroups {
     /**
      * How many parts the preset's measurement time of {@code c} is shared out in: its rounds for a combination that
      * shares the round's JVM (a run measures as long as a run of one round did); 1 for the partition study's decode
-     * steps, each round of which measures the whole time (one iteration of a few decode steps; a third of it would
-     * hold a fraction of the steps it holds today).
+     * steps and requests, each round of which measures the whole time (one iteration of a few decode steps or one
+     * request; a third of it would hold a fraction of the steps it holds today).
      */
     public static int timeShares(Combination c, int runRounds) {
         return sharesJvm(c) ? roundsOf(c, runRounds) : 1;
