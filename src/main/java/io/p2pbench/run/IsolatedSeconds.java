@@ -71,8 +71,8 @@ final class IsolatedSeconds implements WorkloadSpec.Cases<Double> {
 
     @Override
     public Double partitionRun(PartitionRun s) {
-        return TimePredictor.partition(timing,
-                TimePredictor.partitionOperationSeconds(s.step(), s.distinctGpus(), latency, s.decodeSteps()));
+        return TimePredictor.partition(timing, TimePredictor.partitionOperationSeconds(s.step(), s.distinctGpus(),
+                s.transport(), latency, s.decodeSteps(), shape.partition()), latency, shape.partition());
     }
 
     @Override

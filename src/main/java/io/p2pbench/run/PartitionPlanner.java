@@ -89,8 +89,10 @@ final class PartitionPlanner {
             skip = Skip.of(SkipCause.NO_PEER_ACCESS,
                     RunPlanner.skipForGroup(t, g, transport == Transport.P2P ? CollectivePath.P2P : null));
         }
+        PartitionRates rates = PartitionRates.of(t);
         double predicted = TimePredictor.partition(p.timing(metric),
-                TimePredictor.partitionOperationSeconds(spec, run.distinctGpus(), request, DECODE_STEPS));
+                TimePredictor.partitionOperationSeconds(spec, run.distinctGpus(), transport, request, DECODE_STEPS, rates),
+                request, rates);
         return run.combination(id, metric, "partition", "group", spec.activationBytes(), run.repeatsDevices(), skip,
                 predicted);
     }

@@ -30,7 +30,7 @@ final class PlanText {
         StringBuilder sb = new StringBuilder();
         long runs = plan.stream().filter(c -> !c.plannedSkip()).count();
         double[] predicted = TimePredictor.run(plan, preset,
-                TimePredictor.RunShape.current().with(mode).withRounds(rounds), c -> null);
+                TimePredictor.RunShape.current().with(mode).withRounds(rounds).with(PartitionRates.of(t)), c -> null);
         int jvms = 0;
         for (int r = 0; r < Round.steps(rounds); r++) {
             Round round = new Round(r, rounds);

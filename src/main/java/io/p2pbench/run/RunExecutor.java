@@ -96,8 +96,8 @@ public final class RunExecutor {
         state.start(command, preset.name(), fingerprint, settings, plan);
         Thread hook = new Thread(state::onInterrupt, "p2pbench-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
-        double[] predicted = TimePredictor.perCombination(plan, preset,
-                TimePredictor.RunShape.current().with(mode).withRounds(rounds), numaNode);
+        double[] predicted = TimePredictor.perCombination(plan, preset, TimePredictor.RunShape.current().with(mode)
+                .withRounds(rounds).with(PartitionRates.of(folder.readTopology())), numaNode);
         double[] perRound = new double[plan.size()];
         int[] roundsOf = new int[plan.size()];
         for (int i = 0; i < plan.size(); i++) {

@@ -5,6 +5,7 @@ import io.p2pbench.cuda.Nccl.DataType;
 import io.p2pbench.partition.PartitionSpec;
 import io.p2pbench.partition.Phase;
 import io.p2pbench.partition.Plan;
+import io.p2pbench.partition.Transport;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Metric;
@@ -69,6 +70,14 @@ public final class TimePredictor {
      */
     public static final double WARM_COMBINATION_SECONDS = 0.08;
     /**
+     * A later combination of a JVM that a round's transfers and collectives share ({@link ForkGroups.Mode#SHARED},
+     * the default since rounds): its setup, checks and teardown beside its warm-up and iterations, 0.01-0.05 s in the
+     * phases of the H100 node's quick runs; 0.03 s puts the predicted quick run (404 combination rounds, 2026-12-07)
+     * within -5.0% to +4.9% of the wall time of 17 runs on five hosts, where {@link #WARM_COMBINATION_SECONDS}
+     * predicted 1m30s for runs of 67-74 s. No H200 has run in rounds: the figure is the H100 node's.
+     */
+    public static final double WARM_SHARED_COMBINATION_SECONDS = 0.03;
+    /**
      * The first combination of a fork group: the executor starts the group's JVM itself (no JMH runner
      * forking a second one), so JVM start, CUDA context and exit cost about 0.6 s beyond the warm-up and
      * iterations (H200 node: 0.60-0.63 s in the standard-timing subset, 0.73-0.86 s in the quick preset,
@@ -97,16 +106,17 @@ public final class TimePredictor {
      *     before context resets): a later combination that starts after a context reset adds {@link #CONTEXT_RESET_SECONDS}
      * @param groupWarmupMillis the warm-up iteration of a later combination of a fork group, at most
      * @param rounds the rounds of the run ({@link Round}; 1 in runs before rounds)
+     * @param partition how the machine's GPUs run the partition study ({@link PartitionRates#of})
      */
     public record RunShape(ForkGroups.Mode mode, long crossCheckFullBytes, long crossCheckPieceBytes,
                            double forkSeconds, double runStartSeconds, ForkGroupMain.Contexts contexts,
-                           int groupWarmupMillis, int rounds) {
-        /** A shape of a run of one round. */
+                           int groupWarmupMillis, int rounds, PartitionRates partition) {
+        /** A shape of a run of one round on the H200 node. */
         public RunShape(ForkGroups.Mode mode, long crossCheckFullBytes, long crossCheckPieceBytes,
                         double forkSeconds, double runStartSeconds, ForkGroupMain.Contexts contexts,
                         int groupWarmupMillis) {
             this(mode, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, contexts,
-                    groupWarmupMillis, 1);
+                    groupWarmupMillis, 1, PartitionRates.H200);
         }
 
         /**
@@ -118,7 +128,7 @@ public final class TimePredictor {
         public static RunShape current() {
             return new RunShape(ForkGroups.Mode.SHARED, ResultCheck.FULL_CHECK_BYTES,
                     ResultCheck.PIECE, 0.55, 2.0, ForkGroupMain.Contexts.current(),
-                    ForkGroups.WARM_WARMUP_MILLIS, Round.DEFAULT_COUNT);
+                    ForkGroups.WARM_WARMUP_MILLIS, Round.DEFAULT_COUNT, PartitionRates.H200);
         }
 
         /**
@@ -132,13 +142,28 @@ public final class TimePredictor {
         /** This shape in another fork mode. */
         public RunShape with(ForkGroups.Mode m) {
             return new RunShape(m, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, contexts,
-                    groupWarmupMillis, rounds);
+                    groupWarmupMillis, rounds, partition);
+        }
+
+        /**
+         * This shape in a later round, whose collectives skip the CPU reference check ({@link Round#jvmArgs}): no
+         * element cross-checked.
+         */
+        public RunShape withoutHostCheck() {
+            return new RunShape(mode, 0, 0, forkSeconds, runStartSeconds, contexts, groupWarmupMillis, rounds,
+                    partition);
         }
 
         /** This shape with {@code n} rounds. */
         public RunShape withRounds(int n) {
             return new RunShape(mode, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, contexts,
-                    groupWarmupMillis, n);
+                    groupWarmupMillis, n, partition);
+        }
+
+        /** This shape on a machine whose GPUs run the partition study as {@code rates} says. */
+        public RunShape with(PartitionRates rates) {
+            return new RunShape(mode, crossCheckFullBytes, crossCheckPieceBytes, forkSeconds, runStartSeconds, contexts,
+                    groupWarmupMillis, rounds, rates);
         }
     }
 
@@ -220,19 +245,28 @@ public final class TimePredictor {
         });
     }
 
-    /** Predicted wall seconds of each combination of {@code plan} (by index; 0 for planned skips) in its fork. */
+    /**
+     * Predicted wall seconds of each combination of {@code plan} (by index; 0 for planned skips), summed over its
+     * rounds: each round in the JVMs the executor gives it ({@link ForkGroups#of(List, ForkGroups.Mode, Function,
+     * Round)}: a later round packs its rows into fewer JVMs, the partition study's later rounds share one), at its
+     * place in its JVM ({@link ForkGroups#inJvm}: the first warms the JVM up, a later round of partition decode steps
+     * opens with a longer warm-up), and the collectives' CPU reference check in the first round only ({@link
+     * Round#jvmArgs}).
+     */
     public static double[] perCombination(List<Combination> plan, Preset preset, RunShape shape,
                                           Function<Combination, Integer> numaNode) {
         double[] out = new double[plan.size()];
-        for (List<Integer> fork : ForkGroups.of(plan, shape.mode(), numaNode)) {
-            for (int k = 0; k < fork.size(); k++) {
-                Combination c = plan.get(fork.get(k));
-                boolean latency = Metric.of(c.metric()) == Metric.LATENCY;
-                // Each round starts the fork's JVM afresh and measures its share of the preset's time.
-                int n = ForkGroups.roundsOf(c, shape.rounds());
-                out[fork.get(k)] = n * forEntry(WorkloadSpec.of(c), c.sizeBytes(),
-                        Round.timing(preset.timing(Metric.of(c.metric())), ForkGroups.timeShares(c, shape.rounds())),
-                        latency, k > 0, shape);
+        for (int r = 0; r < Round.steps(shape.rounds()); r++) {
+            Round round = new Round(r, shape.rounds());
+            for (List<Integer> fork : ForkGroups.of(plan, shape.mode(), numaNode, round)) {
+                for (int k = 0; k < fork.size(); k++) {
+                    Combination c = plan.get(fork.get(k));
+                    Preset.Timing full = round.timing(preset.timing(Metric.of(c.metric())), c);
+                    boolean opens = k == 0 && round.index() > 0 && ForkGroups.partitionDecode(c);
+                    out[fork.get(k)] += forEntry(WorkloadSpec.of(c), c.sizeBytes(),
+                            opens ? ForkGroups.opening(full) : full, Metric.of(c.metric()) == Metric.LATENCY, k > 0,
+                            round.index() > 0 ? shape.withoutHostCheck() : shape);
+                }
             }
         }
         return out;
@@ -258,8 +292,9 @@ public final class TimePredictor {
     /** The same with the cross-check of {@code shape}. */
     public static double collective(Preset.Timing timing, long size, DataType type, int ranks, boolean nccl,
                                     RunShape shape) {
-        double elements = ResultCheck.checkedElements(size / type.bytes(), type.bytes(),
-                shape.crossCheckFullBytes(), shape.crossCheckPieceBytes());
+        // A shape without the host check (a later round) cross-checks nothing.
+        double elements = shape.crossCheckPieceBytes() <= 0 ? 0 : ResultCheck.checkedElements(size / type.bytes(),
+                type.bytes(), shape.crossCheckFullBytes(), shape.crossCheckPieceBytes());
         double check = elements * ranks * (type == DataType.FLOAT32 ? CHECK_NANOS_FLOAT32 : CHECK_NANOS_BFLOAT16) * 1e-9;
         return COLLECTIVE_FORK_SECONDS + (nccl ? NCCL_INIT_SECONDS : 0) + timing.seconds() + check;
     }
@@ -282,8 +317,12 @@ public final class TimePredictor {
     static final double PARTITION_LAYER_SECONDS = 26e-6;
     /** Steps per {@code step} operation: four timed back-to-back plus one instrumented (PartitionBenchmark.step). */
     static final int STEPS_PER_OPERATION = 5;
-    /** The per-iteration verification of a partition fork (GEMM samples, boundary words), seconds. */
-    static final double PARTITION_CHECK_SECONDS = 0.06;
+    /**
+     * Bytes per second a partition step's boundaries cross through pinned host memory ({@link Transport#HOST_STAGED}):
+     * the TP prefill step of DENSE_8B (64 all-reduces of 128 MiB) was 297 ms slower staged than over P2P on the H200
+     * node (2026-12-02), 309 ms on the H100 node (2026-12-07): 28-29 GB/s of boundary bytes.
+     */
+    static final double PARTITION_STAGED_BYTES_PER_SECOND = 28e9;
 
     /**
      * Estimated device seconds of one step of {@code spec} over {@code distinctGpus} GPUs: per rank and
@@ -318,11 +357,12 @@ public final class TimePredictor {
      * the verification after each iteration. Prefill steps of 0.3-0.6 s make the operation, not the
      * preset's iteration time, set a fork's length (MOE_8X_TOP2 at quick timing: 6.2-8.3 s per prefill fork).
      */
-    public static double partition(Preset.Timing timing, double operationSeconds) {
+    public static double partition(Preset.Timing timing, double operationSeconds, boolean request,
+                                   PartitionRates rates) {
         int iterations = timing.warmupIterations() + 1;
         double warm = timing.warmupIterations() * iteration(timing.warmupMillis() / 1000.0, operationSeconds);
         double measure = iteration(timing.measurementMillis() / 1000.0, operationSeconds);
-        return TRANSFER_FORK_SECONDS + warm + measure + iterations * PARTITION_CHECK_SECONDS;
+        return TRANSFER_FORK_SECONDS + warm + measure + iterations * (request ? 2 : 1) * rates.checkSeconds();
     }
 
     /** JMH ends an iteration at the first operation to finish after its time: whole operations. */
@@ -331,16 +371,28 @@ public final class TimePredictor {
     }
 
     /** The seconds of one operation of a partition benchmark: 5 steps, or a whole request. */
-    public static double partitionOperationSeconds(PartitionSpec spec, int distinctGpus,
-                                                   boolean request, int decodeSteps) {
+    public static double partitionOperationSeconds(PartitionSpec spec, int distinctGpus, Transport transport,
+                                                   boolean request, int decodeSteps, PartitionRates rates) {
         if (!request) {
-            return STEPS_PER_OPERATION * partitionStepSeconds(spec, distinctGpus);
+            return STEPS_PER_OPERATION * stepSeconds(spec, distinctGpus, transport, rates);
         }
         PartitionSpec prefill = new PartitionSpec(spec.model(), spec.plan(),
                 spec.ranks(), Phase.PREFILL, spec.batch(), spec.prompt(), spec.context());
         PartitionSpec decode = new PartitionSpec(spec.model(), spec.plan(),
                 spec.ranks(), Phase.DECODE, spec.batch(), spec.prompt(), spec.context());
-        return partitionStepSeconds(prefill, distinctGpus) + decodeSteps * partitionStepSeconds(decode, distinctGpus);
+        return stepSeconds(prefill, distinctGpus, transport, rates)
+                + decodeSteps * stepSeconds(decode, distinctGpus, transport, rates);
+    }
+
+    /**
+     * {@link #partitionStepSeconds} scaled for the GPU ({@code rates}), and where the boundaries cross through pinned
+     * host memory their bytes at {@link #PARTITION_STAGED_BYTES_PER_SECOND} (the other transports' communication is
+     * small against the step on one GPU).
+     */
+    static double stepSeconds(PartitionSpec spec, int distinctGpus, Transport transport, PartitionRates rates) {
+        double staged = transport == Transport.HOST_STAGED
+                ? (double) spec.boundariesPerStep() * spec.bytesPerBoundary() / PARTITION_STAGED_BYTES_PER_SECOND : 0;
+        return partitionStepSeconds(spec, distinctGpus) * rates.scale(spec.phase()) + staged;
     }
 
     /**
@@ -365,7 +417,9 @@ public final class TimePredictor {
         double fixed = collective ? COLLECTIVE_FORK_SECONDS : TRANSFER_FORK_SECONDS;
         double own = shape.mode() == ForkGroups.Mode.PER_BENCHMARK
                 ? shape.forkSeconds() + (collective ? COLLECTIVE_EXTRA_SECONDS : 0)
-                : warmJvm ? WARM_COMBINATION_SECONDS + (shape.contexts().resetsBefore(k) ? CONTEXT_RESET_SECONDS : 0)
+                : warmJvm ? (shape.mode() == ForkGroups.Mode.SHARED && ForkGroupMain.Contexts.ownStreamsOnly(k)
+                        ? WARM_SHARED_COMBINATION_SECONDS : WARM_COMBINATION_SECONDS)
+                        + (shape.contexts().resetsBefore(k) ? CONTEXT_RESET_SECONDS : 0)
                 : GROUPED_FORK_SECONDS;
         // A later NCCL combination of a group that keeps its communicators does not initialise them again.
         boolean keptComms = warmJvm && k == Kind.NCCL && shape.mode() != ForkGroups.Mode.PER_BENCHMARK

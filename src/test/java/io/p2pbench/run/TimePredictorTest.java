@@ -115,6 +115,50 @@ class TimePredictorTest {
         assertTrue(allWithin, report.toString());
     }
 
+    /**
+     * Runs in rounds, on the H100 80GB node (no H200 has run in rounds): 16 quick runs on four hosts, three serving
+     * sweeps and five runs of the partition study on two more, their wall times in
+     * {@code src/test/resources/predictor/h100-80gb-hbm3x1-single-r580/runs.tsv}. Each is planned again from its command
+     * on the node's topology and predicted as this version runs it (shared JVMs, 4 rounds, the H100's {@link
+     * PartitionRates}); each within 10%. Before, a shared JVM's later combination was priced as a grouped one
+     * (0.08 s: quick 1m30s for 67-74 s) and the partition study at the H200's rates (2m14s for 169-185 s).
+     */
+    @Test
+    void runsInRoundsOnTheH100NodeArePredictedWithinTenPercent() throws IOException {
+        Path dir = Path.of("src", "test", "resources", "predictor", "h100-80gb-hbm3x1-single-r580");
+        io.p2pbench.topology.Topology t = io.p2pbench.topology.TopologyJson.read(dir.resolve("topology.json"));
+        assertEquals(PartitionRates.H100, PartitionRates.of(t));
+        TimePredictor.RunShape shape = TimePredictor.RunShape.current().with(PartitionRates.of(t));
+        io.p2pbench.collective.Group g = io.p2pbench.collective.Group.parse("0,0");
+        Map<String, RunPlanner.Request> requests = Map.of(
+                "quick", new RunPlanner.Request(Preset.QUICK, null, null, null),
+                "PARTITION", new RunPlanner.Request(Preset.QUICK, null, null, java.util.Set.of(RunPlanner.PARTITION), g,
+                        null, null),
+                "SERVING", new RunPlanner.Request(Preset.QUICK, null, null, java.util.Set.of(RunPlanner.SERVING), g,
+                        "DENSE_8B", java.util.Set.of(io.p2pbench.partition.Plan.SINGLE)));
+        Map<String, Double> predicted = new HashMap<>();
+        requests.forEach((k, r) -> predicted.put(k, TimePredictor.run(RunPlanner.plan(t, r), Preset.QUICK, shape,
+                c -> null)[0]));
+        StringBuilder report = new StringBuilder();
+        boolean allWithin = true;
+        int runs = 0;
+        for (String line : Files.readAllLines(dir.resolve("runs.tsv"))) {
+            if (line.startsWith("#") || line.isBlank()) {
+                continue;
+            }
+            String[] f = line.split("\t");
+            double p = predicted.get(f[3]);
+            double wall = Double.parseDouble(f[4]);
+            report.append(String.format(Locale.ROOT, "%s %s %s: predicted %.1f s, wall %.0f s (%+.1f%%)%n", f[0], f[2],
+                    f[3], p, wall, 100 * (p / wall - 1)));
+            allWithin &= Math.abs(p / wall - 1) <= 0.10;
+            runs++;
+        }
+        io.p2pbench.TestNotes.write("TimePredictorTest-h100", report);
+        assertEquals(24, runs, report.toString());
+        assertTrue(allWithin, report.toString());
+    }
+
     /** Whether every combination of the run is a serving sweep. */
     private static boolean servingOnly(Path manifest) throws IOException {
         return io.p2pbench.results.ResultFolder.open(manifest.getParent()).readManifest().entries().stream()
