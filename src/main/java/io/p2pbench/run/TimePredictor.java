@@ -73,7 +73,7 @@ public final class TimePredictor {
      * A later combination of a JVM that a round's transfers and collectives share ({@link ForkGroups.Mode#SHARED},
      * the default since rounds): its setup, checks and teardown beside its warm-up and iterations, 0.01-0.05 s in the
      * phases of the H100 node's quick runs; 0.03 s puts the predicted quick run (404 combination rounds, 2026-12-07)
-     * within -5.0% to +4.9% of the wall time of 17 runs on five hosts, where {@link #WARM_COMBINATION_SECONDS}
+     * within -5.0% to +5.0% of the wall time of 16 runs on four hosts, where {@link #WARM_COMBINATION_SECONDS}
      * predicted 1m30s for runs of 67-74 s. No H200 has run in rounds: the figure is the H100 node's.
      */
     public static final double WARM_SHARED_COMBINATION_SECONDS = 0.03;
@@ -354,7 +354,8 @@ public final class TimePredictor {
      * A partition-study fork: a transfer fork's fixed cost, then each iteration at least its time and
      * at least one operation (a {@code step} operation is {@link #STEPS_PER_OPERATION} steps; a request is
      * a prefill and {@code decodeSteps} decode steps, whose estimate is {@code operationSeconds}), and
-     * the verification after each iteration. Prefill steps of 0.3-0.6 s make the operation, not the
+     * the verification after each iteration ({@link PartitionRates#checkSeconds()} a step; a {@code request} verifies
+     * its prefill and its decode step). Prefill steps of 0.3-0.6 s make the operation, not the
      * preset's iteration time, set a fork's length (MOE_8X_TOP2 at quick timing: 6.2-8.3 s per prefill fork).
      */
     public static double partition(Preset.Timing timing, double operationSeconds, boolean request,
