@@ -316,7 +316,11 @@ public final class RunDrift {
                 return NONE;
             }
             JsonNode doc = MAPPER.readTree(in);
-            return new RunDrift("the table of " + machine + " (" + doc.path("about").asText() + ")",
+            // The verdict line names the table by its first clause; its whole provenance stays in the resource.
+            String about = doc.path("about").asText();
+            int cut = about.indexOf(" (");
+            return new RunDrift("the table of " + machine + " (" + (cut > 0 ? about.substring(0, cut)
+                    + "; docs/compare.md names them" : about) + ")",
                     values(doc, "tau"), values(doc, "hostTau"), values(doc, "total"), values(doc, "rowTotal"),
                     values(doc, "rowDriftMax"), doc.path("runs").size());
         } catch (IOException e) {
