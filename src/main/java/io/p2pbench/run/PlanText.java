@@ -60,15 +60,19 @@ final class PlanText {
                     "; %s%s%s", inRounds, !inRounds.isEmpty() && once > 0 ? ", " : "", once == 0 ? ""
                             : String.format(Locale.ROOT, "%d partition or serving benchmark%s in one", once,
                             once == 1 ? "" : "s"));
-            sb.append(String.format(Locale.ROOT, "  in %d round%s%s, %d JVM%s (%s)%s; measurement iterations %s of "
-                            + "it, overhead %.0f%%%n", rounds, rounds == 1 ? "" : "s", level == 0 ? ""
-                            : String.format(Locale.ROOT, " (%d of them in more rounds, up to %d)", level,
-                            Round.steps(rounds)),
-                    jvms, jvms == 1 ? "" : "s", switch (mode) {
-                        case SHARED -> "transfers and collectives share one per round";
-                        case GROUPED -> "one per curve and round";
-                        case PER_BENCHMARK -> "one per benchmark and round";
-                    }, own,
+            // The run's rounds are those of its transfers, collectives and exchanges; a plan of the partition study or
+            // serving sweeps alone has only the rounds of its own.
+            boolean shares = plan.stream().anyMatch(c -> !c.plannedSkip() && ForkGroups.sharesJvm(c));
+            String jvmText = String.format(Locale.ROOT, "%d JVM%s (%s)", jvms, jvms == 1 ? "" : "s",
+                    mode == ForkGroups.Mode.PER_BENCHMARK ? "one per benchmark and round"
+                    : !shares ? "one per curve" + (decode + requests > 0 && rounds > 1
+                            ? "; later rounds of the partition study one per NUMA node" : "")
+                    : mode == ForkGroups.Mode.SHARED ? "transfers and collectives share one per round"
+                    : "one per curve and round");
+            String head = !shares ? "  " + jvmText : String.format(Locale.ROOT, "  in %d round%s%s, %s", rounds,
+                    rounds == 1 ? "" : "s", level == 0 ? "" : String.format(Locale.ROOT,
+                            " (%d of them in more rounds, up to %d)", level, Round.steps(rounds)), jvmText);
+            sb.append(String.format(Locale.ROOT, "%s%s; measurement iterations %s of it, overhead %.0f%%%n", head, own,
                     formatDuration(predicted[1]), 100 * (1 - predicted[1] / Math.max(predicted[0], 1e-9))));
         }
         Map<String, int[]> groups = new LinkedHashMap<>();

@@ -183,15 +183,18 @@ public final class TimePredictor {
                 total += each[i];
                 // Rounds share the measurement time out (a partition decode step's rounds each measure all of it).
                 Combination c = plan.get(i);
-                measured += measuredSeconds(c, preset) * ForkGroups.roundsOf(c, shape.rounds())
+                measured += measuredSeconds(c, preset, shape) * ForkGroups.roundsOf(c, shape.rounds())
                         / ForkGroups.timeShares(c, shape.rounds());
             }
         }
         return new double[] {total + shape.runStartSeconds(), measured};
     }
 
-    /** The measurement part of {@code c}'s fork: the preset's measurement iterations, a serving sweep's search. */
-    private static double measuredSeconds(Combination c, Preset preset) {
+    /**
+     * The measurement part of {@code c}'s fork: the preset's measurement iterations (a partition benchmark's in whole
+     * operations: five prefill steps outlast the quick preset's iteration), a serving sweep's search.
+     */
+    private static double measuredSeconds(Combination c, Preset preset, RunShape shape) {
         return WorkloadSpec.of(c).accept(new WorkloadSpec.Cases<Double>() {
             @Override
             public Double peerCopy(PeerCopy s) {
@@ -230,7 +233,9 @@ public final class TimePredictor {
 
             @Override
             public Double partitionRun(PartitionRun s) {
-                return iterations();
+                boolean request = Metric.of(c.metric()) == Metric.LATENCY;
+                return iteration(iterations(), partitionOperationSeconds(s.step(), s.distinctGpus(), s.transport(),
+                        request, s.decodeSteps(), shape.partition()));
             }
 
             @Override
