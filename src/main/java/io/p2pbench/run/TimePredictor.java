@@ -261,14 +261,29 @@ public final class TimePredictor {
     public static double[] perCombination(List<Combination> plan, Preset preset, RunShape shape,
                                           Function<Combination, Integer> numaNode) {
         double[] out = new double[plan.size()];
-        for (int r = 0; r < Round.steps(shape.rounds()); r++) {
+        for (double[] round : perRound(plan, preset, shape, numaNode)) {
+            for (int i = 0; i < out.length; i++) {
+                out[i] += round[i];
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@link #perCombination}'s seconds round by round: {@code [round][combination]}, over {@link Round#steps} rounds
+     * (0 where the round does not measure the combination).
+     */
+    public static double[][] perRound(List<Combination> plan, Preset preset, RunShape shape,
+                                      Function<Combination, Integer> numaNode) {
+        double[][] out = new double[Round.steps(shape.rounds())][plan.size()];
+        for (int r = 0; r < out.length; r++) {
             Round round = new Round(r, shape.rounds());
             for (List<Integer> fork : ForkGroups.of(plan, shape.mode(), numaNode, round)) {
                 for (int k = 0; k < fork.size(); k++) {
                     Combination c = plan.get(fork.get(k));
                     Preset.Timing full = round.timing(preset.timing(Metric.of(c.metric())), c);
                     boolean opens = k == 0 && round.index() > 0 && ForkGroups.partitionDecode(c);
-                    out[fork.get(k)] += forEntry(WorkloadSpec.of(c), c.sizeBytes(),
+                    out[r][fork.get(k)] = forEntry(WorkloadSpec.of(c), c.sizeBytes(),
                             opens ? ForkGroups.opening(full) : full, Metric.of(c.metric()) == Metric.LATENCY, k > 0,
                             round.index() > 0 ? shape.withoutHostCheck() : shape);
                 }
