@@ -40,10 +40,11 @@ class ResultsPageClaimsTest {
                 "docs/results.md must give the bounds TimePredictorTest asserts (15%, serving 25%)");
         assertTrue(page.contains(LEFT_OUT + ", whose search judged points on latency alone, is left out"),
                 "docs/results.md must name the run TimePredictorTest leaves out");
-        long inRounds = Files.readAllLines(Path.of("src", "test", "resources", "predictor", "h100-80gb-hbm3x1-single-r580",
-                "runs.tsv")).stream().filter(l -> !l.startsWith("#") && !l.isBlank()).count();
+        long inRounds = Files.readAllLines(Path.of("src", "test", "resources", "predictor",
+                "h100-80gb-hbm3x1-single-r580", "runs.tsv")).stream().filter(l -> !l.startsWith("#") && !l.isBlank())
+                .count();
         assertTrue(page.contains("the test plans " + inRounds + " of them again from their commands")
                         && page.contains("and holds each within 15%"),
-                "docs/results.md must give the " + inRounds + " H100 runs in rounds TimePredictorTest checks and its 15%");
+                "docs/results.md must give the " + inRounds + " H100 runs in rounds TimePredictorTest checks, 15%");
     }
 }

@@ -90,9 +90,9 @@ final class PartitionPlanner {
                     RunPlanner.skipForGroup(t, g, transport == Transport.P2P ? CollectivePath.P2P : null));
         }
         PartitionRates rates = PartitionRates.of(t);
-        double predicted = TimePredictor.partition(p.timing(metric),
-                TimePredictor.partitionOperationSeconds(spec, run.distinctGpus(), transport, request, DECODE_STEPS, rates),
-                request, rates);
+        double operation = TimePredictor.partitionOperationSeconds(spec, run.distinctGpus(), transport, request,
+                DECODE_STEPS, rates);
+        double predicted = TimePredictor.partition(p.timing(metric), operation, request, rates);
         return run.combination(id, metric, "partition", "group", spec.activationBytes(), run.repeatsDevices(), skip,
                 predicted);
     }

@@ -20,7 +20,8 @@ public record PartitionRates(String gpu, double prefillScale, double decodeScale
      * The H200 node, 2026-12-02 (results/h200x1-single-r580, 18-05-20Z and 18-32-13Z): DENSE_8B prefill 304-306 ms a
      * step against the model's 384 ms, MOE_8X_TOP2 541 ms against 659; decode 4.69-4.94 ms against 5.95 (DENSE_8B),
      * 25.3-26.1 ms against 25.6 (MOE_8X_TOP2), 0.85 between the two; the verification 0.06 s as fitted to those runs'
-     * wall times before. Also the profile of a GPU none of the others names.
+     * wall times when a request counted one (with two, and these scales, the two runs are predicted +2.6% and -5.6%).
+     * Also the profile of a GPU none of the others names.
      */
     public static final PartitionRates H200 = new PartitionRates("H200", 0.80, 0.85, 0.06);
     /**

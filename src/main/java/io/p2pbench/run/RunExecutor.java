@@ -96,14 +96,11 @@ public final class RunExecutor {
         state.start(command, preset.name(), fingerprint, settings, plan);
         Thread hook = new Thread(state::onInterrupt, "p2pbench-interrupt");
         Runtime.getRuntime().addShutdownHook(hook);
-        double[] predicted = TimePredictor.perCombination(plan, preset, TimePredictor.RunShape.current().with(mode)
+        double[][] perRound = TimePredictor.perRound(plan, preset, TimePredictor.RunShape.current().with(mode)
                 .withRounds(rounds).with(PartitionRates.of(folder.readTopology())), numaNode);
-        double[] perRound = new double[plan.size()];
         int[] roundsOf = new int[plan.size()];
         for (int i = 0; i < plan.size(); i++) {
-            int n = ForkGroups.roundsOf(plan.get(i), rounds);
-            perRound[i] = predicted[i] / n;
-            roundsOf[i] = plan.get(i).plannedSkip() ? 0 : n;
+            roundsOf[i] = plan.get(i).plannedSkip() ? 0 : ForkGroups.roundsOf(plan.get(i), rounds);
         }
         progress = new Progress(out, perRound, roundsOf);
         PhaseLog phases = new PhaseLog(folder, out);

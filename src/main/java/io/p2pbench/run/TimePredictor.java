@@ -37,7 +37,9 @@ import java.util.function.Function;
  * </ul>
  * The check's constants are those of the check on every core (16 on the node) over at most 128 MiB
  * per output, fitted to the committed all-core collective sweep (101.5 s wall, teardown 33.1 s against
- * 57.0 s in the single-core sweep).
+ * 57.0 s in the single-core sweep). Runs in rounds (shared JVMs) exist only from the H100 node: {@link
+ * #WARM_SHARED_COMBINATION_SECONDS} and the H100's {@link PartitionRates} are fitted to them
+ * (docs/notes/run-overhead.md, "Rounds on the H100 node").
  */
 public final class TimePredictor {
     /** Fixed seconds of a transfer fork beyond its iterations (0.85 s median at small sizes; 0.9 centres the quick reruns). */
@@ -71,8 +73,9 @@ public final class TimePredictor {
     public static final double WARM_COMBINATION_SECONDS = 0.08;
     /**
      * A later combination of a JVM that a round's transfers and collectives share ({@link ForkGroups.Mode#SHARED},
-     * the default since rounds): its setup, checks and teardown beside its warm-up and iterations, 0.01-0.05 s in the
-     * phases of the H100 node's quick runs; 0.03 s puts the predicted quick run (404 combination rounds, 2026-12-07)
+     * the default since rounds): its setup, checks and teardown beside its warm-up and iterations, 0.01-0.04 s a round
+     * (10th to 90th percentile, median 0.017 s) in the phases of the H100 node's quick runs, and what the model leaves
+     * out; 0.03 s, fitted to the wall times, puts the predicted quick run (404 combination rounds, 2026-12-07)
      * within -5.0% to +5.0% of the wall time of 16 runs on four hosts, where {@link #WARM_COMBINATION_SECONDS}
      * predicted 1m30s for runs of 67-74 s. No H200 has run in rounds: the figure is the H100 node's.
      */

@@ -55,10 +55,10 @@ class ProgressTest {
     }
 
     /**
-     * The first benchmark also starts the JVM: 1.1 s where 0.7 s was predicted (the H100 node's quick run of
-     * 2026-12-07 12:09Z). Scaled by that alone, 69 s left read 1m49s; now within 5% of the prediction, and the run's
-     * pace counts more as it goes: after 20 s predicted, done at 1.5 times the prediction, the 50 s left read 1m07s (1m15s
-     * at the whole pace, 50 s at none).
+     * The first benchmark also starts the JVM: 1.1 s where 0.7 s was predicted (a run shaped like the H100 node's
+     * quick run of 2026-12-07 12:09Z). Scaled by that alone, 69 s left read 1m49s; now within 5% of the prediction,
+     * and the run's pace counts more as it goes: after 20 s predicted, done at 1.5 times the prediction, the 50 s left
+     * read 1m07s (1m15s at the whole pace, 50 s at none).
      */
     @Test
     void theFirstBenchmarksPaceDoesNotScaleTheWholeRun() {
@@ -77,6 +77,26 @@ class ProgressTest {
         }).toList();
         assertEquals("1m12s", eta.get(0), "69.3 s left x (0.065 x 1.57 + 0.935)");
         assertEquals("1m07s", eta.get(eta.size() - 1), "49.9 s left x (0.668 x 1.50 + 0.332)");
+    }
+
+    /**
+     * Rounds of one combination predicted apart (the first opens a JVM and runs the collectives' CPU check): each done
+     * as predicted leaves exactly the later rounds' time; their mean (5/3 s a round) would have read 3 s as slow.
+     */
+    @Test
+    void eachRoundIsCountedAtItsOwnPrediction() {
+        StringWriter text = new StringWriter();
+        Progress p = new Progress(new PrintWriter(text), new double[][]{{3}, {1}, {1}}, new int[]{3});
+        Combination a = combination("a");
+        p.done(0, a, ok(a), 3, " r1/3");
+        p.done(0, a, ok(a), 1, " r2/3");
+        p.done(0, a, ok(a), 1, " r3/3");
+        List<String> eta = text.toString().lines().map(l -> {
+            Matcher m = LINE.matcher(l);
+            assertEquals(true, m.matches(), l);
+            return m.group(3);
+        }).toList();
+        assertEquals(List.of("2s", "1s", "0s"), eta);
     }
 
     private static Combination combination(String id) {

@@ -119,11 +119,11 @@ class TimePredictorTest {
      * Runs in rounds, on the H100 80GB node (no H200 has run in rounds): 16 quick runs on four hosts, three serving
      * sweeps and five runs of the partition study on two more, which the constants were fitted to (-9.2% to +5.0%),
      * and four quick runs and a partition run on a host held out from the fit (+8.2% to +11.6%, -2.4%: quick runs of
-     * 63-74 s between hosts); their wall times in
-     * {@code src/test/resources/predictor/h100-80gb-hbm3x1-single-r580/runs.tsv}. Each is planned again from its command
-     * on the node's topology and predicted as this version runs it (shared JVMs, 4 rounds, the H100's {@link
+     * 63-74 s between hosts); their wall times (manifests) in
+     * {@code src/test/resources/predictor/h100-80gb-hbm3x1-single-r580/runs.tsv}. Each is planned again from its
+     * command on the node's topology and predicted as this version runs it (shared JVMs, 4 rounds, the H100's {@link
      * PartitionRates}); each within 15%, the bound of the runs before rounds. Before, a shared JVM's later combination
-     * was priced as a grouped one (0.08 s: quick 1m30s for 63-74 s) and the partition study at the H200's rates (2m14s
+     * was priced as a grouped one (0.08 s: quick 1m31s for 63-74 s) and the partition study at the H200's rates (2m16s
      * for 169-185 s).
      */
     @Test
@@ -160,6 +160,37 @@ class TimePredictorTest {
         io.p2pbench.TestNotes.write("TimePredictorTest-h100", report);
         assertEquals(29, runs, report.toString());
         assertTrue(allWithin, report.toString());
+    }
+
+    /** The partition profile by the GPU's name: the H100's for any H100, the H200's for the rest and for none. */
+    @Test
+    void partitionRatesGoByTheGpusName() {
+        assertEquals(PartitionRates.H100, PartitionRates.ofName("NVIDIA H100 80GB HBM3"));
+        assertEquals(PartitionRates.H100, PartitionRates.ofName("NVIDIA H100 NVL"));
+        assertEquals(PartitionRates.H200, PartitionRates.ofName("NVIDIA H200"));
+        assertEquals(PartitionRates.H200, PartitionRates.ofName("NVIDIA L40S"));
+        assertEquals(PartitionRates.H200, PartitionRates.ofName(null));
+        io.p2pbench.topology.Topology h200 = io.p2pbench.topology.SyntheticTopologies.singleH200();
+        assertEquals(PartitionRates.H200, PartitionRates.of(h200));
+    }
+
+    /**
+     * A host-staged step adds its boundary bytes at 28 GB/s (DENSE_8B TP prefill: 64 all-reduces of 128 MiB, 0.307 s),
+     * scaled steps keep the model's ratio, and a request verifies two steps an iteration.
+     */
+    @Test
+    void stagedBoundariesScaledStepsAndARequestsTwoChecks() {
+        var tp = new io.p2pbench.partition.PartitionSpec(io.p2pbench.collective.ModelShape.DENSE_8B,
+                io.p2pbench.partition.Plan.TP, 2, io.p2pbench.partition.Phase.PREFILL, 8, 2048, 4096);
+        PartitionRates r = PartitionRates.H100;
+        double staged = TimePredictor.stepSeconds(tp, 1, io.p2pbench.partition.Transport.HOST_STAGED, r);
+        double p2p = TimePredictor.stepSeconds(tp, 1, io.p2pbench.partition.Transport.P2P, r);
+        assertEquals(64.0 * (128 << 20) / 28e9, staged - p2p, 1e-9);
+        assertEquals(TimePredictor.partitionStepSeconds(tp, 1) * 1.04, p2p, 1e-12);
+        Preset.Timing timing = new Preset.Timing(1, 100, 300);
+        double request = TimePredictor.partition(timing, 0.6, true, r);
+        double step = TimePredictor.partition(timing, 0.6, false, r);
+        assertEquals(2 * 0.15, request - step, 1e-12, "two iterations, one more check each");
     }
 
     /** Whether every combination of the run is a serving sweep. */

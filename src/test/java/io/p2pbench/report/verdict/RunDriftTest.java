@@ -236,4 +236,11 @@ class RunDriftTest {
         assertTrue(h100.tau(staged) > 1.3 * h100.tau(device), "the staged copy drifts with the host: "
                 + h100.tau(staged) + " against " + h100.tau(device));
     }
+
+    /** The verdict line names the committed table by the first clause of its provenance; the rest stays in the file. */
+    @Test
+    void theVerdictLineNamesTheTableByItsFirstClause() {
+        assertEquals("the table of h100-80gb-hbm3x1-single-r580 (learned from 72 A/A quick runs on sixteen hosts; "
+                + "docs/compare.md names them)", RunDrift.forMachine("h100-80gb-hbm3x1-single-r580").source());
+    }
 }
