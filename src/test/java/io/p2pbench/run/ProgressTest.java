@@ -45,11 +45,7 @@ class ProgressTest {
         p.done(0, a, ok(a), 20, "");
         p.done(0, a, ok(a), 20, "");
         p.done(0, a, ok(a), 20, ""); // more rounds than planned: never a negative time left
-        List<String> eta = text.toString().lines().map(l -> {
-            Matcher m = LINE.matcher(l);
-            assertEquals(true, m.matches(), l);
-            return m.group(3);
-        }).toList();
+        List<String> eta = etas(text);
         // after 10 s predicted done in 20 s: half the run's pace (x2), half the prediction: 10 s left read 15 s
         assertEquals(List.of("15s", "0s", "0s"), eta);
     }
@@ -70,11 +66,7 @@ class ProgressTest {
         for (int k = 0; k < 28; k++) {
             p.done(1, b, ok(b), 1.5 * 69.3 / 100, "");
         }
-        List<String> eta = text.toString().lines().map(l -> {
-            Matcher m = LINE.matcher(l);
-            assertEquals(true, m.matches(), l);
-            return m.group(3);
-        }).toList();
+        List<String> eta = etas(text);
         assertEquals("1m12s", eta.get(0), "69.3 s left x (0.065 x 1.57 + 0.935)");
         assertEquals("1m07s", eta.get(eta.size() - 1), "49.9 s left x (0.668 x 1.50 + 0.332)");
     }
@@ -91,12 +83,17 @@ class ProgressTest {
         p.done(0, a, ok(a), 3, " r1/3");
         p.done(0, a, ok(a), 1, " r2/3");
         p.done(0, a, ok(a), 1, " r3/3");
-        List<String> eta = text.toString().lines().map(l -> {
+        List<String> eta = etas(text);
+        assertEquals(List.of("2s", "1s", "0s"), eta);
+    }
+
+    /** The ETA of every progress line written to {@code text}; each line must be one. */
+    private static List<String> etas(StringWriter text) {
+        return text.toString().lines().map(l -> {
             Matcher m = LINE.matcher(l);
             assertEquals(true, m.matches(), l);
             return m.group(3);
         }).toList();
-        assertEquals(List.of("2s", "1s", "0s"), eta);
     }
 
     private static Combination combination(String id) {
