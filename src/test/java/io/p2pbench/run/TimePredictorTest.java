@@ -164,7 +164,7 @@ class TimePredictorTest {
 
     /** The partition profile by the GPU's name: the H100's for any H100, the H200's for the rest and for none. */
     @Test
-    void partitionRatesGoByTheGpusName() {
+    void partitionRatesGoByTheGpusName() throws IOException {
         assertEquals(PartitionRates.H100, PartitionRates.ofName("NVIDIA H100 80GB HBM3"));
         assertEquals(PartitionRates.H100, PartitionRates.ofName("NVIDIA H100 NVL"));
         assertEquals(PartitionRates.H200, PartitionRates.ofName("NVIDIA H200"));
@@ -172,6 +172,20 @@ class TimePredictorTest {
         assertEquals(PartitionRates.H200, PartitionRates.ofName(null));
         io.p2pbench.topology.Topology h200 = io.p2pbench.topology.SyntheticTopologies.singleH200();
         assertEquals(PartitionRates.H200, PartitionRates.of(h200));
+        // The planner's prediction of a combination (its fork's limit) takes the GPU's rates too.
+        io.p2pbench.topology.Topology h100 = io.p2pbench.topology.TopologyJson.read(Path.of("src", "test", "resources",
+                "predictor", "h100-80gb-hbm3x1-single-r580", "topology.json"));
+        RunPlanner.Request study = new RunPlanner.Request(Preset.QUICK, null, null,
+                java.util.Set.of(RunPlanner.PARTITION), io.p2pbench.collective.Group.parse("0,0"), null, null);
+        Map<String, Double> onH200 = new HashMap<>();
+        RunPlanner.plan(h200, study).forEach(c -> onH200.put(c.id(), c.predictedSeconds()));
+        List<io.p2pbench.spec.Combination> onH100 = RunPlanner.plan(h100, study);
+        assertTrue(onH100.stream().anyMatch(c -> c.id().startsWith("part-request-")));
+        for (io.p2pbench.spec.Combination c : onH100) {
+            if (!c.plannedSkip()) {
+                assertTrue(c.predictedSeconds() > onH200.get(c.id()), c.id() + ": " + c.predictedSeconds());
+            }
+        }
     }
 
     /**
