@@ -285,9 +285,11 @@ public final class TimePredictor {
                 for (int k = 0; k < fork.size(); k++) {
                     Combination c = plan.get(fork.get(k));
                     Preset.Timing full = round.timing(preset.timing(Metric.of(c.metric())), c);
-                    boolean opens = k == 0 && round.index() > 0 && ForkGroups.partitionDecode(c);
+                    // The JVM's first combination takes the executor's warm-up (ForkGroups.inJvm); forEntry warms the
+                    // later ones by the shape's group warm-up.
                     out[r][fork.get(k)] = forEntry(WorkloadSpec.of(c), c.sizeBytes(),
-                            opens ? ForkGroups.opening(full) : full, Metric.of(c.metric()) == Metric.LATENCY, k > 0,
+                            k == 0 ? ForkGroups.inJvm(full, 0, round, c) : full,
+                            Metric.of(c.metric()) == Metric.LATENCY, k > 0,
                             round.index() > 0 ? shape.withoutHostCheck() : shape);
                 }
             }

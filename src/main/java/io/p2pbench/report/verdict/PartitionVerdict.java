@@ -418,7 +418,7 @@ public final class PartitionVerdict {
                     b.tokens.add(fastest[1]);
                     b.commShare.add(comm / Math.max(1e-9, compute + comm + wait));
                     b.bus.add(fastest[5]);
-                    b.rounds.add(files.size());
+                    b.stepRounds.add(files.size());
                     b.skip = null;
                 }
             }
@@ -501,7 +501,7 @@ public final class PartitionVerdict {
         final List<Double> request = new ArrayList<>();
         final List<Double> commShare = new ArrayList<>();
         final List<Double> bus = new ArrayList<>();
-        final List<Integer> rounds = new ArrayList<>();
+        final List<Integer> stepRounds = new ArrayList<>();
         final List<Integer> requestRounds = new ArrayList<>();
         String skip;
         SkipCause skipCause;
@@ -523,7 +523,7 @@ public final class PartitionVerdict {
             return new Figure(machine, model, phase, batch, graph, plan, transport, group, singleGpu, List.copyOf(tokens),
                     List.copyOf(step), List.copyOf(request), commShare.isEmpty() ? 0 : median(commShare),
                     bus.isEmpty() ? 0 : median(bus), tokens.isEmpty() && request.isEmpty() ? skip : null,
-                    tokens.isEmpty() && request.isEmpty() ? skipCause : null, List.copyOf(rounds),
+                    tokens.isEmpty() && request.isEmpty() ? skipCause : null, List.copyOf(stepRounds),
                     List.copyOf(requestRounds));
         }
     }
