@@ -28,12 +28,22 @@ final class FileNameCharset {
             return null;
         }
         for (String a : args) {
+            String shown = a.codePoints().map(c -> c == '\uFFFD' || Character.isISOControl(c) ? '?' : c)
+                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+            if (a.codePoints().anyMatch(Character::isISOControl)) {
+                return "the argument '" + shown + "' holds a control character (shown as ?): no option or file name "
+                        + "of p2pbench takes one";
+            }
             if (!encoder.canEncode(a)) {
-                String shown = a.codePoints().map(c -> c == '\uFFFD' || Character.isISOControl(c) ? '?' : c)
-                        .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
                 return "the argument '" + shown + "' has characters that cannot be a file name here: Java runs with "
                         + "the character set " + charset + " for file names, from the locale (LANG=C or none set); run "
                         + "it with a UTF-8 locale, e.g. LC_ALL=C.UTF-8 (the bundle's bin/p2pbench sets it)";
+            }
+            if (a.indexOf('\uFFFD') >= 0) {
+                // Bytes that are not UTF-8 reach Java as U+FFFD, which UTF-8 can encode: a file name made of them
+                // would name another file (p2pbench wrote to "x\uFFFDname", not to the folder asked for).
+                return "the argument '" + shown + "' holds bytes that are not " + charset + " text (shown as ?): Java "
+                        + "cannot name that file; rename it, or pass a name in " + charset;
             }
         }
         return null;

@@ -259,9 +259,9 @@ final class WhatIfCommand implements Callable<Integer> {
             } else {
                 base = TrainingModel.Preset.parse(model == null ? "DENSE_70B" : model).model(type);
             }
-            positive("--layers", layers);
-            positive("--hidden", hidden);
-            positive("--tokens", tokens);
+            within("--layers", layers, MAX_LAYERS);
+            within("--hidden", hidden, MAX_HIDDEN);
+            within("--tokens", tokens, MAX_TOKENS);
             TrainingModel m = new TrainingModel(base.name(), base.params(), layers != null ? layers : base.layers(),
                     hidden != null ? hidden : base.hidden(), tokens != null ? tokens : base.tokens(), type);
             if (gpus < 2 || gpus > 1024) {
@@ -297,9 +297,17 @@ final class WhatIfCommand implements Callable<Integer> {
         }
     }
 
-    private static void positive(String option, Number value) {
-        if (value != null && value.longValue() <= 0) {
-            throw new IllegalArgumentException(option + " " + value + " must be positive");
+    /**
+     * Bounds far beyond any model (the largest have about 100 layers and a hidden size of 16384), so that a
+     * typo is named instead of turned into a step of exabytes; {@code tokens x hidden x 8 B} stays within 64 bits.
+     */
+    static final long MAX_LAYERS = 100_000;
+    static final long MAX_HIDDEN = 1_000_000;
+    static final long MAX_TOKENS = 1_000_000_000_000L;
+
+    private static void within(String option, Number value, long max) {
+        if (value != null && (value.longValue() <= 0 || value.longValue() > max)) {
+            throw new IllegalArgumentException(option + " " + value + " is not from 1 to " + max);
         }
     }
 

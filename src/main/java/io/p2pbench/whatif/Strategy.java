@@ -140,6 +140,10 @@ public enum Strategy {
             case ZERO3 -> {
                 int layers = need(model.layers(), "--layers");
                 long unit = g / layers;
+                if (unit == 0) {
+                    throw new IllegalArgumentException(label + ": --layers " + layers + " splits " + g + " B of "
+                            + "gradients into layers of less than one byte; give at most " + g + " layers");
+                }
                 long rest = g % layers;
                 out.add(new Message(Comm.ALL_GATHER, unit, 2L * layers, "one layer's parameters, forward and backward"));
                 out.add(new Message(Comm.REDUCE_SCATTER, unit, layers, "one layer's gradients"));
@@ -157,7 +161,11 @@ public enum Strategy {
             }
             case PP -> {
                 need(model.hidden(), "--hidden");
-                need(model.tokens(), "--tokens");
+                long tokens = need(model.tokens(), "--tokens");
+                if (microBatches > tokens) {
+                    throw new IllegalArgumentException(label + ": --micro-batches " + microBatches + " is more than the "
+                            + tokens + " tokens of a step; a micro-batch holds one token or more");
+                }
                 long a = model.activationBytes();
                 long size = a / microBatches;
                 long perDirection = gpus == 2 ? 1 : 2;

@@ -88,4 +88,24 @@ class LocaleCliTest {
                     "a UTF-8 locale is kept (" + utf8 + "): " + r.err());
         }
     }
+
+    @Test
+    void anArgumentOfBytesThatAreNotUtf8IsRefusedInsteadOfWritingToAnotherFolder() throws Exception {
+        // Before: exit 0, the report written to "x\uFFFDname", a folder other than the one asked for.
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        CliTest.Result r = bash("exec env LC_ALL=C.UTF-8 '" + java + "' -Djava.awt.headless=true -cp '"
+                + ChildCli.classPath() + "' " + Main.class.getName() + " report '" + Fixtures.X1.toAbsolutePath()
+                + "' --out \"$PWD/x$(printf '\\377')name\"\n", Map.of());
+        assertOneLine(r, "holds bytes that are not UTF-8 text (shown as ?)", "x?name");
+        try (var listed = Files.list(work)) {
+            assertEquals(List.of(), listed.filter(f -> f.getFileName().toString().startsWith("x")).toList());
+        }
+    }
+
+    @Test
+    void anArgumentWithAControlCharacterIsOneLine() {
+        // Before: the line break of the argument split the message over two lines.
+        CliTest.Result r = CliTest.run("compare", Fixtures.X1.toString(), "/tmp/x\ny");
+        assertOneLine(r, "the argument '/tmp/x?y' holds a control character");
+    }
 }

@@ -104,7 +104,14 @@ class WhatIfCliTest {
         assertOneLine(run("whatif", nccl, "--gpus", "-4", "--out", out()), "--gpus -4");
         assertOneLine(run("whatif", nccl, "--params", "-70B", "--out", out()), "--params '-70B'", "70B");
         assertOneLine(run("whatif", nccl, "--params", "0", "--out", out()), "--params '0'");
-        assertOneLine(run("whatif", nccl, "--layers", "0", "--out", out()), "--layers 0 must be positive");
+        assertOneLine(run("whatif", nccl, "--layers", "0", "--out", out()), "--layers 0 is not from 1 to 100000");
+        // Before: "message size must be positive, was 0" (no option named), and a TP row of 469762048 GB.
+        assertOneLine(run("whatif", nccl, "--params", "1", "--layers", "80", "--hidden", "8192", "--tokens", "4096",
+                "--strategies", "ZERO3", "--out", out()), "--layers 80 splits 2 B of gradients", "at most 2 layers");
+        assertOneLine(run("whatif", nccl, "--micro-batches", "1000000000", "--strategies", "PP", "--out", out()),
+                "--micro-batches 1000000000 is more than the 4096 tokens of a step");
+        assertOneLine(run("whatif", nccl, "--layers", "1000000000", "--out", out()), "--layers 1000000000 is not from 1");
+        assertOneLine(run("whatif", nccl, "--tokens", "9000000000000000000", "--out", out()), "--tokens");
         assertOneLine(run("whatif", nccl, "--compute-seconds", "-1", "--out", out()), "--compute-seconds -1.0");
         assertOneLine(run("whatif", nccl, "--dtype", "FP8", "--out", out()), "gradient dtype 'FP8'", "BF16");
         assertOneLine(run("whatif", nccl, "--method", "spline", "--out", out()), "--method 'spline'");

@@ -118,9 +118,9 @@ public final class NcclTestsImport {
             Route route = Route.collective(BusBandwidth.Operation.valueOf(operation), dtype, false);
             long size = size(file, r.path("size"), r.path("size").toString());
             add(file, out, machine, path, route, Lane.BUS, group, size, number(figures.path("bus_bw")),
-                    "nccl-tests bus_bw (one value" + inferred + ")");
+                    figures.path("bus_bw").toString(), "nccl-tests bus_bw (one value" + inferred + ")");
             add(file, out, machine, path, route, Lane.ALG, group, size, number(figures.path("alg_bw")),
-                    "nccl-tests alg_bw (one value" + inferred + ")");
+                    figures.path("alg_bw").toString(), "nccl-tests alg_bw (one value" + inferred + ")");
         }
         if (out.isEmpty()) {
             throw new BadInputException(file + " holds no nccl-tests results (is the run complete?)");
@@ -179,12 +179,14 @@ public final class NcclTestsImport {
     }
 
     private static void add(Path file, List<Measurement> out, String machine, String path, Route route,
-                            Lane direction, Endpoints.Ranks group, long size, double value, String from)
-            throws BadInputException {
-        if (value > Measurement.MAX_GBPS) {
-            throw new BadInputException(file + ": nccl-tests " + (direction == Lane.BUS ? "busbw" : "algbw") + " of "
-                    + value + " GB/s at size " + size + " is no bandwidth; expected 0 to " + (long) Measurement.MAX_GBPS
-                    + " GB/s");
+                            Lane direction, Endpoints.Ranks group, long size, double value, String given,
+                            String from) throws BadInputException {
+        if (!(value >= 0 && value <= Measurement.MAX_GBPS)) {
+            // Not a number, negative, NaN or absent: named, not dropped as if nccl-tests had printed 0.00.
+            String shown = given.isEmpty() ? "(none)" : given.length() > 40 ? given.substring(0, 40) + "..." : given;
+            throw new BadInputException(file + ": nccl-tests " + (direction == Lane.BUS ? "busbw" : "algbw") + " '"
+                    + shown + "' at size " + size + " is no bandwidth; expected a number of GB/s from 0 to "
+                    + (long) Measurement.MAX_GBPS);
         }
         // nccl-tests prints 0.00 bus bandwidth for one rank and for sizes too small to show: no figure to compare.
         if (Double.isFinite(value) && value > 0) {
@@ -347,8 +349,10 @@ public final class NcclTestsImport {
             String path = op + " " + dtype;
             Route route = Route.collective(BusBandwidth.Operation.valueOf(op), dtype, false);
             long bytes = size(file, null, t[size]);
-            add(file, out, machine, path, route, Lane.BUS, group, bytes, parse(t[bus]), "nccl-tests busbw, printed (one value)");
-            add(file, out, machine, path, route, Lane.ALG, group, bytes, parse(t[alg]), "nccl-tests algbw, printed (one value)");
+            add(file, out, machine, path, route, Lane.BUS, group, bytes, parse(t[bus]), t[bus],
+                    "nccl-tests busbw, printed (one value)");
+            add(file, out, machine, path, route, Lane.ALG, group, bytes, parse(t[alg]), t[alg],
+                    "nccl-tests algbw, printed (one value)");
         }
         if (out.isEmpty()) {
             throw new BadInputException(file + " holds no nccl-tests result rows (is the run complete?)");

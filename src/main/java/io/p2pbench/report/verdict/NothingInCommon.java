@@ -47,6 +47,13 @@ final class NothingInCommon {
                     .append(String.join(", ", unmapped)).append(" (p2pbench compares ")
                     .append(String.join(", ", NvbandwidthImport.mappedTestcases())).append(')').toString();
         }
+        List<String> unusable = nvb.notMeasured().stream().filter(n -> n.gap() == ResultData.Gap.SKIPPED)
+                .map(n -> n.id() + ": " + n.reason()).toList();
+        if (nvb.measurements().isEmpty() && !unusable.isEmpty()) {
+            // Every cell of every mapped testcase was unusable: that, not the buffer size, is why nothing matched.
+            return sb.append("; ").append(nvb.label()).append(" holds no usable figure: ")
+                    .append(String.join("; ", unusable)).toString();
+        }
         Set<Long> bytes = new TreeSet<>();
         other.measurements().stream().filter(m -> m.key().metric().equals(Measurement.BANDWIDTH)
                 && (m.key().is(Kind.PEER) || m.key().is(Kind.HOST)))

@@ -184,8 +184,29 @@ class ImportTest {
         Path file = dir.resolve("huge.txt");
         Files.writeString(file, text.replace(row, String.join("  ", t)));
         BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256, "ALL_REDUCE"));
-        assertTrue(e.getMessage().contains("nccl-tests busbw of 1.0E308 GB/s at size 67108864 is no bandwidth; "
-                + "expected 0 to 100000 GB/s"), e.getMessage());
+        assertTrue(e.getMessage().contains("nccl-tests busbw '1e308' at size 67108864 is no bandwidth; "
+                + "expected a number of GB/s from 0 to 100000"), e.getMessage());
+    }
+
+    @Test
+    void ncclTestsFiguresThatAreNoNumberAreNamedNotDropped(@TempDir Path dir) throws Exception {
+        // Before: the row was dropped as if nccl-tests had printed 0.00, exit 0 with one size fewer.
+        String text = Files.readString(Fixtures.NCCL_TESTS_TEXT);
+        String row = text.lines().filter(l -> l.strip().startsWith("67108864")).findFirst().orElseThrow();
+        for (String bad : new String[] {"abc", "-5", "nan"}) {
+            String[] t = row.strip().split("\\s+");
+            t[7] = bad;
+            Path file = dir.resolve("bad-" + bad + ".txt");
+            Files.writeString(file, text.replace(row, String.join("  ", t)));
+            BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256, "ALL_REDUCE"));
+            assertTrue(e.getMessage().contains("nccl-tests busbw '" + bad + "' at size 67108864 is no bandwidth"),
+                    e.getMessage());
+        }
+        String json = Files.readString(Fixtures.NCCL_TESTS);
+        Path file = dir.resolve("bad.json");
+        Files.writeString(file, json.replaceFirst("\"bus_bw\"\\s*:\\s*[0-9.eE+-]+", "\"bus_bw\": \"fast\""));
+        BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256));
+        assertTrue(e.getMessage().contains("nccl-tests busbw '\"fast\"' at size"), e.getMessage());
     }
 
     private static final Path OLD_LAYOUT =
@@ -311,6 +332,26 @@ class ImportTest {
         assertTrue(e.getMessage().contains("sm.json holds only testcases with no p2pbench counterpart: "
                 + "host_to_device_memcpy_sm, device_to_host_memcpy_sm (p2pbench compares host_to_device_memcpy_ce, "),
                 e.getMessage());
+        assertFalse(e.getMessage().contains("was assumed"), "the size is not why: " + e.getMessage());
+    }
+
+    @Test
+    void nvbandwidthWhoseCellsAreAllUnusableSaysSoWhenNothingMatches(@TempDir Path dir) throws Exception {
+        // Before: "... was assumed (pass nvbandwidth's -b as --nvbandwidth-size)", the wrong cause.
+        ObjectNode root = (ObjectNode) mapper.readTree(Fixtures.NVBANDWIDTH.toFile());
+        for (JsonNode tc : root.path("nvbandwidth").path("testcases")) {
+            for (JsonNode row : tc.path("bandwidth_matrix")) {
+                for (int j = 0; j < row.size(); j++) {
+                    ((ArrayNode) row).set(j, mapper.getNodeFactory().textNode("abc"));
+                }
+            }
+        }
+        Path file = dir.resolve("abc.json");
+        mapper.writeValue(file.toFile(), root);
+        BadInputException e = assertThrows(BadInputException.class, () -> Comparison.compare(
+                Compare.read(file, MIB_256), ResultReader.read(Fixtures.X8), 5));
+        assertTrue(e.getMessage().contains("abc.json holds no usable figure: "), e.getMessage());
+        assertTrue(e.getMessage().contains("'abc' (not a number)"), e.getMessage());
         assertFalse(e.getMessage().contains("was assumed"), "the size is not why: " + e.getMessage());
     }
 
