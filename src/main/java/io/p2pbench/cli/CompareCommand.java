@@ -1,5 +1,6 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.report.Compare;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -84,7 +85,7 @@ final class CompareCommand implements Callable<Integer> {
             outcome = Compare.run(runs(baseline), candidates.stream().map(this::runs).toList(),
                     thresholdPct, nvbandwidthSize.bytes, op, out);
         } catch (IOException e) {
-            throw new UserInputException(e.getMessage());
+            throw new UserInputException(FileProblem.of(e));
         }
         outcome.summary().forEach(spec.commandLine().getOut()::println);
         spec.commandLine().getOut().flush();

@@ -8,6 +8,7 @@ import io.p2pbench.doctor.FixtureMachine;
 import io.p2pbench.doctor.LiveMachine;
 import io.p2pbench.doctor.MachineSource;
 import io.p2pbench.doctor.Measured;
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.verdict.MachineDoctor;
 import java.io.IOException;
@@ -70,7 +71,7 @@ final class DoctorCommand implements Callable<Integer> {
         try {
             src = machine != null ? FixtureMachine.open(machine) : new LiveMachine(readLspci(), null);
         } catch (IOException e) {
-            throw new UserInputException("--machine " + e.getMessage());
+            throw new UserInputException("--machine " + FileProblem.of(e));
         }
         Map<String, Measured> measured = Map.of();
         List<String> notes = new ArrayList<>();
@@ -112,7 +113,7 @@ final class DoctorCommand implements Callable<Integer> {
             }
             return new String(data, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new UserInputException("--lspci " + lspci + " cannot be read: " + e.getMessage());
+            throw new UserInputException("--lspci " + lspci + " cannot be read: " + FileProblem.why(e));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.results.LockFile;
 import io.p2pbench.results.ResultMigration;
 import io.p2pbench.results.RunManifest;
@@ -49,7 +50,7 @@ final class MigrateCommand implements Callable<Integer> {
                 folders.addAll(ResultMigration.find(p));
             }
         } catch (IOException e) {
-            throw new UserInputException(e.getMessage());
+            throw new UserInputException(FileProblem.of(e));
         }
         PrintWriter out = spec.commandLine().getOut();
         IN_THIS_JVM.lockInterruptibly();
@@ -63,7 +64,7 @@ final class MigrateCommand implements Callable<Integer> {
             }
             return migrateAll(folders, out);
         } catch (IOException e) {
-            throw new UserInputException(e.getMessage());
+            throw new UserInputException(FileProblem.of(e));
         } finally {
             IN_THIS_JVM.unlock();
         }
@@ -78,7 +79,7 @@ final class MigrateCommand implements Callable<Integer> {
             try {
                 o = ResultMigration.migrate(dir);
             } catch (IOException e) {
-                out.println(dir + ": not migrated, left as it was: " + Main.oneLine(e.getMessage()));
+                out.println(dir + ": not migrated, left as it was: " + Main.oneLine(FileProblem.of(e)));
                 out.flush();
                 failed.add(dir);
                 continue;

@@ -1,7 +1,7 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.files.FileProblem;
 import java.io.IOException;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,14 +57,14 @@ final class OutputFolder {
             }
             Path probe = Files.createTempFile(existing, ".p2pbench-write-check", ".tmp");
             Files.delete(probe);
-        } catch (AccessDeniedException e) {
-            throw new UserInputException(option + " " + dir + " is not writable (permission denied on "
-                    + e.getFile() + ")");
-        } catch (FileSystemException e) {
-            throw new UserInputException(option + " " + dir + " is not writable: "
-                    + (e.getReason() != null ? e.getReason() : e.getClass().getSimpleName()) + " (" + e.getFile() + ")");
         } catch (IOException e) {
-            throw new UserInputException(option + " " + dir + " is not writable: " + e);
+            // Java names the probe file it could not make (/proc/.p2pbench-write-check123.tmp): its folder is the news.
+            Path where = e instanceof FileSystemException f && f.getFile() != null ? Path.of(f.getFile()) : existing;
+            if (where.getFileName() != null && where.getFileName().toString().startsWith(".p2pbench-write-check")) {
+                where = where.getParent();
+            }
+            throw new UserInputException(option + " " + dir + " is not writable: " + FileProblem.why(e) + " (" + where
+                    + ")");
         }
     }
 }

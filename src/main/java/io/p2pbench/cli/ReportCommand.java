@@ -1,5 +1,6 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.report.Reporter;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ final class ReportCommand implements Callable<Integer> {
         try {
             report = Reporter.render(runs, nvbandwidth, nvbandwidthSize.bytes, out, png); // out null: the default
         } catch (IOException e) {
-            throw new UserInputException(e.getMessage());
+            throw new UserInputException(FileProblem.of(e));
         }
         spec.commandLine().getOut().println("Report: " + report.summary() + (out == null
                 ? " (the default folder; --out DIR writes elsewhere)" : ""));

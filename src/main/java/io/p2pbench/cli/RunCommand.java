@@ -3,6 +3,7 @@ package io.p2pbench.cli;
 import io.p2pbench.collective.Group;
 import io.p2pbench.collective.ResultCheck;
 import io.p2pbench.cuda.Cuda;
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.fork.ForkSettings;
 import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.Reporter;
@@ -246,7 +247,7 @@ final class RunCommand implements Callable<Integer> {
             try {
                 topology = TopologyJson.read(topologyFile);
             } catch (IOException e) {
-                throw new UserInputException(e.getMessage());
+                throw new UserInputException(FileProblem.of(e));
             }
         } else {
             Cuda.require();
@@ -335,7 +336,7 @@ final class RunCommand implements Callable<Integer> {
                 w.println("Report: " + summary);
                 w.flush();
             } catch (IOException e) {
-                throw new UserInputException("the run finished, but its report failed: " + e.getMessage());
+                throw new UserInputException("the run finished, but its report failed: " + FileProblem.of(e));
             }
         }
         return failed > 0 ? 1 : 0;

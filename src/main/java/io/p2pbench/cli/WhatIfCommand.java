@@ -1,5 +1,6 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.report.Compare;
 import io.p2pbench.report.Reporter;
 import io.p2pbench.report.StagedOutput;
@@ -176,7 +177,7 @@ final class WhatIfCommand implements Callable<Integer> {
                 StagedOutput.write(dir, "whatif output", output);
             }
         } catch (IOException e) {
-            throw new UserInputException(e.getMessage());
+            throw new UserInputException(FileProblem.of(e));
         }
         spec.commandLine().getOut().print(shown);
         spec.commandLine().getOut().println("Written to " + dir.resolve(name));

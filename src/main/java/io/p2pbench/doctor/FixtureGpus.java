@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.p2pbench.cuda.Nvml;
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.LinkClassifier;
 import io.p2pbench.topology.PairInfo;
@@ -48,8 +49,7 @@ final class FixtureGpus {
         try {
             f = STRICT.readValue(text, File.class);
         } catch (JacksonException e) {
-            throw new IOException(name + " is not a doctor gpus.json: " + e.getOriginalMessage().lines().findFirst()
-                    .orElse(""));
+            throw new IOException(name + " is not a doctor gpus.json: " + FileProblem.of(e));
         }
         if (f == null) {
             throw new IOException(name + " holds JSON null; expected an object with \"gpus\" and \"pairs\"");

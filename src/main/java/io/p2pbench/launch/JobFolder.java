@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.RunManifest;
 import java.io.IOException;
@@ -140,7 +141,7 @@ public final class JobFolder {
             return value;
         } catch (JacksonException e) {
             throw new LaunchException(file + " is not a readable " + type.getSimpleName() + ": "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+                    + FileProblem.of(e));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }

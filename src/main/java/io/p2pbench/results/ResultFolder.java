@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.topology.Topology;
 import io.p2pbench.topology.TopologyJson;
 import java.io.IOException;
@@ -89,6 +90,10 @@ public final class ResultFolder {
         if (Files.isDirectory(dir)) {
             ManifestPaths.checkOwnFiles(dir); // topology.json, phases.json too: read by every command after this
         }
+        String cannot = FileProblem.unreachable(file);
+        if (cannot != null) {
+            throw new IOException(file + " cannot be read: " + cannot);
+        }
         if (!Files.isRegularFile(file)) {
             throw new IOException(dir + " is not a p2pbench result folder (no manifest.json)");
         }
@@ -100,8 +105,7 @@ public final class ResultFolder {
                 // A status or state none of the suite's words: refused, never read as some other outcome.
                 throw new IOException(file + ": " + where(bad) + unknown.getMessage());
             }
-            throw new IOException(file + " is not a readable p2pbench manifest: "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+            throw new IOException(file + " is not a readable p2pbench manifest: " + FileProblem.of(e));
         }
         if (m == null) {
             throw new IOException(file + " is not a p2pbench manifest (it holds JSON null, not an object)");
@@ -199,8 +203,7 @@ public final class ResultFolder {
                 throw new IOException(file + " is not JMH JSON (expected an array of results)");
             }
         } catch (JacksonException e) {
-            throw new IOException(file + " is not readable JMH JSON (truncated?): "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+            throw new IOException(file + " is not readable JMH JSON: " + FileProblem.of(e));
         }
         return bytes;
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.settings.Settings;
 import java.io.IOException;
 import java.nio.file.FileVisitResult;
@@ -222,8 +223,7 @@ public final class ResultMigration {
         try {
             return MAPPER.readTree(file.toFile());
         } catch (JacksonException e) {
-            throw new IOException(file + " is not readable JSON (truncated?): "
-                    + e.getOriginalMessage().lines().findFirst().orElse("") + "; nothing deleted");
+            throw new IOException(file + " is not readable JSON: " + FileProblem.of(e) + "; nothing deleted");
         }
     }
 
@@ -309,8 +309,7 @@ public final class ResultMigration {
         try {
             samples = BenchmarkRecords.readSamples(src);
         } catch (JacksonException e) {
-            throw new IOException(src + " is not readable samples JSON (truncated?): "
-                    + e.getOriginalMessage().lines().findFirst().orElse("") + "; nothing deleted");
+            throw new IOException(src + " is not readable samples JSON: " + FileProblem.of(e) + "; nothing deleted");
         }
         written.gzip(dst, BenchmarkRecords.samplesJson(samples));
         if (!samples.equals(BenchmarkRecords.readSamples(dst))) {

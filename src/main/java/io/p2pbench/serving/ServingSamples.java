@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.partition.StepBreakdown;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -179,7 +180,7 @@ public record ServingSamples(String format, String sweep, String executor, int m
             throw new IOException("serving samples with a bad value at " + at + ": expected " + (type == long.class
                     || type == int.class ? "a whole number" : type == null ? "other JSON" : "a " + type.getSimpleName()));
         } catch (JacksonException e) {
-            throw new IOException("not readable serving samples: " + e.getOriginalMessage().lines().findFirst().orElse(""));
+            throw new IOException("not readable serving samples: " + FileProblem.of(e));
         }
         if (s == null || !FORMAT.equals(s.format())) {
             throw new IOException("not serving samples of format " + FORMAT + (s == null ? "" : " (format '" + s.format()

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import io.p2pbench.files.FileProblem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,10 +63,10 @@ public final class TopologyJson {
             return t;
         } catch (JsonMappingException e) {
             String at = fieldPath(e.getPath());
-            throw new IOException(at.isEmpty() ? file + " is not a p2pbench topology JSON: " + firstLine(e)
+            throw new IOException(at.isEmpty() ? file + " is not a p2pbench topology JSON: " + FileProblem.of(e)
                     : unusable + at + ": " + withoutJacksonHint(firstLine(e)) + expected(e));
         } catch (JacksonException e) {
-            throw new IOException(file + " is not a p2pbench topology JSON: " + firstLine(e));
+            throw new IOException(file + " is not a p2pbench topology JSON: " + FileProblem.of(e));
         }
     }
 

@@ -3,6 +3,7 @@ package io.p2pbench.report.read;
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.results.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -42,6 +43,10 @@ public final class JmhJson {
      * when it is missing or truncated.
      */
     public static JsonNode parse(Path file, String what) throws BadInputException {
+        String cannot = FileProblem.unreachable(file);
+        if (cannot != null) {
+            throw new BadInputException(file + " cannot be read: " + cannot);
+        }
         if (!Files.exists(file)) {
             throw new BadInputException(file + " is missing (" + what + ")");
         }
@@ -51,14 +56,13 @@ public final class JmhJson {
         try {
             return MAPPER.readTree(AtomicFiles.read(file));
         } catch (JacksonException e) {
-            throw new BadInputException(file + " is not readable " + what + " (truncated?): "
-                    + e.getOriginalMessage().lines().findFirst().orElse(""));
+            throw new BadInputException(file + " is not readable " + what + ": " + FileProblem.of(e));
         } catch (AtomicFiles.Refused e) {
             throw new BadInputException(e.getMessage());
         } catch (AtomicFiles.BadGzip e) {
             throw new BadInputException(file + " is not readable " + what + ": it " + e.reason());
         } catch (IOException e) {
-            throw new BadInputException(file + " cannot be read: " + e.getMessage());
+            throw new BadInputException(file + " cannot be read: " + FileProblem.why(e));
         }
     }
 

@@ -6,6 +6,7 @@ import io.p2pbench.collective.BusBandwidth;
 import io.p2pbench.collective.CollectivePath;
 import io.p2pbench.collective.Group;
 import io.p2pbench.cuda.Binding;
+import io.p2pbench.files.FileProblem;
 import io.p2pbench.results.AtomicFiles;
 import io.p2pbench.results.BatchSamples;
 import io.p2pbench.results.BenchmarkRecords;
@@ -180,11 +181,19 @@ public final class ResultReader {
     }
 
     private static void requireResultFolder(Path dir) throws BadInputException {
+        String cannot = FileProblem.unreachable(dir);
+        if (cannot != null) {
+            throw new BadInputException(dir + " cannot be read: " + cannot);
+        }
         if (!Files.exists(dir)) {
             throw new BadInputException(dir + " does not exist");
         }
         if (!Files.isDirectory(dir)) {
             throw new BadInputException(dir + " is a file, not a p2pbench result folder");
+        }
+        cannot = FileProblem.unreachable(dir.resolve("manifest.json"));
+        if (cannot != null) {
+            throw new BadInputException(dir.resolve("manifest.json") + " cannot be read: " + cannot);
         }
         if (!Files.exists(dir.resolve("manifest.json"))) {
             String hint;
@@ -475,14 +484,13 @@ public final class ResultReader {
             try {
                 s = BenchmarkRecords.readSamples(file);
             } catch (JacksonException e) {
-                throw new BadInputException(file + " is not readable samples JSON (truncated?): "
-                        + e.getOriginalMessage().lines().findFirst().orElse(""));
+                throw new BadInputException(file + " is not readable samples JSON: " + FileProblem.of(e));
             } catch (AtomicFiles.Refused e) {
                 throw new BadInputException(e.getMessage());
             } catch (AtomicFiles.BadGzip e) {
                 throw new BadInputException(file + " is not readable samples JSON: it " + e.reason());
             } catch (IOException e) {
-                throw new BadInputException(file + " cannot be read: " + e.getMessage());
+                throw new BadInputException(file + " cannot be read: " + FileProblem.why(e));
             }
             // Collectives write two lanes per batch (algbw, busbw); bidirectional copies one per direction.
             Kind kind = Kind.find(c.kind());
