@@ -82,8 +82,11 @@ final class CompareCommand implements Callable<Integer> {
         Compare.Outcome outcome;
         try {
             String op = Compare.ncclTestsOperation(ncclTestsOperation);
-            outcome = Compare.run(runs(baseline), candidates.stream().map(this::runs).toList(),
-                    thresholdPct, nvbandwidthSize.bytes, op, out);
+            List<Path> base = runs(baseline);
+            List<List<Path>> cands = candidates.stream().map(this::runs).toList();
+            ImportOptions.requireAFileInput(spec.commandLine(), java.util.stream.Stream.concat(base.stream(),
+                    cands.stream().flatMap(List::stream)).toList());
+            outcome = Compare.run(base, cands, thresholdPct, nvbandwidthSize.bytes, op, out);
         } catch (IOException e) {
             throw new UserInputException(FileProblem.of(e));
         }

@@ -44,6 +44,10 @@ final class ReportCommand implements Callable<Integer> {
         if (out != null) {
             OutputFolder.requireCanWrite("--out", out);
         }
+        if (nvbandwidth == null && spec.commandLine().getParseResult().hasMatchedOption("--nvbandwidth-size")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--nvbandwidth-size says how to read the "
+                    + "--nvbandwidth file, and none is given; add --nvbandwidth FILE, or leave it out");
+        }
         List<Path> runs = SameFolders.once(resultDirs, spec.commandLine().getOut());
         Reporter.Report report;
         try {

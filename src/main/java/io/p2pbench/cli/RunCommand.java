@@ -1,6 +1,7 @@
 package io.p2pbench.cli;
 
 import io.p2pbench.collective.Group;
+import io.p2pbench.collective.ModelPreset;
 import io.p2pbench.collective.ResultCheck;
 import io.p2pbench.cuda.Cuda;
 import io.p2pbench.files.FileProblem;
@@ -206,12 +207,35 @@ final class RunCommand implements Callable<Integer> {
                 pathSet.add(word);
             }
         }
+        if (sizes != null && pathSet != null && Set.of(RunPlanner.PARTITION, RunPlanner.SERVING).containsAll(pathSet)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--sizes sets the transfers' and collectives' "
+                    + "sizes, and --paths " + String.join(",", pathSet) + " has none (its sizes come from --model); "
+                    + "leave --sizes out, or add a transfer path");
+        }
         servingTarget = serving.target(spec.commandLine(), pathSet);
         if (stagingChunk > MAX_STAGING_CHUNK) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--staging-chunk " + Sizes.format(stagingChunk)
                     + " is too large: host-staged copies allocate it whole in pinned memory on every path; use at most "
                     + Sizes.format(MAX_STAGING_CHUNK));
         }
+        // Everything that can be checked without a GPU is checked before CUDA is asked for, so that a bad value is
+        // named on a machine without a driver too, not hidden behind "CUDA is not available".
+        if (forkGroups && forkPerBenchmark) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--fork-groups and --fork-per-benchmark exclude each other: give one (default: one JVM per curve)");
+        }
+        if (rounds < 1 || rounds > Round.MAX_COUNT) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds " + rounds
+                    + " is not a number of rounds; use 1 to " + Round.MAX_COUNT + " (default " + Round.DEFAULT_COUNT + ")");
+        }
+        if (model != null) {
+            try {
+                ModelPreset.named(model);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+            }
+        }
+        Set<Plan> chosenPlans = partitionPlans(pathSet);
         if (!dryRun) {
             // Before CUDA and before planning: a run must never measure and then find it cannot write.
             OutputFolder.requireWritable("--out", out);
@@ -225,12 +249,12 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         if (dryRun) {
-            return planAndRun(p, pathSet);
+            return planAndRun(p, pathSet, chosenPlans);
         }
         // Before CUDA, before planning: two runs must never measure at the same time.
         try (RunLock lock = RunLock.acquire(RunLock.file(), commandLine(), waitForOtherRun, 1000,
                 spec.commandLine().getOut())) {
-            return planAndRun(p, pathSet);
+            return planAndRun(p, pathSet, chosenPlans);
         } catch (RunLock.Held held) {
             throw new UserInputException(held.getMessage());
         } catch (LockFile.Unusable unusable) {
@@ -241,7 +265,7 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private Integer planAndRun(Preset p, Set<String> pathSet) throws IOException {
+    private Integer planAndRun(Preset p, Set<String> pathSet, Set<Plan> chosenPlans) throws IOException {
         Topology topology;
         if (topologyFile != null) {
             try {
@@ -254,7 +278,7 @@ final class RunCommand implements Callable<Integer> {
             topology = TopologyProbe.probe();
         }
         RunPlanner.Request request = new RunPlanner.Request(p, pairs, sizes, pathSet, group, model,
-                partitionPlans(pathSet), servingTarget);
+                chosenPlans, servingTarget);
         List<Combination> plan;
         try {
             if (topologyFile == null && sizes != null) {
@@ -265,14 +289,6 @@ final class RunCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
         PrintWriter w = spec.commandLine().getOut();
-        if (forkGroups && forkPerBenchmark) {
-            throw new CommandLine.ParameterException(spec.commandLine(),
-                    "--fork-groups and --fork-per-benchmark exclude each other: give one (default: one JVM per curve)");
-        }
-        if (rounds < 1 || rounds > Round.MAX_COUNT) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--rounds " + rounds
-                    + " is not a number of rounds; use 1 to " + Round.MAX_COUNT + " (default " + Round.DEFAULT_COUNT + ")");
-        }
         ForkGroups.Mode forkMode = forkPerBenchmark ? ForkGroups.Mode.PER_BENCHMARK
                 : forkGroups ? ForkGroups.Mode.GROUPED : ForkGroups.Mode.SHARED;
         w.print(RunPlanner.describe(topology, p, plan, forkMode, rounds));

@@ -200,6 +200,7 @@ final class WhatIfCommand implements Callable<Integer> {
         } catch (BadInputException e) {
             throw new UserInputException(e.getMessage());
         }
+        ImportOptions.requireAFileInput(spec.commandLine(), sources);
         for (Path p : SameFolders.once(sources, spec.commandLine().getOut())) {
             try {
                 ResultData d = Compare.read(p, nvbandwidthSize.bytes, op);

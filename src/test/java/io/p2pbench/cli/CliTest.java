@@ -152,6 +152,35 @@ class CliTest {
     }
 
     @Test
+    void badRunValuesThatNeedNoGpuAreNamedBeforeCudaIsAskedFor() {
+        // Before: on a machine without a driver each said only "CUDA is not available: ...".
+        assertOneLine(run("run", "--rounds", "17"), "--rounds 17 is not a number of rounds; use 1 to 16");
+        assertOneLine(run("run", "--model", "FOO"), "unknown model preset 'FOO'");
+        assertOneLine(run("run", "--plans", "TP"), "add --paths PARTITION or SERVING");
+        assertOneLine(run("run", "--fork-groups", "--fork-per-benchmark"), "exclude each other");
+    }
+
+    @Test
+    void optionsThatWouldDoNothingAreNamed(@org.junit.jupiter.api.io.TempDir Path work) {
+        // Before: each was accepted with exit 0 and did nothing.
+        String run = io.p2pbench.report.Fixtures.X1.toString();
+        assertOneLine(run("report", run, "--nvbandwidth-size", "1G", "--out", work.resolve("r").toString()),
+                "--nvbandwidth-size says how to read the --nvbandwidth file, and none is given");
+        assertOneLine(run("compare", run, run, "--nccl-tests-op", "ALL_REDUCE"),
+                "--nccl-tests-op ALL_REDUCE says how to read nccl-tests printed output, and every input here is a result "
+                        + "folder");
+        assertOneLine(run("compare", run, run, "--nvbandwidth-size", "1G"), "--nvbandwidth-size 1G says how to read");
+        assertOneLine(run("whatif", io.p2pbench.report.Fixtures.X8.toString(), "--nccl-tests-op", "ALL_REDUCE"), "--nccl-tests-op");
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--paths", "SERVING", "--sizes", "4K"),
+                "--sizes sets the transfers' and collectives' sizes, and --paths SERVING has none");
+        // Where a file is among the inputs, the options are read as before.
+        Result nccl = run("compare", io.p2pbench.report.Fixtures.NCCL_TESTS_TEXT.toString(),
+                io.p2pbench.report.Fixtures.NCCL_TESTS_TEXT.toString(),
+                "--nccl-tests-op", "ALL_REDUCE", "--out", work.resolve("nccl").toString());
+        assertEquals(0, nccl.code(), nccl.err());
+    }
+
+    @Test
     void runRejectsBadInputWithOneLine() {
         assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--pairs", "0-3"), "pair '0-3' names GPU 3");
         assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--pairs", "0:1"), "pair '0:1' is malformed");
