@@ -40,8 +40,9 @@ public final class FileProblem {
 
     /**
      * Why {@code path} cannot be looked at (a folder above it that may not be searched: {@code permission
-     * denied}), or null where it can: it exists, or it is plainly absent (or lies under a file). {@link Files#exists} says "no" for
-     * both an absent file and one behind a folder it may not enter; this tells them apart.
+     * denied}), or null where it can: it exists, or it is plainly absent (or lies under a file).
+     * {@link Files#exists} says "no" for both an absent file and one behind a folder it may not enter; this tells
+     * them apart.
      */
     public static String unreachable(Path path) {
         try {
@@ -132,9 +133,9 @@ public final class FileProblem {
         return sb.toString();
     }
 
-    /** What Jackson found, from its message ({@code ... from Array value ...}). */
+    /** What Jackson found, from its message: {@code ... from Array value ...}, {@code Cannot coerce Floating-point}. */
     private static String found(String message) {
-        Matcher m = Pattern.compile("from (Array|Object|String|Integer|Floating-point|Boolean)\\b")
+        Matcher m = Pattern.compile("(?:from|coerce) (Array|Object|String|Integer|Floating-point|Boolean)\\b")
                 .matcher(message == null ? "" : message);
         String token = m.find() ? m.group(1) : "";
         return switch (token) {
@@ -159,6 +160,10 @@ public final class FileProblem {
         }
         if (type == boolean.class || type == Boolean.class) {
             return "true or false";
+        }
+        if (type == long.class || type == int.class || type == short.class || type == byte.class || type == Long.class
+                || type == Integer.class || type == Short.class || type == Byte.class) {
+            return "a whole number";
         }
         if (type.isPrimitive() || Number.class.isAssignableFrom(type)) {
             return "a number";

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -46,6 +47,26 @@ final class ManifestValues {
                 String problem = Sizes.recordedSizeProblem(e.combination().sizeBytes());
                 if (problem != null) {
                     throw new IOException(manifestFile + ": entries[" + i + "].combination.sizeBytes " + problem);
+                }
+                String param = e.combination().params() == null ? null : e.combination().params().get("sizeBytes");
+                if (param != null && !param.equals(Long.toString(e.combination().sizeBytes()))) {
+                    // The benchmark ran at its parameter's size; the report labels the row with the other one.
+                    throw new IOException(manifestFile + ": entries[" + i + "].combination.sizeBytes "
+                            + e.combination().sizeBytes() + " is not its params.sizeBytes " + ManifestPaths.quote(param)
+                            + "; a combination has one size");
+                }
+            }
+            if (e != null) {
+                List<Long> verified = new ArrayList<>();
+                verified.add(e.bytesVerified());
+                if (e.rounds() != null) {
+                    e.rounds().forEach(r -> verified.add(r == null ? null : r.bytesVerified()));
+                }
+                for (Long bytes : verified) {
+                    if (bytes != null && bytes < 0) {
+                        throw new IOException(manifestFile + ": entries[" + i + "] or a round of it has bytesVerified "
+                                + bytes + "; expected 0 or more bytes");
+                    }
                 }
             }
         }

@@ -38,7 +38,9 @@ public final class ResultFolder {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH-mm-ss'Z'")
             .withZone(ZoneOffset.UTC);
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // A size of 1.5 bytes was read as 1 and labelled so; a whole-number field takes a whole number.
+            .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT);
 
     private final Path dir;
 

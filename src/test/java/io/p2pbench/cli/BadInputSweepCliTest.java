@@ -179,7 +179,10 @@ class BadInputSweepCliTest {
         assertOneLine(reportWith("manifest.json", "/entries/2/status", null), "entries[2] or a round of it has no");
         String samples = "samples/peer-bw-CE_P2P_READ-0-0-4KiB.json";
         assertOneLine(reportWith(samples, "/batches/1", "null"), "does not hold 1-lane batches");
-        assertOneLine(reportWith(samples, "/batches/3/laneGBps/0", "-1.96"), "batches[3]", "-1.96", "0 to 100000 GB/s");
+        assertOneLine(reportWith(samples, "/batches/3/laneGBps/0", "-1.96"), "batches[3]", "-1.96",
+                "expected 0, or 0.000001 to 100000 GB/s");
+        // Before: accepted, and a ratio against it was "+Infinity%" in compare.md and NaN in the charts' paths.
+        assertOneLine(reportWith(samples, "/batches/3/laneGBps/0", "5e-324"), "batches[3]", "4.9E-324");
         assertOneLine(reportWith(samples, "/batches/2/laneGBps/0", "1e308"), "batches[2]", "1.0E308");
         assertOneLine(reportWith(samples, "/batches/0/windowGBps", "\"Infinity\""), "windowGBps=Infinity");
         String bin = "/0/primaryMetric/rawDataHistogram/0/0/0";
@@ -187,6 +190,27 @@ class BadInputSweepCliTest {
         assertOneLine(reportWith(jmh, bin, "[10.0,-1]"), "histogram bin [10.0,-1]; expected [time, count]");
         assertOneLine(reportWith(jmh, bin, "[-10.0,3]"), "bin [-10.0,3]");
         assertOneLine(reportWith(jmh, bin, "[\"x\",3]"), "bin [\"x\",3]");
+        // Before: accepted; the report's files said "Infinity" and compare.md a 309-digit latency.
+        assertOneLine(reportWith(jmh, bin, "[1e308,3]"), "bin [1.0E308,3]", "a time of 0 to 3600000000 (an hour)");
+        assertFalse(Files.exists(work.resolve("r").resolve("summary.md")));
+    }
+
+    @Test
+    void manifestValuesThatWereReportedAsGivenAreOneLine() throws Exception {
+        // Before: each was reported with exit 0 as it stood.
+        assertOneLine(reportWith("manifest.json", "/entries/0/bytesVerified", "-1000000000000"),
+                "entries[0] or a round of it has bytesVerified -1000000000000; expected 0 or more bytes");
+        assertOneLine(reportWith("manifest.json", "/entries/0/combination/sizeBytes", "1.5"),
+                "\"entries[0].combination.sizeBytes\": a number where a whole number belongs"); // was read as 1 B
+        assertOneLine(reportWith("manifest.json", "/entries/0/combination/params/sizeBytes", "\"-1\""),
+                "entries[0].combination.sizeBytes 4096 is not its params.sizeBytes '-1'");
+        assertOneLine(reportWith("manifest.json", "/entries/0/combination/params/pair", "\"0-99\""),
+                "names GPU 99, but the run's machine (topology.json) has GPUs 0 to 0");
+        Path twice = Fixtures.copy(Fixtures.X1, work.resolve("twice"));
+        ObjectNode m = (ObjectNode) MAPPER.readTree(twice.resolve("manifest.json").toFile());
+        m.withArray("entries").add(m.withArray("entries").get(0).deepCopy());
+        MAPPER.writeValue(twice.resolve("manifest.json").toFile(), m);
+        assertOneLine(report(twice), "twice; a run measures each once"); // was counted twice: 70 ok of 69
         assertFalse(Files.exists(work.resolve("r").resolve("summary.md")));
     }
 

@@ -36,8 +36,8 @@ class FileProblemTest {
         assertEquals("a list where an object belongs at line 1, column 1", readAs("[]"));
         assertEquals("it ends early (truncated?) at line 1, column 2", readAs("{"));
         assertTrue(readAs("x{").startsWith("it is not JSON (damaged or truncated?) at line 1, column "), readAs("x{"));
-        assertEquals("\"count\": text where a number belongs at line 1, column 10", readAs("{\"count\":\"many\"}"));
-        assertTrue(readAs("{\"sizes\":[1,\"b\"]}").startsWith("\"sizes[1]\": text where a number belongs"),
+        assertEquals("\"count\": text where a whole number belongs at line 1, column 10", readAs("{\"count\":\"many\"}"));
+        assertTrue(readAs("{\"sizes\":[1,\"b\"]}").startsWith("\"sizes[1]\": text where a whole number belongs"),
                 readAs("{\"sizes\":[1,\"b\"]}"));
         for (String json : List.of("[]", "{", "{\"count\":\"many\"}", "{\"sizes\":{}}")) {
             String said = readAs(json);

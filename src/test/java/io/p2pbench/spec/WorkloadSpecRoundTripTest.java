@@ -50,7 +50,8 @@ class WorkloadSpecRoundTripTest {
         List<RunManifest.Entry> entries = new ArrayList<>();
         for (WorkloadSpec s : one.values()) {
             Metric metric = s.benchmark().metrics().iterator().next();
-            entries.add(RunManifest.Entry.planned(s.combination("row-" + s.kind().label(), metric, "test", "group", 1024,
+            long size = Long.parseLong(s.params().getOrDefault("sizeBytes", "1024")); // one size, as a manifest requires
+            entries.add(RunManifest.Entry.planned(s.combination("row-" + s.kind().label(), metric, "test", "group", size,
                     false, null, 1.0)));
         }
         ResultFolder folder = ResultFolder.open(dir);
@@ -76,6 +77,10 @@ class WorkloadSpecRoundTripTest {
             assertEquals(List.copyOf(c.params().entrySet()), List.copyOf(s.params().entrySet()), c.id());
             assertEquals(s, WorkloadSpec.read(s.kind(), s.params()), c.id());
             assertEquals(c.benchmark(), s.method(Metric.of(c.metric())), c.id());
+            if (c.params().containsKey("sizeBytes")) {
+                // What a manifest's reader requires of every entry (ManifestValues).
+                assertEquals(c.params().get("sizeBytes"), Long.toString(c.sizeBytes()), c.id());
+            }
             checked++;
         }
         assertTrue(checked > 300, "checked " + checked);

@@ -12,6 +12,7 @@ import io.p2pbench.report.read.Measurement;
 import io.p2pbench.report.read.ResultData;
 import io.p2pbench.report.read.Route;
 import io.p2pbench.spec.Kind;
+import io.p2pbench.topology.TopologyJson;
 import io.p2pbench.transfer.Sizes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -54,6 +55,13 @@ public final class NcclTestsImport {
             "reduce_scatter_perf", "REDUCE_SCATTER",
             "alltoall_perf", "ALL_TO_ALL");
 
+    /**
+     * nccl-tests' type names ({@code -d}, as its rows print them), for telling a broken result row from a log line;
+     * a row of the header's width with another type is still read.
+     */
+    private static final Set<String> TYPES = Set.of("int8", "uint8", "int32", "uint32", "int64", "uint64", "half",
+            "float", "double", "bfloat16", "bf16", "f8e4m3", "f8e5m2", "fp8_e4m3", "fp8_e5m2");
+
     /** The GPU names of the ranks, one per GPU: ranks that share a GPU name it once. */
     private static List<String> perGpu(List<String> devices, List<String> names) {
         Map<String, String> byGpu = new LinkedHashMap<>();
@@ -78,11 +86,32 @@ public final class NcclTestsImport {
                     + " (or their _mpi builds)");
         }
         refuseWrongData(file, root);
+        JsonNode listedDevices = root.path("config").path("devices");
+        if (!listedDevices.isArray() || listedDevices.isEmpty() || listedDevices.size() > Group.MAX_RANKS) {
+            // No rank is no group (new Group refused it as an internal error); more than a machine's ranks, a forged
+            // or foreign file whose every rank this reader would list.
+            String problem = listedDevices.isMissingNode() ? "is absent" : !listedDevices.isArray() ? "is not a list"
+                    : listedDevices.isEmpty() ? "is empty" : "lists " + listedDevices.size() + " ranks";
+            throw new BadInputException(file + ": nccl-tests config.devices " + problem + "; expected the run's GPUs, "
+                    + "one entry per rank (1 to " + Group.MAX_RANKS + "; p2pbench compares one machine's collectives, "
+                    + "at most " + Group.MAX_RANKS + " ranks)");
+        }
         List<String> devices = new ArrayList<>();
         List<String> names = new ArrayList<>();
         Set<String> hosts = new TreeSet<>();
-        root.path("config").path("devices").forEach(d -> hosts.add(d.path("hostname").asText("")));
-        for (JsonNode d : root.path("config").path("devices")) {
+        listedDevices.forEach(d -> hosts.add(d.path("hostname").asText("")));
+        for (int i = 0; i < listedDevices.size(); i++) {
+            JsonNode index = listedDevices.get(i).path("device");
+            if (!index.isIntegralNumber() || !index.canConvertToInt() || index.asInt() < 0
+                    || index.asInt() >= TopologyJson.MAX_GPUS) {
+                // Absent, text or negative, it made ranks ",,," or "-3,-3" that no run of the suite can match.
+                String shown = index.isMissingNode() ? "(none)" : index.toString();
+                throw new BadInputException(file + ": nccl-tests config.devices[" + i + "].device "
+                        + (shown.length() > 40 ? shown.substring(0, 40) + "..." : shown) + " is not a GPU index; "
+                        + "expected a whole number from 0 to " + (TopologyJson.MAX_GPUS - 1));
+            }
+        }
+        for (JsonNode d : listedDevices) {
             // Across hosts a device number names a GPU only with its host, as in the printed output.
             devices.add((hosts.size() > 1 ? d.path("hostname").asText() + ":" : "") + d.path("device").asText());
             names.add(d.path("device_info").asText("?"));
@@ -156,6 +185,11 @@ public final class NcclTestsImport {
      * beyond any GPU's memory, {@link Sizes#recordedSizeProblem}).
      */
     private static long size(Path file, JsonNode json, String text) throws BadInputException {
+        return size(file, json, text, "");
+    }
+
+    /** As {@link #size(Path, JsonNode, String)}; {@code where} ends the message (the printed row). */
+    private static long size(Path file, JsonNode json, String text, String where) throws BadInputException {
         long bytes = 0;
         if (json != null ? json.isIntegralNumber() && json.canConvertToLong() : text.matches("\\d{1,19}")) {
             try {
@@ -169,7 +203,7 @@ public final class NcclTestsImport {
             String shown = text.length() > 40 ? text.substring(0, 40) + "..." : text;
             throw new BadInputException(file + ": nccl-tests size " + shown + " is not a transfer size; expected a "
                     + "whole number of bytes from 1 to " + Sizes.MAX_RECORDED + " (" + Sizes.format(Sizes.MAX_RECORDED)
-                    + ")");
+                    + ")" + where);
         }
         return bytes;
     }
@@ -181,12 +215,14 @@ public final class NcclTestsImport {
     private static void add(Path file, List<Measurement> out, String machine, String path, Route route,
                             Lane direction, Endpoints.Ranks group, long size, double value, String given,
                             String from) throws BadInputException {
-        if (!(value >= 0 && value <= Measurement.MAX_GBPS)) {
-            // Not a number, negative, NaN or absent: named, not dropped as if nccl-tests had printed 0.00.
+        if (!Measurement.isBandwidth(value)) {
+            // Not a number, negative, NaN, absent or too small to be a copy's: named, not dropped as if nccl-tests
+            // had printed 0.00.
             String shown = given.isEmpty() ? "(none)" : given.length() > 40 ? given.substring(0, 40) + "..." : given;
             throw new BadInputException(file + ": nccl-tests " + (direction == Lane.BUS ? "busbw" : "algbw") + " '"
                     + shown + "' at size " + size + " is no bandwidth; expected a number of GB/s from 0 to "
-                    + (long) Measurement.MAX_GBPS);
+                    + (long) Measurement.MAX_GBPS + ": 0 (no figure) or at least " + Measurement.MIN_POSITIVE_GBPS_TEXT
+                    + " (1 kB/s)");
         }
         // nccl-tests prints 0.00 bus bandwidth for one rank and for sizes too small to show: no figure to compare.
         if (Double.isFinite(value) && value > 0) {
@@ -311,6 +347,11 @@ public final class NcclTestsImport {
         for (String line : lines.subList(0, header)) {
             Matcher m = RANK.matcher(line);
             if (m.matches()) {
+                if (m.group(3).length() > 3 || Integer.parseInt(m.group(3)) >= TopologyJson.MAX_GPUS) {
+                    throw new BadInputException(file + ": nccl-tests rank line '" + shown(line) + "' names device "
+                            + m.group(3) + ", which is not a GPU index; expected a whole number from 0 to "
+                            + (TopologyJson.MAX_GPUS - 1));
+                }
                 hosts.add(m.group(2));
                 devices.add(m.group(2) + ":" + m.group(3));
                 names.add(m.group(4));
@@ -319,6 +360,12 @@ public final class NcclTestsImport {
             if (v.find()) {
                 version = v.group(1);
             }
+        }
+        if (devices.isEmpty() || devices.size() > Group.MAX_RANKS) {
+            throw new BadInputException(file + ": nccl-tests output lists " + (devices.isEmpty() ? "no rank"
+                    : devices.size() + " ranks") + " before its table; expected '# Using devices' with one '#  Rank N "
+                    + "... device D' line per rank (1 to " + Group.MAX_RANKS + "; p2pbench compares one machine's "
+                    + "collectives, at most " + Group.MAX_RANKS + " ranks)");
         }
         Endpoints.Ranks group = ranks(hosts.size() == 1
                 ? devices.stream().map(d -> d.substring(d.lastIndexOf(':') + 1)).toList() : devices);
@@ -330,11 +377,21 @@ public final class NcclTestsImport {
         List<Measurement> out = new ArrayList<>();
         for (String line : lines.subList(header + 1, lines.size())) {
             String[] t = line.split("\\s+");
-            if (line.startsWith("#") || t.length < columns.size() / 2 || !t[0].matches("\\d+")) {
+            if (line.isEmpty() || line.startsWith("#")) {
                 continue;
             }
-            if (t.length <= Math.max(bus, wrong)) {
-                throw new BadInputException(file + ": row '" + line + "' has fewer columns than the header");
+            // A result row: a known type in the type column, with the header's width or a size that reads as a
+            // number (-5, nan: no size, but no log line either). A row with a whole size is one too (as before).
+            boolean typed = t.length > type && TYPES.contains(t[type].toLowerCase(Locale.ROOT));
+            boolean row = typed && (t.length == columns.size()
+                    || t.length > size && NUMBER_LIKE.matcher(t[size]).matches());
+            boolean numbered = t[0].matches("\\d+") && t.length >= columns.size() / 2;
+            if (!row && !numbered) {
+                continue; // an interleaved log or warning line
+            }
+            if (t.length != columns.size() && (row || t.length <= Math.max(bus, wrong))) {
+                throw new BadInputException(file + ": row '" + shown(line) + "' has " + t.length + " columns; the "
+                        + "header has " + columns.size() + " (" + String.join(" ", columns) + ")");
             }
             for (int w : new int[] {wrong, wrongInPlace}) {
                 if (w >= 0 && w < t.length && t[w].matches("\\d+") && !t[w].matches("0+")) {
@@ -348,7 +405,7 @@ public final class NcclTestsImport {
             String dtype = dtype(t[type]);
             String path = op + " " + dtype;
             Route route = Route.collective(BusBandwidth.Operation.valueOf(op), dtype, false);
-            long bytes = size(file, null, t[size]);
+            long bytes = size(file, null, t[size], " (row '" + shown(line) + "')");
             add(file, out, machine, path, route, Lane.BUS, group, bytes, parse(t[bus]), t[bus],
                     "nccl-tests busbw, printed (one value)");
             add(file, out, machine, path, route, Lane.ALG, group, bytes, parse(t[alg]), t[alg],
@@ -399,6 +456,16 @@ public final class NcclTestsImport {
                     + "; say which with --nccl-tests-op " + choices.replace(", ", "|"));
         }
         return named.iterator().next();
+    }
+
+    /** What a size column holding no whole number may still read as: a signed, decimal, nan or inf figure. */
+    private static final Pattern NUMBER_LIKE = Pattern.compile(
+            "[-+]?(?:\\d+\\.?\\d*(?:[eE][-+]?\\d+)?|\\.\\d+(?:[eE][-+]?\\d+)?|nan|inf(?:inity)?)",
+            Pattern.CASE_INSENSITIVE);
+
+    /** A printed row as a message shows it: at most 160 characters. */
+    private static String shown(String line) {
+        return line.length() > 160 ? line.substring(0, 160) + "..." : line;
     }
 
     private static double parse(String value) {

@@ -12,6 +12,7 @@ import io.p2pbench.report.read.Route;
 import io.p2pbench.spec.Combination;
 import io.p2pbench.spec.Kind;
 import io.p2pbench.topology.GpuPair;
+import io.p2pbench.topology.TopologyJson;
 import io.p2pbench.transfer.CopyPath;
 import io.p2pbench.transfer.HostMemory;
 import io.p2pbench.transfer.Sizes;
@@ -118,8 +119,15 @@ public final class NvbandwidthImport {
                         + "expected a whole number of MiB from 1 to " + (Sizes.MAX_RECORDED / Sizes.MIB));
             }
         }
+        JsonNode gpuList = nvb.path("GPU Device list");
+        if (!gpuList.isMissingNode() && !gpuList.isArray() || gpuList.size() > TopologyJson.MAX_GPUS) {
+            // Each listed GPU is a column of every matrix: a forged list would make a forged matrix look right.
+            throw new BadInputException(file + ": nvbandwidth 'GPU Device list' " + (gpuList.isArray() ? "lists "
+                    + gpuList.size() + " GPUs" : "is not a list") + "; expected one entry per GPU of the machine, "
+                    + "at most " + TopologyJson.MAX_GPUS);
+        }
         List<String> gpus = new ArrayList<>();
-        for (JsonNode d : nvb.path("GPU Device list")) {
+        for (JsonNode d : gpuList) {
             String s = d.asText();
             int colon = s.indexOf(": ");
             int paren = s.indexOf(" (", colon + 2);
@@ -144,7 +152,7 @@ public final class NvbandwidthImport {
                         "no p2pbench counterpart for this nvbandwidth testcase", false));
             } else {
                 Map<String, Integer> skipped = new TreeMap<>();
-                cells(file, tc, m, size, machine, seen, skipped);
+                cells(file, tc, m, size, gpus.size(), machine, seen, skipped);
                 if (!skipped.isEmpty()) {
                     List<String> parts = new ArrayList<>();
                     skipped.forEach((why, count) -> parts.add(count + " x " + why));
@@ -161,17 +169,34 @@ public final class NvbandwidthImport {
                 List.copyOf(notMeasured), Map.of(), null, ResultData.Tool.NVBANDWIDTH, listed);
     }
 
-    private static void cells(Path file, JsonNode tc, Mapping m, long size, String machine,
+    /**
+     * Maps one testcase's cells. Its matrix is N columns wide, N the GPUs the file lists ({@code listedGpus}), or,
+     * where it lists none, at most {@link TopologyJson#MAX_GPUS}: a 300 x 300 matrix in a file of 8 GPUs made 90,000
+     * pairs, and minutes of report.
+     */
+    private static void cells(Path file, JsonNode tc, Mapping m, long size, int listedGpus, String machine,
                               Map<String, Measurement> seen, Map<String, Integer> skipped) throws BadInputException {
         JsonNode matrix = tc.path("bandwidth_matrix");
+        if (!matrix.isArray() || !matrix.isEmpty() && !matrix.get(0).isArray()) {
+            throw new BadInputException(file + ": testcase " + m.testcase + " has no bandwidth_matrix list of rows; "
+                    + shape(m, listedGpus));
+        }
         int rows = matrix.size();
         int cols = rows == 0 ? 0 : matrix.get(0).size();
         boolean host = m.path.equals("host");
         boolean square = !host && m != Mapping.LOCAL;
-        int expectedRows = host || m == Mapping.LOCAL ? 1 : m.bidirectional() ? 3 * cols : cols;
-        if (rows != expectedRows || cols == 0) {
+        int expectedRows = expectedRows(m, listedGpus > 0 ? listedGpus : cols);
+        boolean wide = listedGpus > 0 ? cols != listedGpus : cols > TopologyJson.MAX_GPUS;
+        if (rows != expectedRows || cols == 0 || wide) {
             throw new BadInputException(file + ": testcase " + m.testcase + " has a " + rows + " x " + cols
-                    + " matrix; expected " + expectedRows + " x N");
+                    + " matrix; " + shape(m, listedGpus));
+        }
+        for (int i = 0; i < rows; i++) {
+            if (!matrix.get(i).isArray() || matrix.get(i).size() != cols) {
+                throw new BadInputException(file + ": testcase " + m.testcase + " has a row of "
+                        + (matrix.get(i).isArray() ? matrix.get(i).size() + " cells" : "no cells") + " (row " + i
+                        + "); " + shape(m, listedGpus));
+            }
         }
         for (int i = 0; i < (square ? cols : 1); i++) {
             for (int j = 0; j < cols; j++) {
@@ -199,6 +224,22 @@ public final class NvbandwidthImport {
         }
     }
 
+    /** Rows of a testcase's matrix over {@code gpus} GPUs: one (host, local copy), N, or 3N (bidirectional). */
+    private static int expectedRows(Mapping m, int gpus) {
+        return m.path.equals("host") || m == Mapping.LOCAL ? 1 : m.bidirectional() ? 3 * gpus : gpus;
+    }
+
+    /** The matrix a testcase must have, in words, with what N is. */
+    private static String shape(Mapping m, int listedGpus) {
+        if (listedGpus > 0) {
+            return "the file lists " + listedGpus + " GPUs (GPU Device list); expected " + expectedRows(m, listedGpus)
+                    + " x " + listedGpus;
+        }
+        String rows = m.path.equals("host") || m == Mapping.LOCAL ? "1" : m.bidirectional() ? "3N" : "N";
+        return "the file lists no GPU (GPU Device list); expected " + rows + " x N with N from 1 to "
+                + TopologyJson.MAX_GPUS;
+    }
+
     /** Keeps the first figure of a key (a bidirectional total appears once per ordered pair). */
     private static void add(Map<String, Measurement> seen, String machine, Measurement.Key key, boolean singleGpu,
                             String test, double value) {
@@ -211,7 +252,8 @@ public final class NvbandwidthImport {
     /**
      * A cell's bandwidth, or NaN with the reason counted in {@code skipped}: nvbandwidth writes
      * {@code N/A} where it measured nothing (the diagonal of a peer matrix, an unsupported pair); a
-     * zero, negative or non-numeric value is no bandwidth either, and a ratio against it would mean nothing.
+     * zero, negative or non-numeric value is no bandwidth either, nor one above 0 but below
+     * {@link Measurement#MIN_POSITIVE_GBPS} (5e-324), and a ratio against it would mean nothing.
      */
     private static double value(JsonNode cell, Map<String, Integer> skipped) {
         if (cell == null || cell.isNull()) {
@@ -229,6 +271,11 @@ public final class NvbandwidthImport {
         }
         if (!(v > 0) || !Double.isFinite(v)) {
             skipped.merge("'" + text + "' (not a positive bandwidth)", 1, Integer::sum);
+            return Double.NaN;
+        }
+        if (v < Measurement.MIN_POSITIVE_GBPS) {
+            skipped.merge("'" + text + "' (below " + Measurement.MIN_POSITIVE_GBPS_TEXT
+                    + " GB/s = 1 kB/s: no copy is that slow)", 1, Integer::sum);
             return Double.NaN;
         }
         if (v > Measurement.MAX_GBPS) {

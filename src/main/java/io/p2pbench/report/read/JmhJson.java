@@ -101,7 +101,7 @@ public final class JmhJson {
         for (JsonNode fork : histogram) {
             for (JsonNode iteration : fork) {
                 for (JsonNode bin : iteration) {
-                    requireBin(bin);
+                    requireBin(bin, scale);
                     total += Math.min(bin.get(1).asLong(), Integer.MAX_VALUE);
                 }
             }
@@ -124,13 +124,23 @@ public final class JmhJson {
         return out;
     }
 
-    /** A negative count would expand to more samples than counted, a time that is no number to 0 us. */
-    private void requireBin(JsonNode bin) throws BadInputException {
+    /**
+     * The longest time a transfer's sample may claim, in microseconds: an hour. Above it a bin is a corrupt or forged
+     * file's; read as one it printed 309-digit latencies and "Infinity" in the report's files.
+     */
+    static final double MAX_SAMPLE_MICROS = 3.6e9;
+
+    /**
+     * A negative count would expand to more samples than counted, a time that is no number to 0 us, one of
+     * more than an hour ({@link #MAX_SAMPLE_MICROS}; {@code scale} µs per unit of the file) to "Infinity".
+     */
+    private void requireBin(JsonNode bin, double scale) throws BadInputException {
         double time = bin.path(0).isNumber() ? bin.path(0).asDouble() : -1;
-        if (bin.size() != 2 || !(time >= 0) || Double.isInfinite(time) || !bin.path(1).canConvertToLong()
+        if (bin.size() != 2 || !(time >= 0) || !(time * scale <= MAX_SAMPLE_MICROS) || !bin.path(1).canConvertToLong()
                 || !bin.path(1).isIntegralNumber() || bin.path(1).asLong() < 0) {
             throw new BadInputException(file + " has a SampleTime histogram bin " + bin + "; expected [time, count], "
-                    + "a time of 0 or more and a whole count of 0 or more");
+                    + "a time of 0 to " + (long) (MAX_SAMPLE_MICROS / scale) + " (an hour) and a whole count of 0 or "
+                    + "more");
         }
     }
 

@@ -78,6 +78,19 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
      * figure is a corrupt or forged file's, and read as one it would make every other figure "worse".
      */
     public static final double MAX_GBPS = 100_000;
+    /**
+     * The lowest bandwidth above 0 a file may claim, in GB/s: 1 kB/s. 0 is a figure (one rank's bus bandwidth); a
+     * positive one below this is not, and a ratio against it overflows to "Infinity" in tables and NaN in charts.
+     */
+    public static final double MIN_POSITIVE_GBPS = 1e-6;
+    /** {@link #MIN_POSITIVE_GBPS} as messages write it: {@code 0.000001}. */
+    public static final String MIN_POSITIVE_GBPS_TEXT =
+            java.math.BigDecimal.valueOf(MIN_POSITIVE_GBPS).stripTrailingZeros().toPlainString();
+
+    /** Whether {@code gbps} may stand as a bandwidth from a file: 0, or {@link #MIN_POSITIVE_GBPS} to {@link #MAX_GBPS}. */
+    public static boolean isBandwidth(Double gbps) {
+        return gbps != null && (gbps == 0 || gbps >= MIN_POSITIVE_GBPS && gbps <= MAX_GBPS);
+    }
     /** The label every chart, table and summary puts on single-GPU figures. */
     public static final String SINGLE_GPU = "single GPU: not an interconnect measurement";
 

@@ -39,6 +39,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -92,12 +93,19 @@ public final class ResultReader {
         List<Measurement> measurements = new ArrayList<>();
         List<ResultData.NotMeasured> notMeasured = new ArrayList<>();
         Map<String, Integer> unknown = new TreeMap<>();
+        Set<String> ids = new HashSet<>();
         for (RunManifest.Entry e : manifest.entries()) {
             Combination c = e.combination();
             if (c == null || c.kind() == null || c.metric() == null || c.params() == null) {
                 throw new BadInputException(dir.resolve("manifest.json") + " has an entry without a combination");
             }
+            if (!ids.add(c.id())) {
+                // A run plans each combination once: a second entry of one id would count its figure twice.
+                throw new BadInputException(dir.resolve("manifest.json") + " lists combination " + c.id()
+                        + " twice; a run measures each once");
+            }
             RunEntry typed = RunEntries.of(dir, e);
+            requireLocalGpus(dir, c, e, typed.spec(), topology);
             entries.add(typed);
             if (e.outcome() != Outcome.OK) {
                 notMeasured.add(ResultData.NotMeasured.of(c.id(), e.outcome(), e.reason(), c.singleGpu()));
@@ -122,6 +130,28 @@ public final class ResultReader {
                 topology, manifest, List.copyOf(entries), List.copyOf(measurements),
                 List.copyOf(notMeasured), Collections.unmodifiableMap(unknown), jmhResults, ResultData.Tool.P2PBENCH,
                 null, hostSeconds(dir.resolve(ResultMigration.PHASES)));
+    }
+
+    /**
+     * A copy's GPUs (a peer copy's pair, a host copy's device) are GPUs of the run's machine as its topology.json
+     * lists them; a crafted "0-99" was reported as a pair of a one-GPU machine. Entries of a job of several processes
+     * ({@code placement}) name their ranks' GPUs and are left to the job's own checks.
+     */
+    private static void requireLocalGpus(Path dir, Combination c, RunManifest.Entry e, WorkloadSpec spec,
+                                         Topology topology) throws BadInputException {
+        if (e.placement() != null || spec == null) {
+            return; // spec null: a kind this version does not read
+        }
+        List<Integer> gpus = new ArrayList<>();
+        spec.peerRoute().ifPresent(r -> gpus.addAll(List.of(r.pair().src(), r.pair().dst())));
+        spec.hostBuffer().ifPresent(h -> gpus.add(h.device()));
+        int n = topology.gpuCount();
+        for (int g : gpus) {
+            if (g < 0 || g >= n) {
+                throw new BadInputException(dir.resolve("manifest.json") + ": entry " + c.id() + " names GPU " + g
+                        + ", but the run's machine (topology.json) has GPUs 0 to " + (n - 1));
+            }
+        }
     }
 
     /** The phases of {@code phases.json} whose sum is a run's host CPU work ({@link ResultData#hostSeconds}). */
@@ -504,9 +534,9 @@ public final class ResultReader {
             for (int i = 0; i < s.batches().size(); i++) {
                 BatchSamples.Batch b = s.batches().get(i);
                 if (Stream.concat(b.laneGBps().stream(), Stream.ofNullable(b.windowGBps()))
-                        .anyMatch(g -> g == null || !(g >= 0) || g > Measurement.MAX_GBPS)) {
+                        .anyMatch(g -> !Measurement.isBandwidth(g))) {
                     throw new BadInputException(file + ": batches[" + i + "] " + b + " holds no bandwidth; expected "
-                            + "0 to " + (long) Measurement.MAX_GBPS + " GB/s");
+                            + "0, or " + Measurement.MIN_POSITIVE_GBPS_TEXT + " to " + (long) Measurement.MAX_GBPS + " GB/s");
                 }
             }
             return s;

@@ -434,6 +434,9 @@ public final class ComparisonReport {
     }
 
     private static String ratio(Comparison.Row row) {
+        if (!Double.isFinite(row.ratio())) {
+            return "n/a"; // a side's figure is 0 (one rank's bus bandwidth): no ratio, its reason in the last column
+        }
         ExactTests.Interval i = row.interval();
         if (!i.exists()) {
             return String.format(Locale.ROOT, "%.3f (no interval: one run each side)", row.ratio());

@@ -48,6 +48,6 @@ public final class Markdown {
 
     /** A signed change, e.g. {@code -10.0%}. */
     public static String change(double ratio) {
-        return Double.isNaN(ratio) ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", 100 * (ratio - 1));
+        return !Double.isFinite(ratio) ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", 100 * (ratio - 1));
     }
 }

@@ -101,7 +101,8 @@ class ImportTest {
         Path file = dir.resolve("short.json");
         mapper.writeValue(file.toFile(), root);
         BadInputException e = assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256));
-        assertTrue(e.getMessage().contains("device_to_device_memcpy_read_ce has a 7 x 8 matrix; expected 8 x N"),
+        assertTrue(e.getMessage().contains("device_to_device_memcpy_read_ce has a 7 x 8 matrix; the file lists 8 GPUs "
+                + "(GPU Device list); expected 8 x 8"),
                 e.getMessage());
     }
 
