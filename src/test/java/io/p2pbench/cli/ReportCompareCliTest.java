@@ -3,6 +3,7 @@ package io.p2pbench.cli;
 import static io.p2pbench.cli.CliTest.assertOneLine;
 import static io.p2pbench.cli.CliTest.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.p2pbench.report.Fixtures;
@@ -85,6 +86,20 @@ class ReportCompareCliTest {
                 || l.contains("| cannot judge |")));
         assertEquals(0, run("compare", x8(), lower.toString(), "--threshold", "99", "--out", out("t")).code(),
                 "a 50% drop is within a 99% threshold");
+    }
+
+    @Test
+    void aRunComparedWithItselfWritesNoNaNOrInfinity() throws Exception {
+        // Before: 25 cells "NaN (no interval: one run each side)" (one rank's NCCL bus bandwidth, 0 against 0).
+        String run = "results/h200x1-single-r580/2026-12-02T17-50-12Z";
+        CliTest.Result r = CliTest.run("compare", run, run, "--out", work.resolve("self").toString());
+        assertEquals(0, r.code(), r.err());
+        try (var files = Files.list(work.resolve("self"))) {
+            for (Path f : files.toList()) {
+                String text = Files.readString(f);
+                assertFalse(text.contains("NaN") || text.contains("Infinity"), f + " holds NaN or Infinity");
+            }
+        }
     }
 
     @Test
