@@ -46,7 +46,7 @@ final class CompareCommand implements Callable<Integer> {
     double thresholdPct;
 
     @Option(names = "--out", paramLabel = "DIR",
-            description = "Where compare.md and the overlay charts go. Default: charts/<fingerprint>/compare/.")
+            description = "Where compare.md and the overlay charts go. Default: reports/<fingerprint>/compare/.")
     Path out;
 
     @CommandLine.Mixin

@@ -2,7 +2,11 @@ package io.p2pbench.doctor;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.p2pbench.cuda.Nvml;
 import io.p2pbench.files.FileProblem;
 import io.p2pbench.topology.GpuInfo;
@@ -13,6 +17,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,11 +48,34 @@ final class FixtureGpus {
     record Pair(Integer src, Integer dst, Boolean canAccessPeer, Boolean accessSupported, Boolean nativeAtomics,
                 Integer performanceRank, Integer nvmlAncestor) {}
 
+    /** {@code node} with every control character of its texts (line breaks included) replaced by {@code ?}. */
+    private static JsonNode withoutControlCharacters(JsonNode node) {
+        if (node == null) {
+            return null;
+        }
+        if (node.isTextual() && node.asText().codePoints().anyMatch(Character::isISOControl)) {
+            return TextNode.valueOf(node.asText().codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString());
+        }
+        if (node instanceof ArrayNode a) {
+            for (int k = 0; k < a.size(); k++) {
+                a.set(k, withoutControlCharacters(a.get(k)));
+            }
+        } else if (node instanceof ObjectNode o) {
+            for (Map.Entry<String, JsonNode> field : (Iterable<Map.Entry<String, JsonNode>>) o::fields) {
+                field.setValue(withoutControlCharacters(field.getValue()));
+            }
+        }
+        return node;
+    }
+
     /** Parses and checks {@code text}, read from {@code name}. */
     static GpuAnswers parse(String name, String text) throws IOException {
         File f;
         try {
-            f = STRICT.readValue(text, File.class);
+            // Control characters shown as ?, as the terminal writer shows a GPU name's: a line break in a driver
+            // version split the doctor's "ok GPUs:" line in two, and reached its JSON as it was.
+            f = STRICT.treeToValue(withoutControlCharacters(STRICT.readTree(text)), File.class);
         } catch (JacksonException e) {
             throw new IOException(name + " is not a doctor gpus.json: " + FileProblem.of(e));
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -18,6 +19,7 @@ import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -97,6 +99,13 @@ public final class FileProblem {
         }
         if (e instanceof JsonEOFException) {
             return "it ends early (truncated?)" + at;
+        }
+        if (e instanceof UnrecognizedPropertyException u) {
+            String field = field(u);
+            List<String> known = u.getKnownPropertyIds() == null ? List.of()
+                    : u.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList();
+            return "unknown field \"" + field + "\"" + at
+                    + (known.isEmpty() ? "" : "; known here: " + String.join(", ", known));
         }
         if (e instanceof MismatchedInputException m && m.getTargetType() != null) {
             String field = field(m);

@@ -104,6 +104,11 @@ public final class TopologyJson {
                 return "pairs[" + i + "] has src " + p.get("src") + " and dst " + p.get("dst")
                         + "; expected two whole numbers, GPU indices";
             }
+            if (p != null && !p.isNull() && !(p.get("canAccessPeer") != null && p.get("canAccessPeer").isBoolean())) {
+                // Absent or null was read as false: the plan dropped the pair's P2P benchmarks without a word.
+                return "pairs[" + i + "] has canAccessPeer " + p.get("canAccessPeer") + "; expected true or false, "
+                        + "what cudaDeviceCanAccessPeer said";
+            }
         }
         return null;
     }

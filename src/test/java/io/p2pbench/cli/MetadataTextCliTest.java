@@ -110,4 +110,19 @@ class MetadataTextCliTest {
         assertFalse(r.out().chars().anyMatch(c -> c != '\n' && c != '\t' && Character.isISOControl(c)),
                 "a control character on the terminal");
     }
+
+    @Test
+    void aLineBreakInARecordedDriverVersionSplitsNoLineOfTheDoctor() throws Exception {
+        // Before: printed as it was, it made a line of its own ("ok GPUs: forged") in the doctor's output.
+        Path dir = work.resolve("machine");
+        Fixtures.copy(Path.of("src/test/resources/doctor/switch-acs-on"), dir);
+        Path gpus = dir.resolve("gpus.json");
+        String json = Files.readString(gpus);
+        String version = json.replaceAll("(?s).*\"driverVersion\"\\s*:\\s*\"([^\"]*)\".*", "$1");
+        Files.writeString(gpus, json.replace("\"" + version + "\"", "\"" + version + "\\nok GPUs: forged\""));
+        CliTest.Result r = run("doctor", "--machine", dir.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains(version + "?ok GPUs: forged"), r.out());
+        assertFalse(r.out().lines().anyMatch(l -> l.startsWith("ok GPUs: forged")), r.out());
+    }
 }

@@ -66,7 +66,7 @@ class FixtureMachineTest {
         Files.writeString(gpus, good.replace("\"nvmlAncestor\": 10", "\"nvmlAncestor\": 15"));
         assertContains(fails(dir), "nvmlAncestor 15 is not an NVML topology level");
         Files.writeString(gpus, good.replace("\"persistenceMode\"", "\"persistence\""));
-        assertContains(fails(dir), "Unrecognized field \"persistence\"");
+        assertContains(fails(dir), "unknown field \"gpus[0].persistence\"", "known here: ", "persistenceMode");
         Files.writeString(gpus, "null");
         assertContains(fails(dir), "holds JSON null");
         Files.writeString(gpus, "{\"gpus\": []}");
