@@ -73,8 +73,9 @@ final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!(thresholdPct > 0 && thresholdPct < 100)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--threshold " + thresholdPct
-                    + " is not a percentage above 0 and below 100, e.g. 5");
+            CommandLine.Model.OptionSpec given = spec.commandLine().getParseResult().matchedOption("--threshold");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threshold " + (given == null ? thresholdPct
+                    : given.stringValues().get(0)) + " is not a percentage above 0 and below 100, e.g. 5");
         }
         if (out != null) {
             OutputFolder.requireCanWrite("--out", out);

@@ -158,6 +158,11 @@ public final class Main implements Runnable {
             message = (first.startsWith("-") ? "unknown option '" : "unknown subcommand or argument '") + first
                     + "' for '" + e.getCommandLine().getCommandName() + "'";
         }
+        if (e.getArgSpec() instanceof CommandLine.Model.OptionSpec o && o.renderedDescription().length > 0
+                && message.matches("(?s).*'.*' is not an? (int|long|double|float).*")) {
+            // picocli's "'1.5' is not an int" names no range: the option's own description says what it takes.
+            message = oneLine(message) + "; " + o.longestName() + " takes: " + o.renderedDescription()[0];
+        }
         err.println("p2pbench: " + oneLine(message) + " (see 'p2pbench "
                 + (e.getCommandLine().getParent() == null ? "" : e.getCommandLine().getCommandName() + " ")
                 + "--help')");

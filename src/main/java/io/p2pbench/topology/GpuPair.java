@@ -18,7 +18,7 @@ public record GpuPair(int src, int dst) {
     /** Parses {@code SRC-DST}; throws {@link IllegalArgumentException} naming the bad text. */
     public static GpuPair parse(String text) {
         String t = text == null ? "" : text.trim();
-        if (!t.matches("\\d{1,3}-\\d{1,3}")) {
+        if (!t.matches("\\d{1,9}-\\d{1,9}")) { // a large index is named by the range check, not called malformed
             throw new IllegalArgumentException("pair '" + text + "' is malformed; write SRC-DST with GPU indices, "
                     + "e.g. 0-1 (or 0-0 for a device-local copy)");
         }

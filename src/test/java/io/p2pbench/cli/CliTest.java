@@ -184,6 +184,13 @@ class CliTest {
     void runRejectsBadInputWithOneLine() {
         assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--pairs", "0-3"), "pair '0-3' names GPU 3");
         assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--pairs", "0:1"), "pair '0:1' is malformed");
+        // Before: "pair '9999-0' is malformed", though only its index is out of range.
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--pairs", "9999-0"), "pair '9999-0' names GPU 9999");
+        // Before: "'1.5' is not an int" and nothing about what it takes.
+        assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--rounds", "1.5"), "'1.5' is not an int",
+                "--rounds takes: ", "1 to 16");
+        // Before: "--threshold Infinity", not the value typed.
+        assertOneLine(run("compare", "a", "b", "--threshold", "1e400"), "--threshold 1e400 is not a percentage");
         assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--sizes", "0"), "size '0' must be positive");
         assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--sizes", "-4K"), "'-4K'");
         assertOneLine(run("run", "--dry-run", "--topology", ONE_GPU, "--sizes", "1.5M"), "'1.5M' is not a size");

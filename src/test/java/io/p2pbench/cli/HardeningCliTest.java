@@ -191,7 +191,7 @@ class HardeningCliTest {
     @Test
     void aZeroThresholdIsRefusedAsTheMessageSays() {
         assertOneLine(run("compare", Fixtures.X8.toString(), Fixtures.X8.toString(), "--threshold", "0"),
-                "--threshold 0.0 is not a percentage above 0 and below 100");
+                "--threshold 0 is not a percentage above 0 and below 100");
     }
 
     // ------------------------------------------------------------------ plan and report text

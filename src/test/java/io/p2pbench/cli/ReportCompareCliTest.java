@@ -247,7 +247,7 @@ class ReportCompareCliTest {
     void badArguments() {
         assertOneLine(run("compare", x8()), "CANDIDATE");
         assertOneLine(run("report"), "RESULT_DIR");
-        assertOneLine(run("compare", x8(), x8(), "--threshold", "150"), "--threshold 150.0 is not a percentage");
+        assertOneLine(run("compare", x8(), x8(), "--threshold", "150"), "--threshold 150 is not a percentage");
         assertOneLine(run("compare", x8(), x8(), "--nvbandwidth-size", "1.5M"), "'1.5M' is not a size");
     }
 }

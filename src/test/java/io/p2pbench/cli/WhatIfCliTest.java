@@ -112,7 +112,7 @@ class WhatIfCliTest {
                 "--micro-batches 1000000000 is more than the 4096 tokens of a step");
         assertOneLine(run("whatif", nccl, "--layers", "1000000000", "--out", out()), "--layers 1000000000 is not from 1");
         assertOneLine(run("whatif", nccl, "--tokens", "9000000000000000000", "--out", out()), "--tokens");
-        assertOneLine(run("whatif", nccl, "--compute-seconds", "-1", "--out", out()), "--compute-seconds -1.0");
+        assertOneLine(run("whatif", nccl, "--compute-seconds", "-1", "--out", out()), "--compute-seconds -1 must be a positive number");
         assertOneLine(run("whatif", nccl, "--dtype", "FP8", "--out", out()), "gradient dtype 'FP8'", "BF16");
         assertOneLine(run("whatif", nccl, "--method", "spline", "--out", out()), "--method 'spline'");
         assertOneLine(run("whatif", nccl, "--gpus", "4", "--out", out()), "--gpus 4", "8 ranks only",
