@@ -136,6 +136,16 @@ class HardeningCliTest {
                 "64 pairs for 2 GPU(s); expected every ordered pair once, 4 pairs");
         assertOneLine(run("run", "--dry-run", "--topology", topology("index",
                 "{" + HOST + ",\"gpus\":[" + gpu(0) + "," + gpu(0) + "],\"pairs\":[]}")), "gpus[1] has index 0");
+        // Before: absent or null was read as false, and the plan dropped the pair's P2P rows without a word.
+        for (String access : new String[] {"null", "\"yes\""}) {
+            assertOneLine(run("run", "--dry-run", "--topology", topology("access" + access.length(),
+                    "{" + HOST + ",\"gpus\":[" + gpu(0) + "],\"pairs\":[" + pair(0, 0, "\"X\"")
+                            .replace("\"canAccessPeer\":true", "\"canAccessPeer\":" + access) + "]}")),
+                    "pairs[0] has canAccessPeer " + access + "; expected true or false");
+        }
+        assertOneLine(run("run", "--dry-run", "--topology", topology("noaccess",
+                "{" + HOST + ",\"gpus\":[" + gpu(0) + "],\"pairs\":[" + pair(0, 0, "\"X\"")
+                        .replace("\"canAccessPeer\":true,", "") + "]}")), "pairs[0] has canAccessPeer null");
     }
 
     @Test
