@@ -24,9 +24,11 @@ final class EmptyPaths {
                     if (value.isBlank()) {
                         String name = arg.isOption() ? ((CommandLine.Model.OptionSpec) arg).longestName()
                                 : arg.paramLabel();
+                        boolean file = arg.paramLabel() != null && arg.paramLabel().contains("FILE");
+                        // An option that reads a file gets no hint of ".": "--topology ." is a folder, refused too.
                         throw new CommandLine.ParameterException(p.commandSpec().commandLine(), name + " '" + value
-                                + "' is empty; name a folder or file (" + (arg.isOption() ? name + " ." : ".")
-                                + " is the working directory)");
+                                + "' is empty; " + (file ? "name a file" : "name a folder or file ("
+                                + (arg.isOption() ? name + " ." : ".") + " is the working directory)"));
                     }
                 }
             }

@@ -210,5 +210,10 @@ class OutputFolderCliTest {
         assertOneLine(run("doctor", "--machine", ""), "--machine '' is empty; name a folder or file (--machine . is the "
                 + "working directory)");
         assertOneLine(run("report", X1, "--out", ""), "--out '' is empty; name a folder");
+        // Before: "(--topology . is the working directory)", and --topology . is refused as a folder.
+        CliTest.Result topology = run("run", "--dry-run", "--topology", "");
+        assertOneLine(topology, "--topology '' is empty; name a file");
+        assertFalse(topology.err().contains("working directory"), topology.err());
+        assertOneLine(run("doctor", "--lspci", ""), "--lspci '' is empty; name a file");
     }
 }
