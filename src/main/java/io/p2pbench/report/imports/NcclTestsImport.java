@@ -56,6 +56,12 @@ public final class NcclTestsImport {
             "alltoall_perf", "ALL_TO_ALL");
 
     /**
+     * Most ranks a file may list: 2,048 hosts of 8 GPUs, beyond any job a result is compared with. A run across hosts
+     * lists every rank of every host; one process drives at most {@link Group#MAX_RANKS}, one machine's GPUs.
+     */
+    static final int MAX_RANKS = 16_384;
+
+    /**
      * nccl-tests' type names ({@code -d}, as its rows print them), for telling a broken result row from a log line;
      * a row of the header's width with another type is still read.
      */
@@ -87,14 +93,13 @@ public final class NcclTestsImport {
         }
         refuseWrongData(file, root);
         JsonNode listedDevices = root.path("config").path("devices");
-        if (!listedDevices.isArray() || listedDevices.isEmpty() || listedDevices.size() > Group.MAX_RANKS) {
-            // No rank is no group (new Group refused it as an internal error); more than a machine's ranks, a forged
-            // or foreign file whose every rank this reader would list.
+        if (!listedDevices.isArray() || listedDevices.isEmpty() || listedDevices.size() > MAX_RANKS) {
+            // No rank is no group (new Group refused it as an internal error); more than any cluster's job, a forged
+            // file whose every rank this reader would list.
             String problem = listedDevices.isMissingNode() ? "is absent" : !listedDevices.isArray() ? "is not a list"
                     : listedDevices.isEmpty() ? "is empty" : "lists " + listedDevices.size() + " ranks";
             throw new BadInputException(file + ": nccl-tests config.devices " + problem + "; expected the run's GPUs, "
-                    + "one entry per rank (1 to " + Group.MAX_RANKS + "; p2pbench compares one machine's collectives, "
-                    + "at most " + Group.MAX_RANKS + " ranks)");
+                    + "one entry per rank (1 to " + MAX_RANKS + ")");
         }
         List<String> devices = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -361,11 +366,10 @@ public final class NcclTestsImport {
                 version = v.group(1);
             }
         }
-        if (devices.isEmpty() || devices.size() > Group.MAX_RANKS) {
+        if (devices.isEmpty() || devices.size() > MAX_RANKS) {
             throw new BadInputException(file + ": nccl-tests output lists " + (devices.isEmpty() ? "no rank"
                     : devices.size() + " ranks") + " before its table; expected '# Using devices' with one '#  Rank N "
-                    + "... device D' line per rank (1 to " + Group.MAX_RANKS + "; p2pbench compares one machine's "
-                    + "collectives, at most " + Group.MAX_RANKS + " ranks)");
+                    + "... device D' line per rank (1 to " + MAX_RANKS + ")");
         }
         Endpoints.Ranks group = ranks(hosts.size() == 1
                 ? devices.stream().map(d -> d.substring(d.lastIndexOf(':') + 1)).toList() : devices);

@@ -33,20 +33,21 @@ class ImportBoundsTest {
     @TempDir
     Path dir;
 
-    private Path ncclJson(String name, Consumer<ObjectNode> edit) throws Exception {
-        ObjectNode root = (ObjectNode) mapper.readTree(Fixtures.NCCL_TESTS.toFile());
+    /** A copy of the JSON {@code fixture} as {@code name}, edited. */
+    private Path edited(Path fixture, String name, Consumer<ObjectNode> edit) throws Exception {
+        ObjectNode root = (ObjectNode) mapper.readTree(fixture.toFile());
         edit.accept(root);
         Path file = dir.resolve(name);
         mapper.writeValue(file.toFile(), root);
         return file;
     }
 
+    private Path ncclJson(String name, Consumer<ObjectNode> edit) throws Exception {
+        return edited(Fixtures.NCCL_TESTS, name, edit);
+    }
+
     private Path nvbandwidth(String name, Consumer<ObjectNode> edit) throws Exception {
-        ObjectNode root = (ObjectNode) mapper.readTree(Fixtures.NVBANDWIDTH.toFile());
-        edit.accept(root);
-        Path file = dir.resolve(name);
-        mapper.writeValue(file.toFile(), root);
-        return file;
+        return edited(Fixtures.NVBANDWIDTH, name, edit);
     }
 
     private static ObjectNode testcase(ObjectNode root, String name) {
@@ -103,7 +104,7 @@ class ImportBoundsTest {
         Path empty = ncclJson("no-devices.json", r -> ((ObjectNode) r.path("config")).putArray("devices"));
         assertMessage(assertThrows(BadInputException.class, () -> Compare.read(empty, MIB_256)),
                 "no-devices.json: nccl-tests config.devices is empty", "expected the run's GPUs, one entry per rank",
-                "1 to 256");
+                "1 to 16384");
         Path absent = ncclJson("absent-devices.json", r -> ((ObjectNode) r.path("config")).remove("devices"));
         assertMessage(assertThrows(BadInputException.class, () -> Compare.read(absent, MIB_256)),
                 "absent-devices.json: nccl-tests config.devices is absent");
@@ -115,7 +116,7 @@ class ImportBoundsTest {
     @Test
     void ncclTestsJsonWithMoreDevicesThanAMachineHasRanksIsRefused() throws Exception {
         // Before: 100,000 entries were read as "all-reduce on 100000 ranks" (ngpus x nthreads was bounded, devices not).
-        for (int n : new int[] {257, 100_000}) {
+        for (int n : new int[] {NcclTestsImport.MAX_RANKS + 1, 100_000}) {
             Path file = ncclJson("devices-" + n + ".json", r -> {
                 ArrayNode devices = (ArrayNode) r.path("config").path("devices");
                 ObjectNode first = (ObjectNode) devices.get(0);
@@ -125,18 +126,18 @@ class ImportBoundsTest {
                 }
             });
             assertMessage(assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256)),
-                    "devices-" + n + ".json: nccl-tests config.devices lists " + n + " ranks",
-                    "at most " + io.p2pbench.collective.Group.MAX_RANKS);
+                    "devices-" + n + ".json: nccl-tests config.devices lists " + n + " ranks", "1 to 16384");
         }
-        Path most = ncclJson("devices-256.json", r -> {
+        // A job across 33 hosts of 8 GPUs (more ranks than one process drives) is read.
+        Path most = ncclJson("devices-264.json", r -> {
             ArrayNode devices = (ArrayNode) r.path("config").path("devices");
             ObjectNode first = (ObjectNode) devices.get(0);
             devices.removeAll();
-            for (int i = 0; i < 256; i++) {
+            for (int i = 0; i < 264; i++) {
                 devices.add(first.deepCopy().put("rank", i).put("device", i % 8).put("hostname", "h" + i / 8));
             }
         });
-        assertEquals(256, Compare.read(most, MIB_256).measurements().get(0).key().pair().split(",").length);
+        assertEquals(264, Compare.read(most, MIB_256).measurements().get(0).key().pair().split(",").length);
     }
 
     @Test
@@ -173,14 +174,14 @@ class ImportBoundsTest {
         // Before: every rank line became a rank, however many.
         String text = Files.readString(Fixtures.NCCL_TESTS_TEXT);
         StringBuilder many = new StringBuilder();
-        for (int i = 0; i < 300; i++) {
+        for (int i = 0; i <= NcclTestsImport.MAX_RANKS; i++) {
             many.append("#  Rank ").append(i).append(" Group  0 Pid   4242 on host").append(i / 8).append(" device  ")
                     .append(i % 8).append(" [0000:18:00] NVIDIA H200\n");
         }
         String ranks = text.lines().filter(l -> l.contains(" Rank ")).map(l -> l + "\n").collect(Collectors.joining());
-        Path file = printed("ranks-300.txt", text.replace(ranks, many));
+        Path file = printed("ranks-16385.txt", text.replace(ranks, many));
         assertMessage(assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256, "ALL_REDUCE")),
-                "ranks-300.txt: nccl-tests output lists 300 ranks", "at most 256");
+                "ranks-16385.txt: nccl-tests output lists 16385 ranks", "1 to 16384");
     }
 
     // --- nvbandwidth: the matrix against the GPUs the file lists ------------------------------------------------
