@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -85,7 +86,7 @@ final class CompareCommand implements Callable<Integer> {
             String op = Compare.ncclTestsOperation(ncclTestsOperation);
             List<Path> base = runs(baseline);
             List<List<Path>> cands = candidates.stream().map(this::runs).toList();
-            ImportOptions.requireAFileInput(spec.commandLine(), java.util.stream.Stream.concat(base.stream(),
+            ImportOptions.requireAFileInput(spec.commandLine(), Stream.concat(base.stream(),
                     cands.stream().flatMap(List::stream)).toList());
             outcome = Compare.run(base, cands, thresholdPct, nvbandwidthSize.bytes, op, out);
         } catch (IOException e) {

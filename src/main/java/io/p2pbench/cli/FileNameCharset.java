@@ -17,15 +17,16 @@ final class FileNameCharset {
     private FileNameCharset() {}
 
     /**
-     * One line (without {@code p2pbench: }) for the first of {@code args} that cannot be a file name in
-     * {@code charset}, or null when every argument can (or the character set is not known).
+     * One line (without {@code p2pbench: }) for the first of {@code args} that holds a control character (a line
+     * break), cannot be a file name in {@code charset}, or holds bytes that were no text in it (U+FFFD); null when
+     * every argument is fine (control characters are refused even where the character set is not known).
      */
     static String problem(String charset, String... args) {
         CharsetEncoder encoder;
         try {
             encoder = Charset.forName(charset).newEncoder();
         } catch (RuntimeException unknown) {
-            return null;
+            encoder = null; // only the control characters can be told
         }
         for (String a : args) {
             String shown = a.codePoints().map(c -> c == '\uFFFD' || Character.isISOControl(c) ? '?' : c)
@@ -33,6 +34,9 @@ final class FileNameCharset {
             if (a.codePoints().anyMatch(Character::isISOControl)) {
                 return "the argument '" + shown + "' holds a control character (shown as ?): no option or file name "
                         + "of p2pbench takes one";
+            }
+            if (encoder == null) {
+                continue;
             }
             if (!encoder.canEncode(a)) {
                 return "the argument '" + shown + "' has characters that cannot be a file name here: Java runs with "

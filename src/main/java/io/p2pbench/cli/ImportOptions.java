@@ -13,7 +13,7 @@ import picocli.CommandLine;
 final class ImportOptions {
     private ImportOptions() {}
 
-    /** Refuses an import option given explicitly where none of {@code inputs} is a file (each is a result folder). */
+    /** Refuses an import option given explicitly where none of {@code inputs} is a file (all are folders). */
     static void requireAFileInput(CommandLine cl, List<Path> inputs) {
         if (inputs.stream().anyMatch(p -> !Files.isDirectory(p))) {
             return;
@@ -21,10 +21,12 @@ final class ImportOptions {
         CommandLine.ParseResult parsed = cl.getParseResult();
         for (String option : new String[] {"--nvbandwidth-size", "--nccl-tests-op"}) {
             if (parsed.hasMatchedOption(option)) {
-                String of = option.equals("--nvbandwidth-size") ? "an nvbandwidth -j file" : "nccl-tests printed output";
+                String of = option.equals("--nvbandwidth-size") ? "an nvbandwidth -j file"
+                        : "nccl-tests printed output";
                 throw new CommandLine.ParameterException(cl, option + " " + parsed.matchedOption(option)
-                        .stringValues().get(0) + " says how to read " + of + ", and every input here is a result "
-                        + "folder; leave it out, or give the file");
+                        .stringValues().get(0) + " says how to read " + of + ", and " + (inputs.isEmpty()
+                        ? "no input here is a file" : "every input here is a result folder")
+                        + "; leave it out, or give the file");
             }
         }
     }

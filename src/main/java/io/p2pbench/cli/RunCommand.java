@@ -226,7 +226,8 @@ final class RunCommand implements Callable<Integer> {
         }
         if (rounds < 1 || rounds > Round.MAX_COUNT) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--rounds " + rounds
-                    + " is not a number of rounds; use 1 to " + Round.MAX_COUNT + " (default " + Round.DEFAULT_COUNT + ")");
+                    + " is not a number of rounds; use 1 to " + Round.MAX_COUNT + " (default " + Round.DEFAULT_COUNT
+                    + ")");
         }
         if (model != null) {
             try {

@@ -273,7 +273,8 @@ final class WhatIfCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--micro-batches " + microBatches + " must be 1 or more");
             }
             if (computeSeconds != null && !(computeSeconds > 0 && Double.isFinite(computeSeconds))) {
-                CommandLine.Model.OptionSpec given = spec.commandLine().getParseResult().matchedOption("--compute-seconds");
+                CommandLine.Model.OptionSpec given =
+                        spec.commandLine().getParseResult().matchedOption("--compute-seconds");
                 throw new IllegalArgumentException("--compute-seconds " + (given == null ? computeSeconds
                         : given.stringValues().get(0)) + " must be a positive number of seconds, e.g. 2.5");
             }

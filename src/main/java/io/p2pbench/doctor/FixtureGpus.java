@@ -71,6 +71,9 @@ final class FixtureGpus {
 
     /** Parses and checks {@code text}, read from {@code name}. */
     static GpuAnswers parse(String name, String text) throws IOException {
+        if (text.isBlank()) {
+            throw new IOException(name + " is empty; expected an object with \"gpus\" and \"pairs\"");
+        }
         File f;
         try {
             // Control characters shown as ?, as the terminal writer shows a GPU name's: a line break in a driver

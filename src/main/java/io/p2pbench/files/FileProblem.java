@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -36,6 +38,10 @@ public final class FileProblem {
     public static String of(IOException e) {
         if (e instanceof FileSystemException f && f.getFile() != null) {
             return f.getFile() + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile()) + ": " + why(e);
+        }
+        if (e instanceof FileNotFoundException && e.getMessage() != null && e.getMessage().endsWith(")")
+                && e.getMessage().contains(" (")) {
+            return e.getMessage().substring(0, e.getMessage().lastIndexOf(" (")) + ": " + why(e);
         }
         return why(e);
     }
@@ -81,6 +87,13 @@ public final class FileProblem {
             return f.getReason() != null ? f.getReason().strip() : "cannot be used";
         }
         String message = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("").strip();
+        if (e instanceof FileNotFoundException) {
+            // java.io's "PATH (Permission denied)": the reason in brackets, in lower case as the others.
+            Matcher m = Pattern.compile("\\(([^()]+)\\)$").matcher(message);
+            if (m.find()) {
+                return m.group(1).toLowerCase(Locale.ROOT);
+            }
+        }
         return message.isEmpty() ? "an I/O error" : message;
     }
 

@@ -163,8 +163,9 @@ public enum Strategy {
                 need(model.hidden(), "--hidden");
                 long tokens = need(model.tokens(), "--tokens");
                 if (microBatches > tokens) {
-                    throw new IllegalArgumentException(label + ": --micro-batches " + microBatches + " is more than the "
-                            + tokens + " tokens of a step; a micro-batch holds one token or more");
+                    throw new IllegalArgumentException(label + ": --micro-batches " + microBatches
+                            + " is more than the " + tokens + " tokens of a step; a micro-batch holds one token or "
+                            + "more");
                 }
                 long a = model.activationBytes();
                 long size = a / microBatches;

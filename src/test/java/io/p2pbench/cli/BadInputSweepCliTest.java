@@ -180,7 +180,7 @@ class BadInputSweepCliTest {
         String samples = "samples/peer-bw-CE_P2P_READ-0-0-4KiB.json";
         assertOneLine(reportWith(samples, "/batches/1", "null"), "does not hold 1-lane batches");
         assertOneLine(reportWith(samples, "/batches/3/laneGBps/0", "-1.96"), "batches[3]", "-1.96",
-                "expected 0, or 0.000001 to 100000 GB/s");
+                "expected 0, or 0.000000001 to 100000 GB/s");
         // Before: accepted, and a ratio against it was "+Infinity%" in compare.md and NaN in the charts' paths.
         assertOneLine(reportWith(samples, "/batches/3/laneGBps/0", "5e-324"), "batches[3]", "4.9E-324");
         assertOneLine(reportWith(samples, "/batches/2/laneGBps/0", "1e308"), "batches[2]", "1.0E308");
@@ -210,7 +210,7 @@ class BadInputSweepCliTest {
         ObjectNode m = (ObjectNode) MAPPER.readTree(twice.resolve("manifest.json").toFile());
         m.withArray("entries").add(m.withArray("entries").get(0).deepCopy());
         MAPPER.writeValue(twice.resolve("manifest.json").toFile(), m);
-        assertOneLine(report(twice), "twice; a run measures each once"); // was counted twice: 70 ok of 69
+        assertOneLine(report(twice), "twice; a run lists each combination once"); // was counted twice: 70 ok of 69
         assertFalse(Files.exists(work.resolve("r").resolve("summary.md")));
     }
 

@@ -52,6 +52,9 @@ class FileProblemTest {
         assertEquals("/x/run: no such file or folder", FileProblem.of(new NoSuchFileException("/x/run")));
         assertEquals("disk full", FileProblem.of(new IOException("disk full\nsecond line")));
         assertEquals("an I/O error", FileProblem.of(new IOException()));
+        // java.io's wording, as reading a manifest through a File gave it: "/x/manifest.json (Permission denied)".
+        assertEquals("/x/manifest.json: permission denied",
+                FileProblem.of(new java.io.FileNotFoundException("/x/manifest.json (Permission denied)")));
     }
 
     @Test

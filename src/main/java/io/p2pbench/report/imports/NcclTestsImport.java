@@ -110,9 +110,8 @@ public final class NcclTestsImport {
             if (!index.isIntegralNumber() || !index.canConvertToInt() || index.asInt() < 0
                     || index.asInt() >= TopologyJson.MAX_GPUS) {
                 // Absent, text or negative, it made ranks ",,," or "-3,-3" that no run of the suite can match.
-                String shown = index.isMissingNode() ? "(none)" : index.toString();
                 throw new BadInputException(file + ": nccl-tests config.devices[" + i + "].device "
-                        + (shown.length() > 40 ? shown.substring(0, 40) + "..." : shown) + " is not a GPU index; "
+                        + (index.isMissingNode() ? "(none)" : shown(index.toString(), 40)) + " is not a GPU index; "
                         + "expected a whole number from 0 to " + (TopologyJson.MAX_GPUS - 1));
             }
         }
@@ -205,10 +204,9 @@ public final class NcclTestsImport {
         }
         String problem = Sizes.recordedSizeProblem(bytes);
         if (problem != null) {
-            String shown = text.length() > 40 ? text.substring(0, 40) + "..." : text;
-            throw new BadInputException(file + ": nccl-tests size " + shown + " is not a transfer size; expected a "
-                    + "whole number of bytes from 1 to " + Sizes.MAX_RECORDED + " (" + Sizes.format(Sizes.MAX_RECORDED)
-                    + ")" + where);
+            throw new BadInputException(file + ": nccl-tests size " + shown(text, 40) + " is not a transfer size; "
+                    + "expected a whole number of bytes from 1 to " + Sizes.MAX_RECORDED + " ("
+                    + Sizes.format(Sizes.MAX_RECORDED) + ")" + where);
         }
         return bytes;
     }
@@ -223,11 +221,10 @@ public final class NcclTestsImport {
         if (!Measurement.isBandwidth(value)) {
             // Not a number, negative, NaN, absent or too small to be a copy's: named, not dropped as if nccl-tests
             // had printed 0.00.
-            String shown = given.isEmpty() ? "(none)" : given.length() > 40 ? given.substring(0, 40) + "..." : given;
             throw new BadInputException(file + ": nccl-tests " + (direction == Lane.BUS ? "busbw" : "algbw") + " '"
-                    + shown + "' at size " + size + " is no bandwidth; expected a number of GB/s from 0 to "
-                    + (long) Measurement.MAX_GBPS + ": 0 (no figure) or at least " + Measurement.MIN_POSITIVE_GBPS_TEXT
-                    + " (1 kB/s)");
+                    + (given.isEmpty() ? "(none)" : shown(given, 40)) + "' at size " + size + " is no bandwidth; "
+                    + "expected a number of GB/s from 0 to " + (long) Measurement.MAX_GBPS + ": 0 (no figure) or at "
+                    + "least " + Measurement.MIN_POSITIVE_GBPS_TEXT + " (1 B/s)");
         }
         // nccl-tests prints 0.00 bus bandwidth for one rank and for sizes too small to show: no figure to compare.
         if (Double.isFinite(value) && value > 0) {
@@ -341,6 +338,8 @@ public final class NcclTestsImport {
         int bus = columns.indexOf("busbw");
         int wrong = columns.indexOf("#wrong");
         int wrongInPlace = columns.lastIndexOf("#wrong"); // out-of-place and in-place each have one
+        // A row's tokens: one per column, but a "timestamp" column (nccl-tests' -Z) prints a date and a time.
+        int width = columns.size() + (columns.get(columns.size() - 1).equals("timestamp") ? 1 : 0);
         if (size < 0 || type < 0 || alg < 0 || bus < 0) {
             throw new BadInputException(file + ": the nccl-tests column header lacks size, type, algbw or busbw: "
                     + lines.get(header));
@@ -387,15 +386,15 @@ public final class NcclTestsImport {
             // A result row: a known type in the type column, with the header's width or a size that reads as a
             // number (-5, nan: no size, but no log line either). A row with a whole size is one too (as before).
             boolean typed = t.length > type && TYPES.contains(t[type].toLowerCase(Locale.ROOT));
-            boolean row = typed && (t.length == columns.size()
+            boolean row = typed && (t.length == width
                     || t.length > size && NUMBER_LIKE.matcher(t[size]).matches());
             boolean numbered = t[0].matches("\\d+") && t.length >= columns.size() / 2;
             if (!row && !numbered) {
                 continue; // an interleaved log or warning line
             }
-            if (t.length != columns.size() && (row || t.length <= Math.max(bus, wrong))) {
+            if (t.length != width && (row || t.length <= Math.max(bus, wrong))) {
                 throw new BadInputException(file + ": row '" + shown(line) + "' has " + t.length + " columns; the "
-                        + "header has " + columns.size() + " (" + String.join(" ", columns) + ")");
+                        + "header has " + width + " (" + String.join(" ", columns) + ")");
             }
             for (int w : new int[] {wrong, wrongInPlace}) {
                 if (w >= 0 && w < t.length && t[w].matches("\\d+") && !t[w].matches("0+")) {
@@ -403,7 +402,7 @@ public final class NcclTestsImport {
                             + "size " + t[size] + "; a run with wrong data is no baseline (accepted: #wrong 0)");
                 }
             }
-            if (t.length != columns.size()) {
+            if (t.length != width) {
                 continue; // an interleaved log or warning line that happens to start with a number
             }
             String dtype = dtype(t[type]);
@@ -469,7 +468,12 @@ public final class NcclTestsImport {
 
     /** A printed row as a message shows it: at most 160 characters. */
     private static String shown(String line) {
-        return line.length() > 160 ? line.substring(0, 160) + "..." : line;
+        return shown(line, 160);
+    }
+
+    /** {@code text} as a message shows it: at most {@code max} characters, then "...". */
+    private static String shown(String text, int max) {
+        return text.length() > max ? text.substring(0, max) + "..." : text;
     }
 
     private static double parse(String value) {

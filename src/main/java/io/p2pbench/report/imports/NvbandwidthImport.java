@@ -275,7 +275,7 @@ public final class NvbandwidthImport {
         }
         if (v < Measurement.MIN_POSITIVE_GBPS) {
             skipped.merge("'" + text + "' (below " + Measurement.MIN_POSITIVE_GBPS_TEXT
-                    + " GB/s = 1 kB/s: no copy is that slow)", 1, Integer::sum);
+                    + " GB/s = 1 B/s: no copy is that slow)", 1, Integer::sum);
             return Double.NaN;
         }
         if (v > Measurement.MAX_GBPS) {

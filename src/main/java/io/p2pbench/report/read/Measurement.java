@@ -79,15 +79,16 @@ public record Measurement(Key key, String machine, String link, boolean singleGp
      */
     public static final double MAX_GBPS = 100_000;
     /**
-     * The lowest bandwidth above 0 a file may claim, in GB/s: 1 kB/s. 0 is a figure (one rank's bus bandwidth); a
-     * positive one below this is not, and a ratio against it overflows to "Infinity" in tables and NaN in charts.
+     * The lowest bandwidth above 0 a file may claim, in GB/s: 1 B/s, below any copy p2pbench plans (4 bytes in 4 s).
+     * 0 is a figure (one rank's bus bandwidth); a positive one below this (5e-324) is not, and a ratio against it
+     * overflowed to "Infinity" in tables and NaN in charts.
      */
-    public static final double MIN_POSITIVE_GBPS = 1e-6;
-    /** {@link #MIN_POSITIVE_GBPS} as messages write it: {@code 0.000001}. */
+    public static final double MIN_POSITIVE_GBPS = 1e-9;
+    /** {@link #MIN_POSITIVE_GBPS} as messages write it: {@code 0.000000001}. */
     public static final String MIN_POSITIVE_GBPS_TEXT =
             java.math.BigDecimal.valueOf(MIN_POSITIVE_GBPS).stripTrailingZeros().toPlainString();
 
-    /** Whether {@code gbps} may stand as a bandwidth from a file: 0, or {@link #MIN_POSITIVE_GBPS} to {@link #MAX_GBPS}. */
+    /** Whether {@code gbps} may stand as a bandwidth from a file: 0, or from {@link #MIN_POSITIVE_GBPS} to the max. */
     public static boolean isBandwidth(Double gbps) {
         return gbps != null && (gbps == 0 || gbps >= MIN_POSITIVE_GBPS && gbps <= MAX_GBPS);
     }

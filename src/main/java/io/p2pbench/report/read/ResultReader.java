@@ -83,7 +83,7 @@ public final class ResultReader {
         } catch (BadInputException e) {
             throw e;
         } catch (IOException e) {
-            throw new BadInputException(e.getMessage());
+            throw new BadInputException(FileProblem.of(e));
         }
         if (manifest.entries() == null) {
             throw new BadInputException(dir.resolve("manifest.json") + " lists no entries");
@@ -102,7 +102,7 @@ public final class ResultReader {
             if (!ids.add(c.id())) {
                 // A run plans each combination once: a second entry of one id would count its figure twice.
                 throw new BadInputException(dir.resolve("manifest.json") + " lists combination " + c.id()
-                        + " twice; a run measures each once");
+                        + " twice; a run lists each combination once");
             }
             RunEntry typed = RunEntries.of(dir, e);
             requireLocalGpus(dir, c, e, typed.spec(), topology);
@@ -536,7 +536,8 @@ public final class ResultReader {
                 if (Stream.concat(b.laneGBps().stream(), Stream.ofNullable(b.windowGBps()))
                         .anyMatch(g -> !Measurement.isBandwidth(g))) {
                     throw new BadInputException(file + ": batches[" + i + "] " + b + " holds no bandwidth; expected "
-                            + "0, or " + Measurement.MIN_POSITIVE_GBPS_TEXT + " to " + (long) Measurement.MAX_GBPS + " GB/s");
+                            + "0, or " + Measurement.MIN_POSITIVE_GBPS_TEXT + " to " + (long) Measurement.MAX_GBPS
+                            + " GB/s");
                 }
             }
             return s;

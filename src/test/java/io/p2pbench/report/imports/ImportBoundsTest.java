@@ -247,17 +247,17 @@ class ImportBoundsTest {
     // --- figures too small to be a copy's --------------------------------------------------------------------
 
     @Test
-    void ncclTestsFiguresAbove0ButBelowAKilobytePerSecondAreRefused() throws Exception {
+    void ncclTestsFiguresAbove0ButBelowAByteASecondAreRefused() throws Exception {
         // Before: 5e-324 passed "0 to 100000" and became Infinity ratios in compare.md and NaN coordinates in charts.
         String text = Files.readString(Fixtures.NCCL_TESTS_TEXT);
         String row = row67M(text);
-        for (String tiny : new String[] {"5e-324", "1e-320", "0.0000009"}) {
+        for (String tiny : new String[] {"5e-324", "1e-320", "0.0000000009"}) {
             String[] t = row.strip().split("\\s+");
             t[7] = tiny;
             Path file = printed("tiny-" + tiny + ".txt", text.replace(row, String.join("  ", t)));
             assertMessage(assertThrows(BadInputException.class, () -> Compare.read(file, MIB_256, "ALL_REDUCE")),
                     "nccl-tests busbw '" + tiny + "' at size 67108864 is no bandwidth; expected a number of GB/s "
-                            + "from 0 to 100000", "0 (no figure) or at least 0.000001");
+                            + "from 0 to 100000", "0 (no figure) or at least 0.000000001");
         }
         Path json = ncclJson("tiny.json", r -> ((ObjectNode) r.path("results").get(1).path("out_of_place"))
                 .put("alg_bw", 1e-10));
@@ -268,29 +268,29 @@ class ImportBoundsTest {
         t[7] = "0.00"; // one rank's bus bandwidth: still no figure, not bad input
         Path zero = printed("zero.txt", text.replace(row, String.join("  ", t)));
         assertEquals(9, Compare.read(zero, MIB_256, "ALL_REDUCE").measurements().size());
-        t[7] = "0.000001"; // the floor itself is a figure
+        t[7] = "0.000000001"; // the floor itself is a figure
         Path floor = printed("floor.txt", text.replace(row, String.join("  ", t)));
         assertEquals(10, Compare.read(floor, MIB_256, "ALL_REDUCE").measurements().size());
     }
 
     @Test
-    void nvbandwidthCellsAbove0ButBelowAKilobytePerSecondAreSkippedWithTheReason() throws Exception {
+    void nvbandwidthCellsAbove0ButBelowAByteASecondAreSkippedWithTheReason() throws Exception {
         // Before: read as figures; a ratio against them was Infinity.
         Path file = nvbandwidth("tiny.json", r -> {
             ArrayNode row = (ArrayNode) testcase(r, "host_to_device_memcpy_ce").path("bandwidth_matrix").get(0);
             row.set(0, "5e-324");
             row.set(1, mapper.getNodeFactory().numberNode(1e-10));
-            row.set(2, "0.000001");
+            row.set(2, "0.000000001");
         });
         ResultData d = Compare.read(file, MIB_256);
         List<String> h2d = d.measurements().stream().filter(m -> m.key().kind().equals("host")
                 && m.key().direction().equals("H2D")).map(m -> m.key().pair()).toList();
-        assertEquals(List.of("GPU2", "GPU3", "GPU4", "GPU5", "GPU6", "GPU7"), h2d, "0.000001 GB/s is the floor");
+        assertEquals(List.of("GPU2", "GPU3", "GPU4", "GPU5", "GPU6", "GPU7"), h2d, "0.000000001 GB/s is the floor");
         ResultData.NotMeasured skipped = d.notMeasured().stream()
                 .filter(n -> n.id().equals("host_to_device_memcpy_ce (some cells)")).findFirst().orElseThrow();
-        assertTrue(skipped.reason().contains("1 x '5e-324' (below 0.000001 GB/s = 1 kB/s: no copy is that slow)"),
+        assertTrue(skipped.reason().contains("1 x '5e-324' (below 0.000000001 GB/s = 1 B/s: no copy is that slow)"),
                 skipped.reason());
-        assertTrue(skipped.reason().contains("1 x '1.0E-10' (below 0.000001 GB/s"), skipped.reason());
+        assertTrue(skipped.reason().contains("1 x '1.0E-10' (below 0.000000001 GB/s"), skipped.reason());
     }
 
     // --- nccl-tests printed rows that are broken, not log lines -------------------------------------------------

@@ -233,6 +233,20 @@ class ImportTest {
     }
 
     @Test
+    void printedOutputWithATimestampColumnIsRead(@TempDir Path dir) throws Exception {
+        // nccl-tests' timestamp column prints a date and a time: one column, two tokens a row. Before: "has 15
+        // columns; the header has 14" (and before that, "holds no nccl-tests result rows").
+        StringBuilder out = new StringBuilder();
+        for (String line : Files.readString(Fixtures.NCCL_TESTS_TEXT).split("\n", -1)) {
+            boolean header = line.startsWith("#") && line.contains("size") && line.contains("busbw");
+            boolean row = !line.startsWith("#") && line.strip().matches("\\d+\\s.*");
+            out.append(line).append(header ? "  timestamp" : row ? "  2026-01-01 00:10:00" : "").append('\n');
+        }
+        Path file = Files.writeString(dir.resolve("timestamps.txt"), out);
+        assertSameFiguresAsJson(Compare.read(file, MIB_256, "ALL_REDUCE"));
+    }
+
+    @Test
     void openMpiTagOutputWithInterleavedWarningsIsRead() throws Exception {
         assertSameFiguresAsJson(Compare.read(TAG_OUTPUT, MIB_256));
     }
