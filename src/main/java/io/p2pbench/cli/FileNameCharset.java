@@ -1,5 +1,6 @@
 package io.p2pbench.cli;
 
+import io.p2pbench.files.OneLine;
 import java.nio.charset.Charset;
 import java.nio.charset.CharsetEncoder;
 
@@ -29,8 +30,7 @@ final class FileNameCharset {
             encoder = null; // only the control characters can be told
         }
         for (String a : args) {
-            String shown = a.codePoints().map(c -> c == '\uFFFD' || Character.isISOControl(c) ? '?' : c)
-                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
+            String shown = OneLine.printable(a).replace('\uFFFD', '?');
             if (a.codePoints().anyMatch(Character::isISOControl)) {
                 return "the argument '" + shown + "' holds a control character (shown as ?): no option or file name "
                         + "of p2pbench takes one";

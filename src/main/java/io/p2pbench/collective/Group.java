@@ -1,5 +1,6 @@
 package io.p2pbench.collective;
 
+import io.p2pbench.files.OneLine;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -49,9 +50,7 @@ public record Group(List<Integer> devices) {
 
     /** The text as a message shows it: control characters as {@code ?}, at most 60 characters. */
     private static String shown(String text) {
-        String s = text == null ? "" : text.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        return s.length() > 60 ? s.substring(0, 60) + "..." : s;
+        return OneLine.shown(text, 60);
     }
 
     /** Number of ranks. */

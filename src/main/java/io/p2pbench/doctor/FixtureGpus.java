@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.p2pbench.cuda.Nvml;
 import io.p2pbench.files.FileProblem;
+import io.p2pbench.files.OneLine;
 import io.p2pbench.topology.GpuInfo;
 import io.p2pbench.topology.LinkClassifier;
 import io.p2pbench.topology.PairInfo;
@@ -54,8 +55,7 @@ final class FixtureGpus {
             return null;
         }
         if (node.isTextual() && node.asText().codePoints().anyMatch(Character::isISOControl)) {
-            return TextNode.valueOf(node.asText().codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
-                    .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString());
+            return TextNode.valueOf(OneLine.printable(node.asText()));
         }
         if (node instanceof ArrayNode a) {
             for (int k = 0; k < a.size(); k++) {

@@ -39,9 +39,9 @@ public final class FileProblem {
         if (e instanceof FileSystemException f && f.getFile() != null) {
             return f.getFile() + (f.getOtherFile() == null ? "" : " -> " + f.getOtherFile()) + ": " + why(e);
         }
-        if (e instanceof FileNotFoundException && e.getMessage() != null && e.getMessage().endsWith(")")
-                && e.getMessage().contains(" (")) {
-            return e.getMessage().substring(0, e.getMessage().lastIndexOf(" (")) + ": " + why(e);
+        Matcher m = JAVA_IO.matcher(e.getMessage() == null ? "" : e.getMessage().strip());
+        if (e instanceof FileNotFoundException && m.matches()) {
+            return m.group(1) + ": " + why(e);
         }
         return why(e);
     }
@@ -63,36 +63,32 @@ public final class FileProblem {
         }
     }
 
+    /** What each kind of file-system refusal means, in the words the messages use; checked in this order. */
+    private static final List<Map.Entry<Class<? extends IOException>, String>> REASONS = List.of(
+            Map.entry(AccessDeniedException.class, "permission denied"),
+            Map.entry(NoSuchFileException.class, "no such file or folder"),
+            Map.entry(NotDirectoryException.class, "not a folder"),
+            Map.entry(FileAlreadyExistsException.class, "already exists"),
+            Map.entry(DirectoryNotEmptyException.class, "the folder is not empty"),
+            Map.entry(FileSystemLoopException.class, "its links form a loop"));
+
+    /** java.io's wording of a file it could not open: {@code PATH (Permission denied)}. */
+    private static final Pattern JAVA_IO = Pattern.compile("^(.*) \\(([^()]+)\\)$");
+
     /** Why, without the file: {@code permission denied}, {@code no such file or folder}, or the reason given. */
     public static String why(IOException e) {
-        if (e instanceof AccessDeniedException) {
-            return "permission denied";
-        }
-        if (e instanceof NoSuchFileException) {
-            return "no such file or folder";
-        }
-        if (e instanceof NotDirectoryException) {
-            return "not a folder";
-        }
-        if (e instanceof FileAlreadyExistsException) {
-            return "already exists";
-        }
-        if (e instanceof DirectoryNotEmptyException) {
-            return "the folder is not empty";
-        }
-        if (e instanceof FileSystemLoopException) {
-            return "its links form a loop";
+        for (Map.Entry<Class<? extends IOException>, String> reason : REASONS) {
+            if (reason.getKey().isInstance(e)) {
+                return reason.getValue();
+            }
         }
         if (e instanceof FileSystemException f) {
             return f.getReason() != null ? f.getReason().strip() : "cannot be used";
         }
         String message = e.getMessage() == null ? "" : e.getMessage().lines().findFirst().orElse("").strip();
-        if (e instanceof FileNotFoundException) {
-            // java.io's "PATH (Permission denied)": the reason in brackets, in lower case as the others.
-            Matcher m = Pattern.compile("\\(([^()]+)\\)$").matcher(message);
-            if (m.find()) {
-                return m.group(1).toLowerCase(Locale.ROOT);
-            }
+        Matcher m = JAVA_IO.matcher(message);
+        if (e instanceof FileNotFoundException && m.matches()) {
+            return m.group(2).toLowerCase(Locale.ROOT); // lower case, as the others
         }
         return message.isEmpty() ? "an I/O error" : message;
     }
@@ -128,13 +124,9 @@ public final class FileProblem {
         if (e instanceof JsonParseException) {
             return "it is not JSON (damaged or truncated?)" + at;
         }
-        if (e instanceof JsonMappingException m) {
-            String field = field(m);
-            String first = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines().findFirst().orElse("");
-            return (field.isEmpty() ? "" : "\"" + field + "\": ") + withoutClassNames(first) + at;
-        }
+        String field = e instanceof JsonMappingException m ? field(m) : "";
         String first = e.getOriginalMessage() == null ? "" : e.getOriginalMessage().lines().findFirst().orElse("");
-        return withoutClassNames(first) + at;
+        return (field.isEmpty() ? "" : "\"" + field + "\": ") + withoutClassNames(first) + at;
     }
 
     private static String at(JsonLocation where) {
@@ -144,8 +136,13 @@ public final class FileProblem {
 
     /** The JSON path of the value, e.g. {@code entries[2].rounds}; empty at the top. */
     private static String field(JsonMappingException m) {
+        return jsonPath(m.getPath());
+    }
+
+    /** {@code path} as people read it, e.g. {@code gpus[0].smCount}; empty for none. */
+    public static String jsonPath(List<JsonMappingException.Reference> path) {
         StringBuilder sb = new StringBuilder();
-        for (JsonMappingException.Reference r : m.getPath()) {
+        for (JsonMappingException.Reference r : path) {
             if (r.getFieldName() != null) {
                 sb.append(sb.isEmpty() ? "" : ".").append(r.getFieldName());
             } else if (r.getIndex() >= 0) {

@@ -1,5 +1,6 @@
 package io.p2pbench.results;
 
+import io.p2pbench.files.OneLine;
 import io.p2pbench.topology.Fingerprint;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -155,8 +156,6 @@ public final class ManifestPaths {
 
     /** A value quoted for a one-line message: control characters shown as {@code ?}, at most 200 characters. */
     static String quote(String value) {
-        String shown = value.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
-                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
-        return "'" + (shown.length() > 200 ? shown.substring(0, 200) + "..." : shown) + "'";
+        return "'" + OneLine.shown(value, 200) + "'";
     }
 }

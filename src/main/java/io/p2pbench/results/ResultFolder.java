@@ -125,16 +125,9 @@ public final class ResultFolder {
 
     /** Where in the manifest a value was refused, e.g. {@code entries[3].}, before the field the message names. */
     private static String where(JsonMappingException e) {
-        StringBuilder at = new StringBuilder();
         List<JsonMappingException.Reference> path = e.getPath();
-        for (JsonMappingException.Reference r : path.subList(0, Math.max(0, path.size() - 1))) {
-            if (r.getFieldName() != null) {
-                at.append(at.length() == 0 ? "" : ".").append(r.getFieldName());
-            } else {
-                at.append('[').append(r.getIndex()).append(']');
-            }
-        }
-        return at.length() == 0 ? "" : at + ".";
+        String at = FileProblem.jsonPath(path.subList(0, Math.max(0, path.size() - 1)));
+        return at.isEmpty() ? "" : at + ".";
     }
 
     /** Reads topology.json. */

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Collectors;
 import java.util.stream.DoubleStream;
 import java.util.stream.LongStream;
 
@@ -174,8 +173,7 @@ public record ServingSamples(String format, String sweep, String executor, int m
         try {
             s = MAPPER.readValue(json, ServingSamples.class);
         } catch (MismatchedInputException e) {
-            String at = e.getPath().stream().map(r -> r.getIndex() >= 0 ? "[" + r.getIndex() + "]" : "." + r.getFieldName())
-                    .collect(Collectors.joining()).replaceFirst("^\\.", "");
+            String at = FileProblem.jsonPath(e.getPath());
             Class<?> type = e.getTargetType();
             throw new IOException("serving samples with a bad value at " + at + ": expected " + (type == long.class
                     || type == int.class ? "a whole number" : type == null ? "other JSON" : "a " + type.getSimpleName()));

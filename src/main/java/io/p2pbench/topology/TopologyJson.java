@@ -11,7 +11,6 @@ import io.p2pbench.files.FileProblem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 
 /** Reads and writes {@link Topology} as JSON. */
 public final class TopologyJson {
@@ -62,7 +61,7 @@ public final class TopologyJson {
             }
             return t;
         } catch (JsonMappingException e) {
-            String at = fieldPath(e.getPath());
+            String at = FileProblem.jsonPath(e.getPath());
             throw new IOException(at.isEmpty() ? file + " is not a p2pbench topology JSON: " + FileProblem.of(e)
                     : unusable + at + ": " + withoutJacksonHint(firstLine(e)) + expected(e));
         } catch (JacksonException e) {
@@ -115,19 +114,6 @@ public final class TopologyJson {
 
     private static boolean isWholeNumber(JsonNode n) {
         return n != null && n.isIntegralNumber() && n.canConvertToInt();
-    }
-
-    /** {@code gpus[0].smCount}: where in the JSON a mapping failed. */
-    private static String fieldPath(List<JsonMappingException.Reference> path) {
-        StringBuilder sb = new StringBuilder();
-        for (var r : path) {
-            if (r.getFieldName() != null) {
-                sb.append(sb.length() == 0 ? "" : ".").append(r.getFieldName());
-            } else if (r.getIndex() >= 0) {
-                sb.append('[').append(r.getIndex()).append(']');
-            }
-        }
-        return sb.toString();
     }
 
     /** Jackson's message without its advice to reconfigure Jackson, which is no use to the user. */

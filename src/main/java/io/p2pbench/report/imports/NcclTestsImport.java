@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.p2pbench.collective.BusBandwidth;
 import io.p2pbench.collective.Group;
+import io.p2pbench.files.OneLine;
 import io.p2pbench.report.read.BadInputException;
 import io.p2pbench.report.read.Endpoints;
 import io.p2pbench.report.read.Lane;
@@ -111,7 +112,7 @@ public final class NcclTestsImport {
                     || index.asInt() >= TopologyJson.MAX_GPUS) {
                 // Absent, text or negative, it made ranks ",,," or "-3,-3" that no run of the suite can match.
                 throw new BadInputException(file + ": nccl-tests config.devices[" + i + "].device "
-                        + (index.isMissingNode() ? "(none)" : shown(index.toString(), 40)) + " is not a GPU index; "
+                        + (index.isMissingNode() ? "(none)" : OneLine.shown(index.toString(), 40)) + " is not a GPU index; "
                         + "expected a whole number from 0 to " + (TopologyJson.MAX_GPUS - 1));
             }
         }
@@ -204,7 +205,7 @@ public final class NcclTestsImport {
         }
         String problem = Sizes.recordedSizeProblem(bytes);
         if (problem != null) {
-            throw new BadInputException(file + ": nccl-tests size " + shown(text, 40) + " is not a transfer size; "
+            throw new BadInputException(file + ": nccl-tests size " + OneLine.shown(text, 40) + " is not a transfer size; "
                     + "expected a whole number of bytes from 1 to " + Sizes.MAX_RECORDED + " ("
                     + Sizes.format(Sizes.MAX_RECORDED) + ")" + where);
         }
@@ -222,7 +223,7 @@ public final class NcclTestsImport {
             // Not a number, negative, NaN, absent or too small to be a copy's: named, not dropped as if nccl-tests
             // had printed 0.00.
             throw new BadInputException(file + ": nccl-tests " + (direction == Lane.BUS ? "busbw" : "algbw") + " '"
-                    + (given.isEmpty() ? "(none)" : shown(given, 40)) + "' at size " + size + " is no bandwidth; "
+                    + (given.isEmpty() ? "(none)" : OneLine.shown(given, 40)) + "' at size " + size + " is no bandwidth; "
                     + "expected a number of GB/s from 0 to " + (long) Measurement.MAX_GBPS + ": 0 (no figure) or at "
                     + "least " + Measurement.MIN_POSITIVE_GBPS_TEXT + " (1 B/s)");
         }
@@ -468,12 +469,7 @@ public final class NcclTestsImport {
 
     /** A printed row as a message shows it: at most 160 characters. */
     private static String shown(String line) {
-        return shown(line, 160);
-    }
-
-    /** {@code text} as a message shows it: at most {@code max} characters, then "...". */
-    private static String shown(String text, int max) {
-        return text.length() > max ? text.substring(0, max) + "..." : text;
+        return OneLine.shown(line, 160);
     }
 
     private static double parse(String value) {
