@@ -89,12 +89,12 @@ public final class ResultFolder {
      */
     public RunManifest readManifest() throws IOException {
         Path file = dir.resolve("manifest.json");
-        if (Files.isDirectory(dir)) {
-            ManifestPaths.checkOwnFiles(dir); // topology.json, phases.json too: read by every command after this
-        }
-        String cannot = FileProblem.unreachable(file);
+        String cannot = FileProblem.unreachable(file); // a folder it may not enter: not "no manifest.json"
         if (cannot != null) {
             throw new IOException(file + " cannot be read: " + cannot);
+        }
+        if (Files.isDirectory(dir)) {
+            ManifestPaths.checkOwnFiles(dir); // topology.json, phases.json too: read by every command after this
         }
         if (!Files.isRegularFile(file)) {
             throw new IOException(dir + " is not a p2pbench result folder (no manifest.json)");

@@ -221,11 +221,9 @@ public final class ResultReader {
         if (!Files.isDirectory(dir)) {
             throw new BadInputException(dir + " is a file, not a p2pbench result folder");
         }
-        cannot = FileProblem.unreachable(dir.resolve("manifest.json"));
-        if (cannot != null) {
-            throw new BadInputException(dir.resolve("manifest.json") + " cannot be read: " + cannot);
-        }
-        if (!Files.exists(dir.resolve("manifest.json"))) {
+        // One it may not look at is left to ResultFolder.readManifest, which says so ("cannot be read").
+        Path manifest = dir.resolve("manifest.json");
+        if (FileProblem.unreachable(manifest) == null && !Files.exists(manifest)) {
             String hint;
             try (Stream<Path> found = Files.find(dir, 3, (p, a) -> p.getFileName().toString().equals("manifest.json"))) {
                 hint = found.findFirst().map(p -> "; it holds result folders, e.g. " + p.getParent()).orElse("");
