@@ -74,9 +74,9 @@ final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!(thresholdPct > 0 && thresholdPct < 100)) {
-            CommandLine.Model.OptionSpec given = spec.commandLine().getParseResult().matchedOption("--threshold");
-            throw new CommandLine.ParameterException(spec.commandLine(), "--threshold " + (given == null ? thresholdPct
-                    : given.stringValues().get(0)) + " is not a percentage above 0 and below 100, e.g. 5");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--threshold "
+                    + Main.asTyped(spec.commandLine(), "--threshold", thresholdPct)
+                    + " is not a percentage above 0 and below 100, e.g. 5");
         }
         if (out != null) {
             OutputFolder.requireCanWrite("--out", out);

@@ -23,8 +23,8 @@ final class ImportOptions {
             if (parsed.hasMatchedOption(option)) {
                 String of = option.equals("--nvbandwidth-size") ? "an nvbandwidth -j file"
                         : "nccl-tests printed output";
-                throw new CommandLine.ParameterException(cl, option + " " + parsed.matchedOption(option)
-                        .stringValues().get(0) + " says how to read " + of + ", and " + (inputs.isEmpty()
+                throw new CommandLine.ParameterException(cl, option + " " + Main.asTyped(cl, option, null)
+                        + " says how to read " + of + ", and " + (inputs.isEmpty()
                         ? "no input here is a file" : "every input here is a result folder")
                         + "; leave it out, or give the file");
             }

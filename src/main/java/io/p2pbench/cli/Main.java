@@ -188,6 +188,15 @@ public final class Main implements Runnable {
         return 1;
     }
 
+    /**
+     * The value of {@code option} as the user typed it ({@code 1e400}, not the {@code Infinity} it parsed to), or
+     * {@code parsed} where the option was not given.
+     */
+    static String asTyped(CommandLine cl, String option, Object parsed) {
+        CommandLine.Model.OptionSpec given = cl.getParseResult().matchedOption(option);
+        return given == null || given.stringValues().isEmpty() ? String.valueOf(parsed) : given.stringValues().get(0);
+    }
+
     static String oneLine(String s) {
         if (s == null) {
             return "";

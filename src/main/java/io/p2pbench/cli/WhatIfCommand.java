@@ -273,10 +273,9 @@ final class WhatIfCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--micro-batches " + microBatches + " must be 1 or more");
             }
             if (computeSeconds != null && !(computeSeconds > 0 && Double.isFinite(computeSeconds))) {
-                CommandLine.Model.OptionSpec given =
-                        spec.commandLine().getParseResult().matchedOption("--compute-seconds");
-                throw new IllegalArgumentException("--compute-seconds " + (given == null ? computeSeconds
-                        : given.stringValues().get(0)) + " must be a positive number of seconds, e.g. 2.5");
+                throw new IllegalArgumentException("--compute-seconds "
+                        + Main.asTyped(spec.commandLine(), "--compute-seconds", computeSeconds)
+                        + " must be a positive number of seconds, e.g. 2.5");
             }
             List<Strategy> list = new ArrayList<>();
             for (String s : strategies) {
